@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Agent",
+    products: [
+        .executable(name: "agent", targets: ["agent"]),
+        .executable(name: "agent-cli", targets: ["agent-cli"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "gtk4",
+            providers: [.apt(["libgtk-4-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "CProcess"),
+        .target(
+            name: "AgentCore",
+            dependencies: ["CCurl", "CProcess"]
+        ),
+        .target(
+            name: "GtkFront",
+            dependencies: ["AgentCore", "CGtk"]
+        ),
+        .executableTarget(name: "agent", dependencies: ["GtkFront", "AgentCore"]),
+        .executableTarget(name: "agent-cli", dependencies: ["AgentCore"]),
+        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore"]),
+        .testTarget(name: "GtkFrontTests", dependencies: ["GtkFront", "AgentCore", "CGtk"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

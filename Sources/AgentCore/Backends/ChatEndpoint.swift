@@ -1,0 +1,43 @@
+/// An API key held in memory only. It never appears in descriptions, logs or dumps
+/// that go through Swift's printing.
+public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    public let value: String
+
+    public init(_ value: String) {
+        self.value = value
+    }
+
+    public var description: String { "<redacted>" }
+    public var debugDescription: String { "<redacted>" }
+}
+
+/// Where and how to ask for chat completions: the seed's "harness" URL plus API path.
+public struct ChatEndpoint: Sendable, Equatable {
+    /// Scheme, host, port and optional leading path, e.g. `http://127.0.0.1:8080`.
+    public var serverURL: String
+    /// E.g. `/v1/chat/completions` or the seed harness's `/llmprompt`.
+    public var apiPath: String
+    public var model: String
+    public var apiKey: APIKey?
+    /// A PEM file with the CA that signed a self-signed server's certificate.
+    public var caFile: String?
+
+    public static let defaultAPIPath = "/v1/chat/completions"
+
+    public init(serverURL: String, apiPath: String = ChatEndpoint.defaultAPIPath, model: String,
+                apiKey: APIKey? = nil, caFile: String? = nil) {
+        self.serverURL = serverURL
+        self.apiPath = apiPath
+        self.model = model
+        self.apiKey = apiKey
+        self.caFile = caFile
+    }
+
+    /// The full request URL: server URL and API path joined with exactly one slash.
+    public var url: String {
+        var base = Substring(serverURL)
+        while base.hasSuffix("/") { base = base.dropLast() }
+        let path = apiPath.hasPrefix("/") ? apiPath : "/" + apiPath
+        return base + path
+    }
+}

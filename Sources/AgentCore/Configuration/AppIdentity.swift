@@ -1,0 +1,26 @@
+import Foundation
+
+/// The application's identity and its per-user folders (XDG base directories, as GLib's
+/// `g_get_user_data_dir` and friends resolve them).
+public enum AppIdentity {
+    public static let applicationID = "io.github.agentdesktop.Agent"
+    public static let name = "Agent"
+    public static let version = "0.1.0"
+
+    /// `$XDG_DATA_HOME/<app id>`, by default `~/.local/share/<app id>`.
+    public static var dataDirectory: URL {
+        baseDirectory(environment: "XDG_DATA_HOME", fallback: ".local/share").appending(path: applicationID)
+    }
+
+    /// `$XDG_CACHE_HOME/<app id>`, by default `~/.cache/<app id>`.
+    public static var cacheDirectory: URL {
+        baseDirectory(environment: "XDG_CACHE_HOME", fallback: ".cache").appending(path: applicationID)
+    }
+
+    private static func baseDirectory(environment name: String, fallback: String) -> URL {
+        if let value = ProcessInfo.processInfo.environment[name], value.hasPrefix("/") {
+            return URL(filePath: value, directoryHint: .isDirectory)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appending(path: fallback, directoryHint: .isDirectory)
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// The command-line options `agent` and `agent-cli` share, for one run.
+public struct LaunchOptions: Sendable, Equatable {
+    public var server: String?
+    public var apiPath: String?
+    public var model: String?
+    public var apiKeyEnvironmentVariable: String?
+    public var caFile: String?
+    /// The prompt words (agent-cli only).
+    public var words: [String] = []
+    public var showHelp = false
+    public var showVersion = false
+
+    /// The model asked for when a server is given without `--model`, as in the seed.
+    public static let defaultRemoteModel = "gemma3:270m"
+
+    public init() {}
+
+    /// Why the command line was not understood.
+    public struct ParseError: Error, Equatable, LocalizedError {
+        public let message: String
+        public var errorDescription: String? { message }
+    }
+
+    private static let valueOptions = ["--server", "--api", "--model", "--api-key-env", "--ca-file"]
+
+    /// Parses `arguments` (without the program name). `acceptsWords` allows a prompt.
+    public static func parse(_ arguments: [String], acceptsWords: Bool) throws(ParseError) -> LaunchOptions {
+        var options = LaunchOptions()
+        var index = 0
+        var onlyWords = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyWords || !argument.hasPrefix("--") || argument == "-" {
+                guard acceptsWords else { throw ParseError(message: "unexpected argument “\(argument)”") }
+                options.words.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyWords = true
+                continue
+            }
+            if argument == "--help" { options.showHelp = true; continue }
+            if argument == "--version" { options.showVersion = true; continue }
+            var name = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            guard valueOptions.contains(name) else { throw ParseError(message: "unknown option “\(name)”") }
+            if value == nil {
+                guard index < arguments.count else { throw ParseError(message: "option \(name) needs a value") }
+                value = arguments[index]
+                index += 1
+            }
+            guard let value, !value.isEmpty else { throw ParseError(message: "option \(name) needs a value") }
+            switch name {
+            case "--server": options.server = value
+            case "--api": options.apiPath = value
+            case "--model": options.model = value
+            case "--api-key-env": options.apiKeyEnvironmentVariable = value
+            default: options.caFile = value
+            }
+        }
+        return options
+    }
+
+    /// The endpoint these options name, or nil when no server is given (use the local model).
+    public func endpoint(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ParseError) -> ChatEndpoint? {
+        guard let server else {
+            if apiKeyEnvironmentVariable != nil || caFile != nil || apiPath != nil || model != nil {
+                throw ParseError(message: "--api, --model, --api-key-env and --ca-file need --server (without it the local model is used)")
+            }
+            return nil
+        }
+        guard server.hasPrefix("http://") || server.hasPrefix("https://") else {
+            throw ParseError(message: "--server must be an http:// or https:// URL, not “\(server)”")
+        }
+        var key: APIKey?
+        if let variable = apiKeyEnvironmentVariable {
+            guard let value = environment[variable], !value.isEmpty else {
+                throw ParseError(message: "the environment variable \(variable) named by --api-key-env is not set")
+            }
+            key = APIKey(value)
+        }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ParseError(message: "cannot read the CA certificate file “\(caFile)”")
+        }
+        return ChatEndpoint(serverURL: server, apiPath: apiPath ?? ChatEndpoint.defaultAPIPath,
+                            model: model ?? Self.defaultRemoteModel, apiKey: key, caFile: caFile)
+    }
+
+    /// The options' shared help text.
+    public static let optionsHelp = """
+          --server URL        an OpenAI-compatible server or the seed's harness (default: the local model)
+          --api PATH          the API path on that server (default: /v1/chat/completions; the harness uses /llmprompt)
+          --model NAME        the model to ask for (default with --server: \(defaultRemoteModel))
+          --api-key-env VAR   read a Bearer API key from environment variable VAR
+          --ca-file PATH      trust the CA certificate in PATH (a self-signed server)
+          --help, --version
+        """
+}

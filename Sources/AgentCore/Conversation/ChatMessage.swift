@@ -1,0 +1,56 @@
+import Foundation
+
+/// Who wrote a message, as the chat-completions protocols name it.
+public enum Role: String, Codable, Sendable {
+    case system, user, assistant, tool
+}
+
+/// Where a message is in its life: the transcript shows it and the context builder reads it.
+public enum MessageState: String, Codable, Sendable {
+    /// Written by the user (or awaited from the model) and not yet answered.
+    case sending
+    /// Tokens are arriving.
+    case streaming
+    /// Complete.
+    case done
+    /// The connection ended before the server finished; the text that arrived is kept.
+    case cutOff
+    /// The user pressed Stop; the text that arrived is kept.
+    case stopped
+    /// The request failed; for a user message, it never reached the model.
+    case failed
+}
+
+/// One message in a conversation, as stored and as shown.
+public struct ChatMessage: Identifiable, Sendable, Codable, Equatable {
+    public let id: UUID
+    public var role: Role
+    public var text: String
+    /// The model that wrote an assistant message (the server's own name when it gives one).
+    public var model: String?
+    public var time: Date
+    public var state: MessageState
+
+    public init(id: UUID = UUID(), role: Role, text: String, model: String? = nil,
+                time: Date = Date(), state: MessageState) {
+        self.id = id
+        self.role = role
+        self.text = text
+        self.model = model
+        self.time = time
+        self.state = state
+    }
+
+    /// The time in ISO 8601 (UTC), as the seed shows it and as it is stored.
+    public var isoTime: String {
+        time.formatted(.iso8601)
+    }
+
+    /// The label above an assistant reply: "assistant (model)".
+    public var authorLabel: String {
+        switch role {
+        case .assistant: model.map { "assistant (\($0))" } ?? "assistant"
+        default: role.rawValue
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// An ordered chat between the user and a model; the source of each request's context.
+public struct Conversation: Sendable, Equatable {
+    public private(set) var messages: [ChatMessage] = []
+
+    public init(messages: [ChatMessage] = []) {
+        self.messages = messages
+    }
+
+    public var count: Int { messages.count }
+
+    public subscript(index: Int) -> ChatMessage {
+        get { messages[index] }
+        set { messages[index] = newValue }
+    }
+
+    public func index(of id: UUID) -> Int? {
+        messages.lastIndex { $0.id == id }
+    }
+
+    public mutating func append(_ message: ChatMessage) {
+        messages.append(message)
+    }
+
+    public mutating func remove(at index: Int) {
+        messages.remove(at: index)
+    }
+
+    public mutating func appendText(_ text: String, to index: Int) {
+        messages[index].text += text
+    }
+
+    /// The messages a request carries so the model keeps the context: everything said so
+    /// far except user messages that never reached the model and replies with no text.
+    public func context(through lastIndex: Int? = nil) -> [ChatMessage] {
+        let end = lastIndex.map { $0 + 1 } ?? messages.count
+        return messages[..<end].filter { message in
+            switch (message.role, message.state) {
+            case (.user, .failed): false
+            case (.assistant, _): !message.text.isEmpty
+            default: true
+            }
+        }
+    }
+}

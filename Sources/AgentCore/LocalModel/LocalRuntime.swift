@@ -1,0 +1,57 @@
+import Foundation
+
+/// The installed local model runtime: llama.cpp's `llama-server` and model files, in a
+/// per-user Python virtual environment that `scripts/install-runtime` creates and
+/// describes in `manifest.json`.
+public struct LocalRuntime: Sendable {
+    public let directory: URL
+    public let serverExecutable: URL
+    public let modelFiles: [String: URL]
+
+    /// The command that installs the runtime, named in the error a user sees without it.
+    public static let installCommand = "scripts/install-runtime"
+
+    /// `$AGENT_RUNTIME_DIR`, else `$XDG_DATA_HOME/<app id>/runtime`.
+    public static var defaultDirectory: URL {
+        if let override = ProcessInfo.processInfo.environment["AGENT_RUNTIME_DIR"], !override.isEmpty {
+            return URL(filePath: override, directoryHint: .isDirectory)
+        }
+        return AppIdentity.dataDirectory.appending(path: "runtime", directoryHint: .isDirectory)
+    }
+
+    private struct Manifest: Decodable {
+        let llamaServer: String
+        let models: [String: String]
+
+        enum CodingKeys: String, CodingKey {
+            case llamaServer = "llama_server"
+            case models
+        }
+    }
+
+    /// Reads the runtime's manifest, or explains how to install the runtime.
+    public static func locate(in directory: URL = defaultDirectory) throws -> LocalRuntime {
+        let manifestURL = directory.appending(path: "manifest.json")
+        let notInstalled = ChatError.localModel("""
+            The local model runtime is not installed (looked in \(directory.path)).
+            Install it with: \(installCommand)   (from the Agent source folder)
+            or start Agent with --server URL to use another server.
+            """)
+        guard let data = try? Data(contentsOf: manifestURL) else { throw notInstalled }
+        guard let manifest = try? JSONDecoder().decode(Manifest.self, from: data) else {
+            throw ChatError.localModel("The local model runtime's manifest (\(manifestURL.path)) is damaged. Reinstall it with: \(installCommand)")
+        }
+        let server = URL(filePath: manifest.llamaServer)
+        guard FileManager.default.isExecutableFile(atPath: server.path) else { throw notInstalled }
+        return LocalRuntime(directory: directory, serverExecutable: server,
+                            modelFiles: manifest.models.mapValues { URL(filePath: $0) })
+    }
+
+    /// The model file for `model`, or an error naming the package to install.
+    public func modelFile(for model: LocalModel) throws -> URL {
+        guard let file = modelFiles[model.id], FileManager.default.fileExists(atPath: file.path) else {
+            throw ChatError.localModel("The model \(model.displayName) is not installed. Install it with: \(Self.installCommand)")
+        }
+        return file
+    }
+}

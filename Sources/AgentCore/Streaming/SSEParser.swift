@@ -1,0 +1,144 @@
+/// An incremental Server-Sent Events parser following the WHATWG HTML standard,
+/// "Parsing an event stream". Feed it bytes exactly as they arrive: chunks may split
+/// lines, CRLF pairs, the leading byte-order mark and UTF-8 characters anywhere.
+/// It works on bytes and decodes text only when an event is dispatched.
+public struct SSEParser: Sendable {
+    /// The reconnection time in milliseconds from the last valid `retry:` field.
+    public private(set) var reconnectionTime: Int?
+
+    private var line: [UInt8] = []
+    private var dataBuffer: [UInt8] = []
+    private var eventTypeBuffer: [UInt8] = []
+    private var lastEventIDBuffer: [UInt8] = []
+    /// Bytes that may still turn out to be the leading BOM.
+    private var bomCandidate: [UInt8] = []
+    private var atStreamStart = true
+    /// The previous chunk ended with CR: a LF at the start of the next one ends no new line.
+    private var previousByteWasCR = false
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    private static let cr: UInt8 = 0x0D
+    private static let lf: UInt8 = 0x0A
+    private static let colon: UInt8 = 0x3A
+    private static let space: UInt8 = 0x20
+
+    public init() {
+        line.reserveCapacity(256)
+        dataBuffer.reserveCapacity(256)
+    }
+
+    /// Parses the next chunk of the stream; `onEvent` runs for each event it completes.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, onEvent: (SSEEvent) -> Void) {
+        var bytes = chunk.bindMemory(to: UInt8.self)[...]
+        if atStreamStart {
+            while let byte = bytes.first, bomCandidate.count < 3 {
+                guard byte == Self.byteOrderMark[bomCandidate.count] else { break }
+                bomCandidate.append(byte)
+                bytes = bytes.dropFirst()
+            }
+            if bomCandidate.count == 3 {
+                bomCandidate = []
+                atStreamStart = false
+            } else if bytes.isEmpty {
+                return  // all of this chunk may still be a BOM
+            } else {
+                // Not a BOM after all: those bytes are content.
+                let pending = bomCandidate
+                bomCandidate = []
+                atStreamStart = false
+                pending.withUnsafeBytes { scan($0.bindMemory(to: UInt8.self)[...], onEvent: onEvent) }
+            }
+        }
+        scan(bytes, onEvent: onEvent)
+    }
+
+    /// Convenience for tests and small inputs.
+    public mutating func feed(_ bytes: [UInt8], onEvent: (SSEEvent) -> Void) {
+        bytes.withUnsafeBytes { feed($0, onEvent: onEvent) }
+    }
+
+    /// The stream ended. A trailing line without its end-of-line and an event without its
+    /// blank line are discarded, as the standard says.
+    public mutating func finish() {
+        line.removeAll(keepingCapacity: true)
+        dataBuffer.removeAll(keepingCapacity: true)
+        eventTypeBuffer.removeAll(keepingCapacity: true)
+        bomCandidate = []
+        previousByteWasCR = false
+    }
+
+    private mutating func scan(_ input: Slice<UnsafeBufferPointer<UInt8>>, onEvent: (SSEEvent) -> Void) {
+        var start = input.startIndex
+        let end = input.endIndex
+        if previousByteWasCR, start < end {
+            previousByteWasCR = false
+            if input[start] == Self.lf { start += 1 }
+        }
+        var index = start
+        while index < end {
+            let byte = input[index]
+            if byte == Self.lf || byte == Self.cr {
+                line.append(contentsOf: input[start..<index])
+                processLine(onEvent: onEvent)
+                line.removeAll(keepingCapacity: true)
+                index += 1
+                if byte == Self.cr {
+                    if index < end {
+                        if input[index] == Self.lf { index += 1 }
+                    } else {
+                        previousByteWasCR = true
+                    }
+                }
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        if start < end {
+            line.append(contentsOf: input[start..<end])
+        }
+    }
+
+    private mutating func processLine(onEvent: (SSEEvent) -> Void) {
+        guard let first = line.first else {
+            dispatch(onEvent: onEvent)
+            return
+        }
+        if first == Self.colon { return }  // a comment, such as a keep-alive
+        let fieldEnd = line.firstIndex(of: Self.colon) ?? line.endIndex
+        var valueStart = fieldEnd == line.endIndex ? fieldEnd : fieldEnd + 1
+        if valueStart < line.endIndex, line[valueStart] == Self.space { valueStart += 1 }
+        let field = line[..<fieldEnd]
+        let value = line[valueStart...]
+        if field.elementsEqual("data".utf8) {
+            dataBuffer.append(contentsOf: value)
+            dataBuffer.append(Self.lf)
+        } else if field.elementsEqual("event".utf8) {
+            eventTypeBuffer.replaceSubrange(eventTypeBuffer.startIndex..., with: value)
+        } else if field.elementsEqual("id".utf8) {
+            if !value.contains(0) {
+                lastEventIDBuffer.replaceSubrange(lastEventIDBuffer.startIndex..., with: value)
+            }
+        } else if field.elementsEqual("retry".utf8) {
+            if !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+               let milliseconds = Int(String(decoding: value, as: UTF8.self)) {
+                reconnectionTime = milliseconds
+            }
+        }
+        // Any other field is ignored.
+    }
+
+    private mutating func dispatch(onEvent: (SSEEvent) -> Void) {
+        let lastEventID = String(decoding: lastEventIDBuffer, as: UTF8.self)
+        guard !dataBuffer.isEmpty else {
+            eventTypeBuffer.removeAll(keepingCapacity: true)
+            return
+        }
+        if dataBuffer.last == Self.lf { dataBuffer.removeLast() }
+        let type = eventTypeBuffer.isEmpty ? "message" : String(decoding: eventTypeBuffer, as: UTF8.self)
+        let event = SSEEvent(type: type, data: String(decoding: dataBuffer, as: UTF8.self), lastEventID: lastEventID)
+        dataBuffer.removeAll(keepingCapacity: true)
+        eventTypeBuffer.removeAll(keepingCapacity: true)
+        onEvent(event)
+    }
+}

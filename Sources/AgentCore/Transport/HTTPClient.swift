@@ -1,0 +1,42 @@
+import Foundation
+import Synchronization
+
+/// Whole-response HTTP requests (health checks, model lists) on top of `HTTPTransfer`.
+public enum HTTPClient {
+    /// Sends `request` and returns the complete response; cancelling the task cancels it.
+    public static func fetch(_ request: HTTPRequest, maxBodyBytes: Int = 8 << 20) async throws -> HTTPResponse {
+        struct Received {
+            var head: HTTPResponseHead?
+            var body = Data()
+        }
+        let received = Mutex(Received())
+        let started = Mutex<HTTPTransfer?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                let transfer = HTTPTransfer(request: request, handlers: HTTPTransferHandlers(
+                    head: { head in received.withLock { $0.head = head } },
+                    body: { bytes in
+                        received.withLock { state in
+                            let room = max(0, maxBodyBytes - state.body.count)
+                            state.body.append(contentsOf: bytes.prefix(room))
+                        }
+                    },
+                    complete: { error in
+                        if let error {
+                            continuation.resume(throwing: error)
+                            return
+                        }
+                        let result = received.withLock { state in
+                            HTTPResponse(head: state.head ?? HTTPResponseHead(status: 0, reason: "", headers: []), body: state.body)
+                        }
+                        continuation.resume(returning: result)
+                    }))
+                started.withLock { $0 = transfer }
+                if Task.isCancelled { transfer.cancel() }
+                transfer.start()
+            }
+        } onCancel: {
+            started.withLock { $0?.cancel() }
+        }
+    }
+}

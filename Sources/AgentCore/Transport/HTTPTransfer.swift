@@ -1,0 +1,241 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// What a transfer reports, in order, on its own thread: the head once (before any body),
+/// body chunks as they arrive, then completion once (nil error = complete response).
+public struct HTTPTransferHandlers: Sendable {
+    public var head: @Sendable (HTTPResponseHead) -> Void
+    public var body: @Sendable (UnsafeRawBufferPointer) -> Void
+    public var complete: @Sendable (TransportError?) -> Void
+
+    public init(head: @escaping @Sendable (HTTPResponseHead) -> Void,
+                body: @escaping @Sendable (UnsafeRawBufferPointer) -> Void,
+                complete: @escaping @Sendable (TransportError?) -> Void) {
+        self.head = head
+        self.body = body
+        self.complete = complete
+    }
+}
+
+/// One HTTP exchange over libcurl, run on a thread of its own so bytes are handed on the
+/// moment they arrive. `cancel()` may be called from any thread: it wakes the transfer's
+/// poll and the connection is closed within a millisecond or so.
+public final class HTTPTransfer: Sendable {
+    private struct Control {
+        var cancelled = false
+        var multi: MultiHandle?
+    }
+
+    /// Other threads only ever call `curl_multi_wakeup` on it, which libcurl allows.
+    private struct MultiHandle: @unchecked Sendable {
+        let pointer: UnsafeMutableRawPointer
+    }
+
+    private let request: HTTPRequest
+    private let handlers: HTTPTransferHandlers
+    private let control = Mutex(Control())
+
+    public init(request: HTTPRequest, handlers: HTTPTransferHandlers) {
+        self.request = request
+        self.handlers = handlers
+    }
+
+    /// Starts the exchange on a new thread; the transfer keeps itself alive until it completes.
+    public func start() {
+        CurlGlobal.ensureInitialized()
+        let thread = Thread { self.run() }
+        thread.name = "agent.http"
+        thread.start()
+    }
+
+    public func cancel() {
+        control.withLock { control in
+            control.cancelled = true
+            if let multi = control.multi { curl_multi_wakeup(multi.pointer) }
+        }
+    }
+
+    private var isCancelled: Bool { control.withLock { $0.cancelled } }
+
+    private func run() {
+        guard let easy = curl_easy_init(), let multi = curl_multi_init() else {
+            handlers.complete(.failed(code: Int(CURLE_FAILED_INIT.rawValue), message: "libcurl could not start a transfer"))
+            return
+        }
+        let exchange = CurlExchange(easy: easy, handlers: handlers)
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        defer {
+            control.withLock { $0.multi = nil }
+            curl_multi_remove_handle(multi, easy)
+            curl_easy_cleanup(easy)
+            curl_multi_cleanup(multi)
+            curl_slist_free_all(headerList)
+        }
+        let setupError = withExtendedLifetime(exchange) { () -> TransportError? in
+            if let error = configure(easy, exchange: exchange, headerList: &headerList) { return error }
+            control.withLock { $0.multi = MultiHandle(pointer: multi) }
+            curl_multi_add_handle(multi, easy)
+            return nil
+        }
+        if let setupError {
+            handlers.complete(setupError)
+            return
+        }
+        let result = withExtendedLifetime(exchange) { perform(multi) }
+        if isCancelled {
+            handlers.complete(.cancelled)
+            return
+        }
+        if result == CURLE_OK {
+            exchange.deliverHeadIfNeeded()
+            handlers.complete(nil)
+        } else {
+            handlers.complete(.failed(code: Int(result.rawValue), message: exchange.errorMessage(for: result)))
+        }
+    }
+
+    /// Drives the multi handle until the exchange ends or is cancelled.
+    private func perform(_ multi: UnsafeMutableRawPointer) -> CURLcode {
+        var running: Int32 = 1
+        while running > 0 {
+            if isCancelled { return CURLE_ABORTED_BY_CALLBACK }
+            let code = curl_multi_perform(multi, &running)
+            if code != CURLM_OK { return CURLE_FAILED_INIT }
+            if running == 0 { break }
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+        var remaining: Int32 = 0
+        var result = CURLE_OK
+        while let message = curl_multi_info_read(multi, &remaining) {
+            if message.pointee.msg == CURLMSG_DONE { result = message.pointee.data.result }
+        }
+        return result
+    }
+
+    private func configure(_ easy: UnsafeMutableRawPointer, exchange: CurlExchange,
+                           headerList: inout UnsafeMutablePointer<curl_slist>?) -> TransportError? {
+        var codes: [CURLcode] = []
+        codes.append(agent_curl_set_string(easy, CURLOPT_URL, request.url))
+        codes.append(agent_curl_set_long(easy, CURLOPT_NOSIGNAL, 1))
+        codes.append(agent_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
+        codes.append(agent_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, request.connectTimeout.milliseconds))
+        codes.append(agent_curl_set_long(easy, CURLOPT_TIMEOUT_MS, request.totalTimeout.milliseconds))
+        codes.append(agent_curl_set_string(easy, CURLOPT_USERAGENT, "Agent/\(AppIdentity.version)"))
+        codes.append(agent_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, exchange.errorBuffer))
+        let context = Unmanaged.passUnretained(exchange).toOpaque()
+        codes.append(agent_curl_set_data_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback))
+        codes.append(agent_curl_set_pointer(easy, CURLOPT_WRITEDATA, context))
+        codes.append(agent_curl_set_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback))
+        codes.append(agent_curl_set_pointer(easy, CURLOPT_HEADERDATA, context))
+        if let caFile = request.caFile {
+            codes.append(agent_curl_set_string(easy, CURLOPT_CAINFO, caFile))
+        }
+        if let body = request.body {
+            codes.append(body.withUnsafeBytes { bytes -> CURLcode in
+                guard let base = bytes.baseAddress else { return agent_curl_set_body(easy, "", 0) }
+                return agent_curl_set_body(easy, base.assumingMemoryBound(to: CChar.self), bytes.count)
+            })
+        }
+        if request.method != "GET" && !(request.method == "POST" && request.body != nil) {
+            codes.append(agent_curl_set_string(easy, CURLOPT_CUSTOMREQUEST, request.method))
+        }
+        // "Expect:" stops curl from waiting for a 100 Continue before sending larger bodies.
+        var lines = request.headers.map { "\($0.name): \($0.value)" } + ["Expect:"]
+        if let token = request.bearerToken { lines.append("Authorization: Bearer \(token)") }
+        for line in lines { headerList = curl_slist_append(headerList, line) }
+        codes.append(agent_curl_set_pointer(easy, CURLOPT_HTTPHEADER, headerList))
+        if let failure = codes.first(where: { $0 != CURLE_OK }) {
+            return .failed(code: Int(failure.rawValue), message: String(cString: curl_easy_strerror(failure)))
+        }
+        return nil
+    }
+}
+
+/// State shared with libcurl's callbacks for one exchange; lives on the transfer's thread.
+private final class CurlExchange {
+    let easy: UnsafeMutableRawPointer
+    let handlers: HTTPTransferHandlers
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    private var headers: [(name: String, value: String)] = []
+    private var reason = ""
+    private var headDelivered = false
+
+    init(easy: UnsafeMutableRawPointer, handlers: HTTPTransferHandlers) {
+        self.easy = easy
+        self.handlers = handlers
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        errorBuffer.deallocate()
+    }
+
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            // A new response starts (after a 100 Continue or a redirect): forget the last one.
+            headers = []
+            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+            reason = parts.count == 3 ? String(parts[2]) : ""
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers.append((name, value))
+        }
+    }
+
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) {
+        deliverHeadIfNeeded()
+        handlers.body(bytes)
+    }
+
+    func deliverHeadIfNeeded() {
+        guard !headDelivered else { return }
+        headDelivered = true
+        let status = agent_curl_response_code(easy)
+        let phrase = reason.isEmpty ? HTTPReasonPhrase.standard(for: status) : reason
+        handlers.head(HTTPResponseHead(status: status, reason: phrase, headers: headers))
+    }
+
+    func errorMessage(for code: CURLcode) -> String {
+        let detail = String(cString: errorBuffer)
+        return detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+    }
+}
+
+private let curlWriteCallback: agent_curl_data_callback = { data, size, count, context in
+    guard let context else { return 0 }
+    let length = size * count
+    let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
+    exchange.receiveBody(UnsafeRawBufferPointer(start: data, count: length))
+    return length
+}
+
+private let curlHeaderCallback: agent_curl_data_callback = { data, size, count, context in
+    guard let context else { return 0 }
+    let length = size * count
+    let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
+    exchange.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
+    return length
+}
+
+/// `curl_global_init` must run once before any other libcurl call.
+private enum CurlGlobal {
+    private static let initialized: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return true
+    }()
+
+    static func ensureInitialized() {
+        _ = initialized
+    }
+}
+
+extension Duration {
+    var milliseconds: Int {
+        let parts = components
+        return Int(parts.seconds) * 1000 + Int(parts.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+
+/// The state the chat window shows and the user's intents on it, free of any toolkit:
+/// the GTK window binds to it, `agent-cli` drives it, tests run it headless.
+@MainActor
+public final class ChatViewModel {
+    /// What changed, so a view updates only that part.
+    public enum Change: Equatable, Sendable {
+        case messageInserted(Int)
+        case messageChanged(Int)
+        case messageRemoved(Int)
+        /// Draft, sending state or whether Send is possible.
+        case composer
+        /// The error message or whether to show it.
+        case error
+        /// The model name or the connection status line.
+        case status
+    }
+
+    /// What the connection is doing, for the header's subtitle.
+    public enum ConnectionStatus: Equatable, Sendable {
+        case idle
+        case starting
+        case ready
+        case unavailable(String)
+    }
+
+    public private(set) var conversation = Conversation()
+    public private(set) var isSending = false
+    public private(set) var errorMessage = ""
+    public private(set) var showError = false
+    public private(set) var connectionStatus = ConnectionStatus.idle
+    public let connection: ChatConnection
+
+    /// The text in the entry. Kept here so a failed send can give it back.
+    public var draft = "" {
+        didSet { if draft != oldValue { notify(.composer) } }
+    }
+
+    /// The placeholder the entry shows, as in the seed.
+    public let instruction = "Type a message…"
+
+    private var observers: [(Change) -> Void] = []
+    private var currentTask: Task<Void, Never>?
+
+    public init(connection: ChatConnection) {
+        self.connection = connection
+    }
+
+    /// Send is possible with some text and nothing in flight.
+    public var canSend: Bool {
+        !isSending && !draft.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    }
+
+    public var modelName: String { connection.modelName }
+
+    /// Registers a handler for every change; the view's single way to learn of them.
+    public func observe(_ handler: @escaping (Change) -> Void) {
+        observers.append(handler)
+    }
+
+    /// Gets the connection ready ahead of the first message (starts the local model).
+    public func prepare() {
+        guard connection.isLocal, connectionStatus == .idle else {
+            if !connection.isLocal { setStatus(.ready) }
+            return
+        }
+        setStatus(.starting)
+        Task {
+            do {
+                _ = try await connection.backend()
+                setStatus(.ready)
+            } catch {
+                setStatus(.unavailable(Self.describe(error)))
+                report(error)
+            }
+        }
+    }
+
+    /// Sends the draft and streams the reply into the conversation.
+    public func send() {
+        guard canSend else { return }
+        let text = draft.trimmingCharacters(in: .whitespacesAndNewlines)
+        draft = ""
+        let userMessage = ChatMessage(role: .user, text: text, state: .sending)
+        let reply = ChatMessage(role: .assistant, text: "", model: connection.modelName, state: .sending)
+        append(userMessage)
+        append(reply)
+        isSending = true
+        notify(.composer)
+        currentTask = Task {
+            await stream(reply: reply.id, after: userMessage.id)
+            isSending = false
+            currentTask = nil
+            notify(.composer)
+        }
+    }
+
+    /// Stops the reply in flight; what arrived so far stays, marked as stopped.
+    public func stop() {
+        currentTask?.cancel()
+    }
+
+    /// Waits until the reply in flight (if any) has ended.
+    public func waitUntilIdle() async {
+        await currentTask?.value
+    }
+
+    /// The user closed the error alert.
+    public func dismissError() {
+        guard showError else { return }
+        showError = false
+        errorMessage = ""
+        notify(.error)
+    }
+
+    private func stream(reply replyID: UUID, after userID: UUID) async {
+        var receivedAnything = false
+        do {
+            let backend = try await connection.backend()
+            if connection.isLocal { setStatus(.ready) }
+            guard let userIndex = conversation.index(of: userID) else { return }
+            let events = backend.streamReply(to: conversation.context(through: userIndex))
+            for try await event in events {
+                guard let index = conversation.index(of: replyID) else { break }
+                if !receivedAnything {
+                    receivedAnything = true
+                    markDelivered(userID, reply: index)
+                }
+                apply(event, to: index)
+            }
+            finish(replyID, as: Task.isCancelled ? .stopped : .done, userID: userID, delivered: receivedAnything)
+        } catch {
+            let replyIndex = conversation.index(of: replyID)
+            let hasText = replyIndex.map { !conversation[$0].text.isEmpty } ?? false
+            if case ChatError.cutOff = error, hasText {
+                finish(replyID, as: .cutOff, userID: userID, delivered: true)
+            } else {
+                finish(replyID, as: .failed, userID: userID, delivered: receivedAnything || hasText)
+            }
+            report(error)
+        }
+    }
+
+    private func markDelivered(_ userID: UUID, reply index: Int) {
+        if let userIndex = conversation.index(of: userID), conversation[userIndex].state == .sending {
+            conversation[userIndex].state = .done
+            notify(.messageChanged(userIndex))
+        }
+        conversation[index].state = .streaming
+        conversation[index].time = Date()
+    }
+
+    private func apply(_ event: ReplyEvent, to index: Int) {
+        switch event {
+        case .started(let model, _):
+            if let model, !model.isEmpty { conversation[index].model = model }
+        case .text(let text):
+            conversation.appendText(text, to: index)
+        case .serverError(let message):
+            let separator = conversation[index].text.isEmpty ? "" : "\n\n"
+            conversation.appendText("\(separator)Error: \(message)", to: index)
+        case .finished:
+            return
+        }
+        notify(.messageChanged(index))
+    }
+
+    /// Settles both messages once the exchange is over. A reply that never got any text is
+    /// removed; its user message, never delivered, is marked failed and given back to the
+    /// entry so nothing the user typed is lost.
+    private func finish(_ replyID: UUID, as state: MessageState, userID: UUID, delivered: Bool) {
+        if let index = conversation.index(of: replyID) {
+            if conversation[index].text.isEmpty {
+                conversation.remove(at: index)
+                notify(.messageRemoved(index))
+            } else {
+                conversation[index].state = state
+                notify(.messageChanged(index))
+            }
+        }
+        guard let userIndex = conversation.index(of: userID) else { return }
+        if delivered || state == .stopped {
+            if conversation[userIndex].state == .sending {
+                conversation[userIndex].state = .done
+                notify(.messageChanged(userIndex))
+            }
+        } else {
+            conversation[userIndex].state = .failed
+            notify(.messageChanged(userIndex))
+            if draft.isEmpty { draft = conversation[userIndex].text }
+        }
+    }
+
+    private func report(_ error: any Error) {
+        errorMessage = Self.describe(error)
+        showError = true
+        notify(.error)
+    }
+
+    private func setStatus(_ status: ConnectionStatus) {
+        guard status != connectionStatus else { return }
+        connectionStatus = status
+        notify(.status)
+    }
+
+    private func append(_ message: ChatMessage) {
+        conversation.append(message)
+        notify(.messageInserted(conversation.count - 1))
+    }
+
+    private func notify(_ change: Change) {
+        for observer in observers { observer(change) }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+    }
+}

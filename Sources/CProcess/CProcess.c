@@ -1,0 +1,79 @@
+#define _GNU_SOURCE
+#include "CProcess.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+pid_t agent_spawn_tied_child(const char *path, char *const argv[], int output_fd) {
+    pid_t parent = getpid();
+    int error_pipe[2];
+    if (pipe2(error_pipe, O_CLOEXEC) != 0) return -1;
+
+    pid_t pid = fork();
+    if (pid < 0) {
+        int saved = errno;
+        close(error_pipe[0]);
+        close(error_pipe[1]);
+        errno = saved;
+        return -1;
+    }
+    if (pid == 0) {
+        /* Only async-signal-safe calls from here to exec. */
+        close(error_pipe[0]);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(127);
+        int null_fd = open("/dev/null", O_RDONLY);
+        if (null_fd >= 0) { dup2(null_fd, STDIN_FILENO); close(null_fd); }
+        if (output_fd >= 0) {
+            dup2(output_fd, STDOUT_FILENO);
+            dup2(output_fd, STDERR_FILENO);
+        }
+        execv(path, argv);
+        int exec_errno = errno;
+        ssize_t ignored = write(error_pipe[1], &exec_errno, sizeof exec_errno);
+        (void)ignored;
+        _exit(127);
+    }
+    close(error_pipe[1]);
+    int child_errno = 0;
+    ssize_t got;
+    do {
+        got = read(error_pipe[0], &child_errno, sizeof child_errno);
+    } while (got < 0 && errno == EINTR);
+    close(error_pipe[0]);
+    if (got == (ssize_t)sizeof child_errno) {
+        /* exec failed: reap the child and report why. */
+        int status;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+        errno = child_errno;
+        return -1;
+    }
+    return pid;
+}
+
+int agent_free_loopback_port(void) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return 0;
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = 0;
+    socklen_t length = sizeof address;
+    int port = 0;
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) == 0 &&
+        getsockname(fd, (struct sockaddr *)&address, &length) == 0) {
+        port = ntohs(address.sin_port);
+    }
+    close(fd);
+    return port;
+}

@@ -1,0 +1,17 @@
+/* Process helpers that need to run between fork and exec, where Swift code must not. */
+#ifndef AGENT_CPROCESS_H
+#define AGENT_CPROCESS_H
+
+#include <sys/types.h>
+
+/* Starts `path` with `argv` (NULL-terminated) so that it is killed when the calling
+ * thread's process dies, even by SIGKILL (PR_SET_PDEATHSIG). stdout and stderr go to
+ * `output_fd` (or stay inherited when it is -1); stdin is /dev/null.
+ * Returns the child's pid, or -1 with errno set. Call it from a thread that lives as
+ * long as the process (the main thread): the signal fires when the spawning thread exits. */
+pid_t agent_spawn_tied_child(const char *path, char *const argv[], int output_fd);
+
+/* Asks the kernel for a free TCP port on 127.0.0.1; returns 0 on failure. */
+int agent_free_loopback_port(void);
+
+#endif

@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""A scriptable OpenAI-compatible chat-completions server for tests.
+
+It reproduces what real servers send (role-only first deltas, null content, keep-alive
+comments, usage chunks with empty choices, HTTP/1.1 chunked streams) and what they do
+wrong or what the network does to them (errors, cut-offs, resets, stalls, UTF-8
+characters split across writes), none of which a real llama-server produces on demand.
+
+The scenario is chosen by the request path: POST /s/<scenario>/v1/chat/completions
+(any API path works after the scenario, e.g. /s/echo/llmprompt). Without /s/ it echoes.
+GET /_requests returns the recorded requests; GET /_events returns connection events
+(e.g. when a client closed a stalled stream); POST /_reset clears both.
+
+Prints "PORT <n>" on its first line of stdout once it is listening.
+"""
+import json
+import socket
+import socketserver
+import sys
+import threading
+import time
+
+LOCK = threading.Lock()
+REQUESTS = []
+EVENTS = []
+MODEL = "test-model"
+
+
+def sse(obj):
+    return b"data: " + json.dumps(obj, ensure_ascii=False).encode() + b"\n\n"
+
+
+def delta(content=None, role=None, finish=None, include_content=True):
+    d = {}
+    if role is not None:
+        d["role"] = role
+    if include_content:
+        d["content"] = content
+    return sse({"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 1700000000,
+                "model": MODEL, "choices": [{"index": 0, "delta": d, "finish_reason": finish}]})
+
+
+def words(text):
+    out = []
+    for i, w in enumerate(text.split(" ")):
+        out.append(w if i == 0 else " " + w)
+    return out
+
+
+def last_user_text(body):
+    for message in reversed((body or {}).get("messages", [])):
+        if message.get("role") == "user":
+            return message.get("content", "")
+    return ""
+
+
+def normal_stream(tokens, done=True, finish="stop"):
+    parts = [delta(None, role="assistant")]
+    parts += [delta(t) for t in tokens]
+    if finish:
+        parts.append(delta(None, finish=finish, include_content=False))
+    if done:
+        parts.append(b"data: [DONE]\n\n")
+    return parts
+
+
+class Handler(socketserver.BaseRequestHandler):
+    def setup(self):
+        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    # --- HTTP plumbing -------------------------------------------------------------
+    def read_request(self):
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = self.request.recv(65536)
+            if not chunk:
+                return None
+            data += chunk
+        head, _, rest = data.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        method, path, _ = lines[0].split(" ", 2)
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        length = int(headers.get("content-length", "0"))
+        while len(rest) < length:
+            chunk = self.request.recv(65536)
+            if not chunk:
+                break
+            rest += chunk
+        return method, path, headers, rest[:length]
+
+    def send_head(self, status, reason, content_type, chunked=True, extra=()):
+        lines = [f"HTTP/1.1 {status} {reason}", f"Content-Type: {content_type}", "Connection: close"]
+        if chunked:
+            lines.append("Transfer-Encoding: chunked")
+        lines += list(extra)
+        self.request.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+
+    def send_chunk(self, data):
+        if data:
+            self.request.sendall(b"%x\r\n" % len(data) + data + b"\r\n")
+
+    def end_chunks(self):
+        self.request.sendall(b"0\r\n\r\n")
+
+    def send_full(self, status, reason, content_type, body):
+        self.send_head(status, reason, content_type, chunked=False, extra=[f"Content-Length: {len(body)}"])
+        self.request.sendall(body)
+
+    def stream(self, parts, delay=0.0, end=True):
+        self.send_head(200, "OK", "text/event-stream")
+        for part in parts:
+            self.send_chunk(part)
+            if delay:
+                time.sleep(delay)
+        if end:
+            self.end_chunks()
+
+    # --- dispatch ------------------------------------------------------------------
+    def handle(self):
+        request = self.read_request()
+        if request is None:
+            return
+        method, path, headers, raw = request
+        if path == "/_requests":
+            with LOCK:
+                body = json.dumps(REQUESTS).encode()
+            return self.send_full(200, "OK", "application/json", body)
+        if path == "/_events":
+            with LOCK:
+                body = json.dumps(EVENTS).encode()
+            return self.send_full(200, "OK", "application/json", body)
+        if path == "/_reset":
+            with LOCK:
+                REQUESTS.clear()
+                EVENTS.clear()
+            return self.send_full(200, "OK", "application/json", b"{}")
+        if path == "/health":
+            return self.send_full(200, "OK", "application/json", b'{"status":"ok"}')
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        safe_headers = {k: v for k, v in headers.items()}
+        with LOCK:
+            REQUESTS.append({"method": method, "path": path, "headers": safe_headers, "body": body})
+        scenario = "echo"
+        if path.startswith("/s/"):
+            scenario = path.split("/")[2]
+        name = "scenario_" + scenario.split("-")[0].replace(".", "_")
+        getattr(self, name, self.scenario_unknown)(scenario, body, headers)
+
+    # --- scenarios -----------------------------------------------------------------
+    def scenario_unknown(self, scenario, body, headers):
+        self.send_full(404, "Not Found", "text/plain", f"unknown scenario {scenario}\n".encode())
+
+    def scenario_echo(self, scenario, body, headers):
+        count = len((body or {}).get("messages", []))
+        text = f"Echo: {last_user_text(body)} ({count} messages)"
+        self.stream(normal_stream(words(text)), delay=0.005)
+
+    def scenario_slow(self, scenario, body, headers):
+        """A reply slow enough for a window test to watch it grow (slow-<ms per token>)."""
+        pieces = scenario.split("-")
+        delay = int(pieces[1]) / 1000 if len(pieces) > 1 else 0.15
+        text = f"Streaming reply to: {last_user_text(body)}. One token at a time, as a model writes."
+        self.stream(normal_stream(words(text)), delay=delay)
+
+    def scenario_auth(self, scenario, body, headers):
+        if headers.get("authorization") != "Bearer secret-key":
+            payload = {"error": {"code": 401, "message": "Invalid API key", "type": "authentication_error"}}
+            return self.send_full(401, "Unauthorized", "application/json", json.dumps(payload).encode())
+        self.stream(normal_stream(["Authorized", " reply"]))
+
+    def scenario_split(self, scenario, body, headers):
+        """Every byte in its own write, so UTF-8 characters arrive split across reads."""
+        parts = normal_stream(["héllo", " wörld", " 👋", " 世界"])
+        self.send_head(200, "OK", "text/event-stream")
+        for part in parts:
+            for i in range(len(part)):
+                self.send_chunk(part[i:i + 1])
+                time.sleep(0.0005)
+        self.end_chunks()
+
+    def scenario_keepalive(self, scenario, body, headers):
+        parts = [b": keep-alive\n\n"]
+        for part in normal_stream(["Still", " here"]):
+            parts += [part, b":\n\n", b": ping\n"]
+        self.stream(parts)
+
+    def scenario_emptychoices(self, scenario, body, headers):
+        usage = sse({"id": "x", "model": MODEL, "choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 2}})
+        parts = [sse({"id": "x", "model": MODEL, "choices": []})] + normal_stream(["Usage", " follows"], done=False)
+        self.stream(parts + [usage, b"data: [DONE]\n\n"])
+
+    def scenario_nullcontent(self, scenario, body, headers):
+        parts = [delta(None, role="assistant"),
+                 sse({"model": MODEL, "choices": [{"index": 0, "delta": {}}]}),
+                 sse({"model": MODEL, "choices": [{"index": 0, "delta": {"content": None}, "finish_reason": None}]}),
+                 delta("Null"), delta(" tolerated"),
+                 delta(None, finish="stop", include_content=False), b"data: [DONE]\n\n"]
+        self.stream(parts)
+
+    def scenario_crlf(self, scenario, body, headers):
+        self.stream([p.replace(b"\n", b"\r\n") for p in normal_stream(["CRLF", " lines"])])
+
+    def scenario_cr(self, scenario, body, headers):
+        self.stream([p.replace(b"\n", b"\r") for p in normal_stream(["CR", " lines"])])
+
+    def scenario_bom(self, scenario, body, headers):
+        parts = normal_stream(["After", " BOM"])
+        parts[0] = b"\xef\xbb\xbf" + parts[0]
+        self.stream(parts)
+
+    def scenario_multiline(self, scenario, body, headers):
+        chunk = json.dumps({"model": MODEL, "choices": [{"index": 0, "delta": {"content": "Two lines"}}]}, indent=1)
+        data = b"".join(b"data: " + line.encode() + b"\n" for line in chunk.split("\n")) + b"\n"
+        self.stream([delta(None, role="assistant"), data, b"data: [DONE]\n\n"])
+
+    def scenario_http500(self, scenario, body, headers):
+        payload = {"error": {"code": 500, "message": "the model crashed", "type": "server_error"}}
+        self.send_full(500, "Internal Server Error", "application/json", json.dumps(payload).encode())
+
+    def scenario_http404(self, scenario, body, headers):
+        self.send_full(404, "Not Found", "text/plain", b"no route for this path\n")
+
+    def scenario_http503(self, scenario, body, headers):
+        self.send_full(503, "Service Unavailable", "text/plain", b"")
+
+    def scenario_errorevent(self, scenario, body, headers):
+        parts = normal_stream(["Partial", " answer"], done=False, finish=None)
+        parts += [b"event: error\ndata: quota exceeded for this key\n\n", b"data: [DONE]\n\n"]
+        self.stream(parts)
+
+    def scenario_dataerror(self, scenario, body, headers):
+        parts = normal_stream(["Before", " the error"], done=False, finish=None)
+        parts.append(sse({"error": {"code": 500, "message": "context size exceeded", "type": "server_error"}}))
+        self.stream(parts)
+
+    def scenario_cutoff(self, scenario, body, headers):
+        """The stream ends cleanly at the HTTP level but without [DONE] or a finish reason."""
+        self.stream(normal_stream(["Half", " a"], done=False, finish=None))
+
+    def scenario_reset(self, scenario, body, headers):
+        """The connection drops mid-stream: no terminating chunk."""
+        self.stream(normal_stream(["Dropped", " mid"], done=False, finish=None), end=False)
+        self.request.shutdown(socket.SHUT_RDWR)
+
+    def scenario_finishonly(self, scenario, body, headers):
+        self.stream(normal_stream(["Finished", " without", " DONE"], done=False))
+
+    def scenario_garbage(self, scenario, body, headers):
+        parts = [b"data: this is not json\n\n", b"nonsense line\n\n"] + normal_stream(["Survived"])
+        self.stream(parts)
+
+    def scenario_stall(self, scenario, body, headers):
+        """One token, then silence for up to 60 s; records when the client hangs up."""
+        self.send_head(200, "OK", "text/event-stream")
+        self.send_chunk(delta(None, role="assistant"))
+        self.send_chunk(delta("Waiting"))
+        with LOCK:
+            EVENTS.append({"event": "stalled", "time": time.monotonic()})
+        self.request.settimeout(0.001)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if self.request.recv(1) == b"":
+                    with LOCK:
+                        EVENTS.append({"event": "client-closed", "time": time.monotonic()})
+                    return
+            except socket.timeout:
+                continue
+            except OSError:
+                with LOCK:
+                    EVENTS.append({"event": "client-closed", "time": time.monotonic()})
+                return
+
+    def scenario_fast(self, scenario, body, headers):
+        """fast-<N>: N one-word tokens as fast as the socket takes them."""
+        pieces = scenario.split("-")
+        count = int(pieces[1]) if len(pieces) > 1 else 10000
+        token = delta(" tok")
+        blob = delta(None, role="assistant") + token * count + delta(None, finish="stop", include_content=False) \
+            + b"data: [DONE]\n\n"
+        self.send_head(200, "OK", "text/event-stream")
+        step = 16384
+        for i in range(0, len(blob), step):
+            self.send_chunk(blob[i:i + step])
+        self.end_chunks()
+
+
+class Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def main():
+    port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    server = Server(("127.0.0.1", port), Handler)
+    print(f"PORT {server.server_address[1]}", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
