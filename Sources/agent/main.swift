@@ -1,1 +1,36 @@
-print("todo")
+import AgentCore
+import Foundation
+import GtkFront
+
+/// `agent`: the GTK chat window. With no `--server` it runs the local model itself.
+let usage = """
+    Usage: agent [OPTIONS]
+    Opens the Agent chat window.
+
+    \(LaunchOptions.optionsHelp)
+    """
+
+let options: LaunchOptions
+let endpoint: ChatEndpoint?
+do {
+    options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()), acceptsWords: false)
+    endpoint = try options.endpoint()
+} catch {
+    FileHandle.standardError.write(Data("agent: \(error.message)\nTry 'agent --help'.\n".utf8))
+    exit(2)
+}
+if options.showHelp {
+    print(usage)
+    exit(0)
+}
+if options.showVersion {
+    print("agent \(AppIdentity.version)")
+    exit(0)
+}
+
+let status = MainActor.assumeIsolated {
+    let connection = endpoint.map { ChatConnection(endpoint: $0) } ?? ChatConnection(localServer: LocalModelServer())
+    // Options for one run must not be handed to an already running instance.
+    return AgentApplication(connection: connection, unique: endpoint == nil).run()
+}
+exit(status)

@@ -1,0 +1,90 @@
+import AgentCore
+import CGtk
+import Foundation
+
+/// The GtkApplication: one chat window, app-wide actions with their accelerators, the
+/// stylesheet, and an orderly end (the local model server stops with the app).
+@MainActor
+public final class AgentApplication {
+    public let application: UnsafeMutablePointer<GtkApplication>
+    public let viewModel: ChatViewModel
+    public private(set) var window: ChatWindow?
+    private let exitAfterFirstFrame: Bool
+
+    /// `unique`: a second launch presents the first window instead of opening another.
+    public init(connection: ChatConnection, unique: Bool = true) {
+        viewModel = ChatViewModel(connection: connection)
+        application = gtk_application_new(AppIdentity.applicationID,
+                                          unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE)
+        exitAfterFirstFrame = ProcessInfo.processInfo.environment["AGENT_EXIT_AFTER_FIRST_FRAME"] == "1"
+        let app = UnsafeMutableRawPointer(application)
+        Signals.connect(app, "startup") { [weak self] in self?.startup() }
+        Signals.connect(app, "activate") { [weak self] in self?.activate() }
+        Signals.connect(app, "shutdown") { [weak self] in self?.viewModel.connection.shutdown() }
+    }
+
+    private var gApplication: UnsafeMutablePointer<GApplication> {
+        UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
+    }
+
+    /// Runs the main loop until the last window closes; returns the exit status.
+    public func run() -> Int32 {
+        MainLoopBridge.install()
+        let quitOnSignal: GSourceFunc = { data in
+            g_application_quit(data?.assumingMemoryBound(to: GApplication.self))
+            return 1
+        }
+        g_unix_signal_add(SIGTERM, quitOnSignal, UnsafeMutableRawPointer(application))
+        g_unix_signal_add(SIGINT, quitOnSignal, UnsafeMutableRawPointer(application))
+        let status = g_application_run(gApplication, 0, nil)
+        g_object_unref(UnsafeMutableRawPointer(application))
+        return status
+    }
+
+    private func startup() {
+        loadStylesheet()
+        Actions.add("quit", to: UnsafeMutableRawPointer(application)) { [weak self] in
+            guard let self else { return }
+            g_application_quit(gApplication)
+        }
+        Actions.setAccelerators(["<Control>q"], for: "app.quit", in: application)
+        Actions.setAccelerators(["<Control>w"], for: "window.close", in: application)
+        Actions.setAccelerators(["Escape"], for: "win.stop", in: application)
+    }
+
+    private func activate() {
+        if window == nil {
+            let chatWindow = ChatWindow(application: application, viewModel: viewModel)
+            window = chatWindow
+            if exitAfterFirstFrame { reportFirstFrame(of: chatWindow.window) }
+            viewModel.prepare()
+        }
+        window?.present()
+    }
+
+
+    private func loadStylesheet() {
+        guard let css = ResourceLocator.file(named: "style.css"), let display = gdk_display_get_default() else { return }
+        let provider = gtk_css_provider_new()
+        gtk_css_provider_load_from_path(provider, css.path)
+        gtk_style_context_add_provider_for_display(display, OpaquePointer(provider), guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        g_object_unref(UnsafeMutableRawPointer(provider))
+    }
+
+    /// For benchmarks: print the monotonic time of the first painted frame and quit.
+    private func reportFirstFrame(of window: UnsafeMutablePointer<GtkWidget>) {
+        Signals.connect(window.raw, "map") { [weak self] in
+            guard let clock = gtk_widget_get_frame_clock(window) else { return }
+            var reported = false
+            Signals.connect(UnsafeMutableRawPointer(clock), "after-paint", after: true) { [weak self] in
+                guard !reported, let self else { return }
+                reported = true
+                var now = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &now)
+                print("first-frame \(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))")
+                fflush(nil)
+                g_application_quit(gApplication)
+            }
+        }
+    }
+}

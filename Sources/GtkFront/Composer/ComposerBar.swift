@@ -1,0 +1,75 @@
+import AgentCore
+import CGtk
+
+/// The entry and its buttons under the transcript: Enter or Send sends; Send shows a
+/// spinner and is disabled while a reply streams or the entry is empty; Stop appears
+/// while a reply streams.
+@MainActor
+final class ComposerBar {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let entry: UnsafeMutablePointer<GtkWidget>
+    let sendButton: UnsafeMutablePointer<GtkWidget>
+    let stopButton: UnsafeMutablePointer<GtkWidget>
+    private let sendContent: UnsafeMutablePointer<GtkWidget>
+    private let spinner: UnsafeMutablePointer<GtkWidget>
+    private let viewModel: ChatViewModel
+
+    init(viewModel: ChatViewModel) {
+        self.viewModel = viewModel
+        widget = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
+        GtkText.addClasses(widget, "composer")
+
+        entry = gtk_entry_new()
+        gtk_entry_set_placeholder_text(entry.cast(), viewModel.instruction)
+        gtk_widget_set_hexpand(entry, 1)
+        agent_accessible_set_label(entry, "Message")
+
+        sendContent = gtk_stack_new()
+        let icon: UnsafeMutablePointer<GtkWidget> = gtk_image_new_from_icon_name("go-up-symbolic")
+        spinner = gtk_spinner_new()
+        gtk_stack_add_named(sendContent.opaque, icon, "icon")
+        gtk_stack_add_named(sendContent.opaque, spinner, "spinner")
+        sendButton = gtk_button_new()
+        gtk_button_set_child(sendButton.cast(), sendContent)
+        GtkText.addClasses(sendButton, "suggested-action", "circular", "send-button")
+        gtk_widget_set_tooltip_text(sendButton, "Send (Enter)")
+        agent_accessible_set_label(sendButton, "Send")
+
+        stopButton = gtk_button_new_from_icon_name("media-playback-stop-symbolic")
+        GtkText.addClasses(stopButton, "circular", "stop-button")
+        gtk_widget_set_tooltip_text(stopButton, "Stop (Esc)")
+        agent_accessible_set_label(stopButton, "Stop")
+
+        gtk_box_append(widget.cast(), entry)
+        gtk_box_append(widget.cast(), stopButton)
+        gtk_box_append(widget.cast(), sendButton)
+
+        Signals.connect(entry.raw, "changed") { [weak self] in
+            guard let self else { return }
+            let text = String(cString: gtk_editable_get_text(entry.opaque))
+            if text != viewModel.draft { viewModel.draft = text }
+        }
+        Signals.connect(entry.raw, "activate") { [weak self] in self?.viewModel.send() }
+        Signals.connect(sendButton.raw, "clicked") { [weak self] in self?.viewModel.send() }
+        Signals.connect(stopButton.raw, "clicked") { [weak self] in self?.viewModel.stop() }
+        refresh()
+    }
+
+    /// Shows the view model's draft and sending state.
+    func refresh() {
+        let shown = String(cString: gtk_editable_get_text(entry.opaque))
+        if shown != viewModel.draft {
+            gtk_editable_set_text(entry.opaque, viewModel.draft)
+            gtk_editable_set_position(entry.opaque, -1)
+        }
+        gtk_widget_set_sensitive(sendButton, viewModel.canSend ? 1 : 0)
+        gtk_widget_set_visible(stopButton, viewModel.isSending ? 1 : 0)
+        if viewModel.isSending {
+            gtk_stack_set_visible_child_name(sendContent.opaque, "spinner")
+            gtk_spinner_start(spinner.opaque)
+        } else {
+            gtk_spinner_stop(spinner.opaque)
+            gtk_stack_set_visible_child_name(sendContent.opaque, "icon")
+        }
+    }
+}

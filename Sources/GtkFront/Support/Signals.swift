@@ -1,0 +1,71 @@
+import CGtk
+
+/// Connects Swift closures to GObject signals. Each closure is retained by its signal
+/// connection and released by GLib when the connection goes (disconnect or the
+/// object's finalization), so neither dangles nor leaks. Handlers run on the main thread.
+@MainActor
+enum Signals {
+    private final class Box<Handler> {
+        let handler: Handler
+        init(_ handler: Handler) { self.handler = handler }
+    }
+
+    private typealias VoidBox = Box<@MainActor () -> Void>
+    private typealias PointerBox = Box<@MainActor (UnsafeMutableRawPointer?) -> Void>
+    private typealias KeyBox = Box<@MainActor (UInt32, GdkModifierType) -> Bool>
+
+    /// For signals whose handler takes only the instance: `clicked`, `activate`, `changed`, …
+    @discardableResult
+    static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
+                        _ handler: @escaping @MainActor () -> Void) -> gulong {
+        let thunk: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
+            guard let data else { return }
+            let box = Unmanaged<VoidBox>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { box.handler() }
+        }
+        let release: GClosureNotify = { data, _ in
+            guard let data else { return }
+            Unmanaged<VoidBox>.fromOpaque(data).release()
+        }
+        return g_signal_connect_data(instance, signal, unsafeBitCast(thunk, to: GCallback.self),
+                                     Unmanaged.passRetained(VoidBox(handler)).toOpaque(), release,
+                                     after ? G_CONNECT_AFTER : GConnectFlags(rawValue: 0))
+    }
+
+    /// For signals whose handler takes the instance and one pointer: the list item
+    /// factory's `setup`/`bind`/`unbind`/`teardown`, …
+    @discardableResult
+    static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String,
+                        _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void) -> gulong {
+        let thunk: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
+            guard let data else { return }
+            let box = Unmanaged<PointerBox>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { box.handler(argument) }
+        }
+        let release: GClosureNotify = { data, _ in
+            guard let data else { return }
+            Unmanaged<PointerBox>.fromOpaque(data).release()
+        }
+        return g_signal_connect_data(instance, signal, unsafeBitCast(thunk, to: GCallback.self),
+                                     Unmanaged.passRetained(PointerBox(handler)).toOpaque(), release,
+                                     GConnectFlags(rawValue: 0))
+    }
+
+    /// For `GtkEventControllerKey::key-pressed`: return true when the key was handled.
+    @discardableResult
+    static func connectKeyPressed(_ controller: UnsafeMutableRawPointer,
+                                  _ handler: @escaping @MainActor (UInt32, GdkModifierType) -> Bool) -> gulong {
+        let thunk: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, state, data in
+            guard let data else { return 0 }
+            let box = Unmanaged<KeyBox>.fromOpaque(data).takeUnretainedValue()
+            return MainActor.assumeIsolated { box.handler(keyval, state) } ? 1 : 0
+        }
+        let release: GClosureNotify = { data, _ in
+            guard let data else { return }
+            Unmanaged<KeyBox>.fromOpaque(data).release()
+        }
+        return g_signal_connect_data(controller, "key-pressed", unsafeBitCast(thunk, to: GCallback.self),
+                                     Unmanaged.passRetained(KeyBox(handler)).toOpaque(), release,
+                                     GConnectFlags(rawValue: 0))
+    }
+}

@@ -1,0 +1,154 @@
+import AgentCore
+import CGtk
+import Foundation
+
+/// One message in the transcript: a bubble on the right for the user, on the left with
+/// "assistant (model)", the time and a Copy button for a reply. Rows are recycled by the
+/// list view; a streaming reply relayouts only its last paragraph on each update.
+@MainActor
+final class MessageRow {
+    let root: UnsafeMutablePointer<GtkWidget>
+    private let metaLine: UnsafeMutablePointer<GtkWidget>
+    private let authorLabel: UnsafeMutablePointer<GtkWidget>
+    private let timeLabel: UnsafeMutablePointer<GtkWidget>
+    private let bubble: UnsafeMutablePointer<GtkWidget>
+    private let footer: UnsafeMutablePointer<GtkWidget>
+    private let stateLabel: UnsafeMutablePointer<GtkWidget>
+    private let copyButton: UnsafeMutablePointer<GtkWidget>
+    private var paragraphLabels: [UnsafeMutablePointer<GtkWidget>] = []
+    private var tracker = ParagraphTracker()
+    private var shownModel: String?
+    private var shownTime: Date?
+    private var shownState: MessageState?
+    private var shownRole: Role?
+    private(set) var messageID: UUID?
+
+    init(onCopy: @escaping @MainActor (UUID, UnsafeMutablePointer<GtkWidget>) -> Void) {
+        root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 3)
+        GtkText.addClasses(root, "message-row")
+
+        metaLine = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)
+        authorLabel = gtk_label_new(nil)
+        GtkText.addClasses(authorLabel, "author")
+        timeLabel = gtk_label_new(nil)
+        GtkText.addClasses(timeLabel, "time", "dim-label")
+        gtk_box_append(metaLine.cast(), authorLabel)
+        gtk_box_append(metaLine.cast(), timeLabel)
+
+        bubble = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
+        GtkText.addClasses(bubble, "bubble")
+
+        footer = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
+        stateLabel = gtk_label_new(nil)
+        GtkText.addClasses(stateLabel, "message-state")
+        copyButton = gtk_button_new_from_icon_name("edit-copy-symbolic")
+        GtkText.addClasses(copyButton, "flat", "copy-button")
+        gtk_widget_set_tooltip_text(copyButton, "Copy reply")
+        agent_accessible_set_label(copyButton, "Copy")
+        gtk_box_append(footer.cast(), copyButton)
+        gtk_box_append(footer.cast(), stateLabel)
+
+        gtk_box_append(root.cast(), metaLine)
+        gtk_box_append(root.cast(), bubble)
+        gtk_box_append(root.cast(), footer)
+
+        let button = copyButton
+        Signals.connect(copyButton.raw, "clicked") { [weak self] in
+            guard let id = self?.messageID else { return }
+            onCopy(id, button)
+        }
+    }
+
+    func bind(_ message: ChatMessage) {
+        messageID = message.id
+        tracker = ParagraphTracker()
+        shownModel = nil
+        shownTime = nil
+        shownState = nil
+        if shownRole != message.role { applyRole(message.role) }
+        update(message)
+    }
+
+    func unbind() {
+        messageID = nil
+    }
+
+    /// Shows the message's current text and state; cheap when little changed.
+    func update(_ message: ChatMessage) {
+        if message.model != shownModel || shownTime == nil {
+            shownModel = message.model
+            gtk_label_set_text(authorLabel.opaque, message.authorLabel)
+        }
+        if message.time != shownTime {
+            shownTime = message.time
+            gtk_label_set_text(timeLabel.opaque, MessageTimeFormat.short(message.time))
+            gtk_widget_set_tooltip_text(timeLabel, message.isoTime)
+        }
+        if message.state != shownState {
+            shownState = message.state
+            showState(message)
+        }
+        updateText(message)
+    }
+
+    private func applyRole(_ role: Role) {
+        shownRole = role
+        let isUser = role == .user
+        gtk_widget_set_halign(root, isUser ? GTK_ALIGN_END : GTK_ALIGN_START)
+        gtk_widget_set_halign(metaLine, isUser ? GTK_ALIGN_END : GTK_ALIGN_START)
+        gtk_widget_set_halign(footer, isUser ? GTK_ALIGN_END : GTK_ALIGN_START)
+        gtk_widget_set_visible(authorLabel, isUser ? 0 : 1)
+        gtk_widget_set_visible(copyButton, isUser ? 0 : 1)
+        if isUser {
+            gtk_widget_remove_css_class(bubble, "assistant")
+            gtk_widget_add_css_class(bubble, "user")
+        } else {
+            gtk_widget_remove_css_class(bubble, "user")
+            gtk_widget_add_css_class(bubble, "assistant")
+        }
+    }
+
+    private func showState(_ message: ChatMessage) {
+        let text: String? = switch message.state {
+        case .cutOff: "Cut off"
+        case .stopped: "Stopped"
+        case .failed: message.role == .user ? "Not delivered" : "Failed"
+        case .sending, .streaming, .done: nil
+        }
+        gtk_label_set_text(stateLabel.opaque, text ?? "")
+        gtk_widget_set_visible(stateLabel, text == nil ? 0 : 1)
+        let inFlight = message.state == .sending || message.state == .streaming
+        if inFlight {
+            gtk_widget_add_css_class(bubble, "in-flight")
+        } else {
+            gtk_widget_remove_css_class(bubble, "in-flight")
+        }
+    }
+
+    private func updateText(_ message: ChatMessage) {
+        let displayed = message.text.isEmpty ? "…" : message.text
+        guard let firstChanged = tracker.update(with: displayed) else { return }
+        let paragraphs = tracker.paragraphs
+        while paragraphLabels.count > paragraphs.count {
+            gtk_box_remove(bubble.cast(), paragraphLabels.removeLast())
+        }
+        for index in firstChanged..<paragraphs.count {
+            if index == paragraphLabels.count { paragraphLabels.append(makeParagraphLabel()) }
+            gtk_label_set_text(paragraphLabels[index].opaque, WrappableText.make(paragraphs[index]))
+        }
+    }
+
+    private func makeParagraphLabel() -> UnsafeMutablePointer<GtkWidget> {
+        let label: UnsafeMutablePointer<GtkWidget> = gtk_label_new(nil)
+        gtk_label_set_wrap(label.opaque, 1)
+        gtk_label_set_wrap_mode(label.opaque, PANGO_WRAP_WORD)
+        gtk_label_set_xalign(label.opaque, 0)
+        gtk_label_set_selectable(label.opaque, 1)
+        gtk_label_set_max_width_chars(label.opaque, 64)
+        gtk_widget_set_halign(label, GTK_ALIGN_START)
+        gtk_widget_set_focusable(label, 0)
+        GtkText.addClasses(label, "message-text")
+        gtk_box_append(bubble.cast(), label)
+        return label
+    }
+}

@@ -1,0 +1,167 @@
+import AgentCore
+import CGtk
+import Foundation
+
+/// The conversation: a `GtkListView` over a string list of message IDs that mirrors the
+/// view model's conversation, so only rows near the viewport exist. Token updates are
+/// applied at most once per frame, to the rows they concern. The view follows the newest
+/// text while the user is at the bottom and leaves them be once they scroll up.
+@MainActor
+final class TranscriptView {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let listView: UnsafeMutablePointer<GtkWidget>
+    private let store: OpaquePointer
+    private let adjustment: UnsafeMutablePointer<GtkAdjustment>
+    private let viewModel: ChatViewModel
+    private var rowsByItem: [UnsafeMutableRawPointer: MessageRow] = [:]
+    private var boundRows: [UUID: MessageRow] = [:]
+    private var pendingUpdates: Set<UUID> = []
+    private var frameScheduled = false
+
+    /// Whether the view keeps the newest text in sight.
+    private(set) var followsNewest = true
+    private var settingScroll = false
+    private var reconfiguredThisFrame = false
+    private var frameClock: UnsafeMutableRawPointer?
+    private var layoutHandler: gulong = 0
+
+    init(viewModel: ChatViewModel) {
+        self.viewModel = viewModel
+        store = gtk_string_list_new(nil)
+        let factory: OpaquePointer = gtk_signal_list_item_factory_new()
+        // The selection model and the list view each take ownership of what they are given.
+        g_object_ref(UnsafeMutableRawPointer(store))
+        let selection = gtk_no_selection_new(store)
+        listView = gtk_list_view_new(selection, factory)
+        GtkText.addClasses(listView, "transcript")
+        agent_accessible_set_label(listView, "Conversation")
+
+        widget = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(widget.opaque, listView)
+        gtk_widget_set_vexpand(widget, 1)
+        adjustment = gtk_scrolled_window_get_vadjustment(widget.opaque)
+
+        connectFactory(UnsafeMutableRawPointer(factory))
+        connectScrolling()
+        for index in 0..<viewModel.conversation.count {
+            gtk_string_list_append(store, viewModel.conversation[index].id.uuidString)
+        }
+    }
+
+    /// Mirrors one view-model change.
+    func apply(_ change: ChatViewModel.Change) {
+        switch change {
+        case .messageInserted(let index):
+            let message = viewModel.conversation[index]
+            if message.role == .user { followsNewest = true }
+            message.id.uuidString.withCString { id in
+                var items: [UnsafePointer<CChar>?] = [id, nil]
+                gtk_string_list_splice(store, guint(index), 0, &items)
+            }
+        case .messageRemoved(let index):
+            gtk_string_list_remove(store, guint(index))
+        case .messageChanged(let index):
+            pendingUpdates.insert(viewModel.conversation[index].id)
+            scheduleFrame()
+        case .composer, .error, .status:
+            break
+        }
+    }
+
+    /// The row showing message `id`, if it is built (for tests).
+    func boundRow(for id: UUID) -> MessageRow? { boundRows[id] }
+
+    private func scheduleFrame() {
+        guard !frameScheduled else { return }
+        frameScheduled = true
+        FrameTick.once(on: listView) { [weak self] in self?.flushUpdates() }
+    }
+
+    private func flushUpdates() {
+        frameScheduled = false
+        let ids = pendingUpdates
+        pendingUpdates.removeAll(keepingCapacity: true)
+        for id in ids {
+            guard let row = boundRows[id], let index = viewModel.conversation.index(of: id) else { continue }
+            row.update(viewModel.conversation[index])
+        }
+    }
+
+    // MARK: Rows
+
+    private func connectFactory(_ factory: UnsafeMutableRawPointer) {
+        Signals.connect(factory, "setup") { [weak self] item in
+            guard let self, let item else { return }
+            let row = MessageRow { [weak self] id, button in self?.copyMessage(id, from: button) }
+            gtk_list_item_set_child(OpaquePointer(item), row.root)
+            gtk_list_item_set_activatable(OpaquePointer(item), 0)
+            gtk_list_item_set_selectable(OpaquePointer(item), 0)
+            rowsByItem[item] = row
+        }
+        Signals.connect(factory, "bind") { [weak self] item in
+            guard let self, let item, let row = rowsByItem[item] else { return }
+            let position = Int(gtk_list_item_get_position(OpaquePointer(item)))
+            guard position < viewModel.conversation.count else { return }
+            let message = viewModel.conversation[position]
+            row.bind(message)
+            boundRows[message.id] = row
+        }
+        Signals.connect(factory, "unbind") { [weak self] item in
+            guard let self, let item, let row = rowsByItem[item] else { return }
+            if let id = row.messageID, boundRows[id] === row { boundRows[id] = nil }
+            row.unbind()
+        }
+        Signals.connect(factory, "teardown") { [weak self] item in
+            guard let self, let item else { return }
+            rowsByItem[item] = nil
+        }
+    }
+
+    private func copyMessage(_ id: UUID, from button: UnsafeMutablePointer<GtkWidget>) {
+        guard let index = viewModel.conversation.index(of: id) else { return }
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(button), viewModel.conversation[index].text)
+    }
+
+    // MARK: Following the newest text
+
+    private func connectScrolling() {
+        let adjustmentObject = UnsafeMutableRawPointer(adjustment)
+        Signals.connect(adjustmentObject, "changed") { [weak self] in
+            self?.reconfiguredThisFrame = true
+        }
+        Signals.connect(adjustmentObject, "value-changed") { [weak self] in
+            self?.scrollPositionChanged()
+        }
+        Signals.connect(listView.raw, "realize") { [weak self] in
+            guard let self, let clock = gtk_widget_get_frame_clock(listView) else { return }
+            frameClock = UnsafeMutableRawPointer(clock)
+            layoutHandler = Signals.connect(UnsafeMutableRawPointer(clock), "layout", after: true) { [weak self] in
+                self?.keepNewestInView()
+            }
+        }
+        Signals.connect(listView.raw, "unrealize") { [weak self] in
+            guard let self, let clock = frameClock else { return }
+            g_signal_handler_disconnect(clock, layoutHandler)
+            frameClock = nil
+        }
+    }
+
+    /// A scroll the user made decides whether to follow; GTK's own reconfiguring does not.
+    private func scrollPositionChanged() {
+        guard !settingScroll, !reconfiguredThisFrame else { return }
+        let bottom = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
+        followsNewest = gtk_adjustment_get_value(adjustment) >= bottom - 2
+    }
+
+    /// After each frame's layout: stay at the bottom while following.
+    private func keepNewestInView() {
+        reconfiguredThisFrame = false
+        guard followsNewest else { return }
+        let bottom = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
+        guard gtk_adjustment_get_value(adjustment) != bottom else { return }
+        settingScroll = true
+        gtk_adjustment_set_value(adjustment, bottom)
+        settingScroll = false
+    }
+}
