@@ -14,6 +14,8 @@ GET /_requests returns the recorded requests; GET /_events returns connection ev
 Prints "PORT <n>" on its first line of stdout once it is listening.
 """
 import json
+import os
+import signal
 import socket
 import socketserver
 import sys
@@ -296,7 +298,15 @@ class Server(socketserver.ThreadingTCPServer):
     allow_reuse_address = True
 
 
+def exit_when_parent_goes():
+    """The test process holds our stdin open; when it ends, so do we."""
+    sys.stdin.buffer.read()
+    os._exit(0)
+
+
 def main():
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    threading.Thread(target=exit_when_parent_goes, daemon=True).start()
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     server = Server(("127.0.0.1", port), Handler)
     print(f"PORT {server.server_address[1]}", flush=True)

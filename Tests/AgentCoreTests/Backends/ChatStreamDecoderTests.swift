@@ -1,0 +1,113 @@
+@testable import AgentCore
+import Testing
+
+@Suite("Chat stream decoding: OpenAI chunks inside SSE")
+struct ChatStreamDecoderTests {
+    static func decode(_ stream: String) -> (events: [ReplyEvent], outcome: ChatStreamDecoder.Outcome) {
+        var decoder = ChatStreamDecoder()
+        let events = decoder.feed(Array(stream.utf8))
+        return (events, decoder.finish())
+    }
+
+    @Test func contentIsReadFromTheFirstChoiceDelta() {
+        let result = Self.decode("""
+            data: {"model":"m","choices":[{"delta":{"role":"assistant","content":null}}]}
+
+            data: {"choices":[{"delta":{"content":"Hel"}}]}
+
+            data: {"choices":[{"delta":{"content":"lo"}}]}
+
+            data: [DONE]
+
+
+            """)
+        #expect(result.events == [.started(model: "m", created: nil), .text("Hello"), .finished(reason: nil)])
+        #expect(result.outcome == .complete(finishReason: nil))
+    }
+
+    @Test func nullAbsentAndEmptyContentAndEmptyChoicesAreSkipped() {
+        let result = Self.decode("""
+            data: {"choices":[]}
+
+            data: {"choices":[{"delta":{}}]}
+
+            data: {"choices":[{"delta":{"content":null}}]}
+
+            data: {"choices":[{"delta":{"content":""}}]}
+
+            data: {"choices":[{"index":0}]}
+
+            data: {"choices":[{"delta":{"content":"x"}}]}
+
+            data: {"choices":[],"usage":{"prompt_tokens":1}}
+
+            data: [DONE]
+
+
+            """)
+        #expect(result.events.contains(.text("x")))
+        #expect(result.outcome == .complete(finishReason: nil))
+    }
+
+    @Test func finishReasonCompletesWithoutDone() {
+        let result = Self.decode("""
+            data: {"choices":[{"delta":{"content":"a"},"finish_reason":null}]}
+
+            data: {"choices":[{"delta":{},"finish_reason":"length"}]}
+
+
+            """)
+        #expect(result.outcome == .complete(finishReason: "length"))
+    }
+
+    @Test func aStreamWithoutDoneOrFinishReasonIsCutOff() {
+        let result = Self.decode("data: {\"choices\":[{\"delta\":{\"content\":\"half\"}}]}\n\n")
+        #expect(result.events == [.started(model: nil, created: nil), .text("half")])
+        #expect(result.outcome == .cutOff)
+    }
+
+    @Test("event: error carries its text into the reply and fails the request")
+    func errorEvent() {
+        let result = Self.decode("data: {\"choices\":[{\"delta\":{\"content\":\"part\"}}]}\n\nevent: error\ndata: rate limited\n\ndata: [DONE]\n\n")
+        #expect(result.events.contains(.serverError("rate limited")))
+        #expect(result.outcome == .failed(message: "rate limited"))
+    }
+
+    @Test("An error event's JSON payload gives its message")
+    func errorEventWithJSON() {
+        let result = Self.decode("event: error\ndata: {\"error\":{\"message\":\"bad key\",\"type\":\"auth\"}}\n\n")
+        #expect(result.events == [.serverError("bad key")])
+    }
+
+    @Test("data: {\"error\": …} in the stream fails the request with the server's message")
+    func dataErrorObject() {
+        let object = Self.decode("data: {\"error\":{\"code\":500,\"message\":\"context exceeded\",\"type\":\"server_error\"}}\n\n")
+        #expect(object.outcome == .failed(message: "context exceeded"))
+        let text = Self.decode("data: {\"error\":\"plain text error\"}\n\n")
+        #expect(text.outcome == .failed(message: "plain text error"))
+    }
+
+    @Test func nothingAfterDoneCounts() {
+        let result = Self.decode("data: [DONE]\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"late\"}}]}\n\n")
+        #expect(!result.events.contains(.text("late")))
+    }
+
+    @Test("Garbage alone is reported; garbage among good chunks is skipped")
+    func garbage() {
+        let alone = Self.decode("data: not json\n\n")
+        if case .failed(let message) = alone.outcome {
+            #expect(message.contains("not json"))
+        } else {
+            Issue.record("expected a failure, got \(alone.outcome)")
+        }
+        let mixed = Self.decode("data: not json\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\n")
+        #expect(mixed.outcome == .complete(finishReason: "stop"))
+    }
+
+    @Test("A burst of tokens in one chunk becomes one text update")
+    func coalescing() {
+        let burst = String(repeating: "data: {\"choices\":[{\"delta\":{\"content\":\"t\"}}]}\n\n", count: 50)
+        let result = Self.decode(burst)
+        #expect(result.events.filter { if case .text = $0 { true } else { false } } == [.text(String(repeating: "t", count: 50))])
+    }
+}

@@ -1,0 +1,181 @@
+import AgentCore
+import Foundation
+import Testing
+
+/// The client against the scriptable test server: what real servers send, and what they
+/// and the network do wrong.
+@Suite("OpenAI chat client over HTTP")
+struct OpenAIChatClientTests {
+    let server = TestServer.shared
+
+    struct Result {
+        var text = ""
+        var events: [ReplyEvent] = []
+        var error: (any Error)?
+        var textUpdates = 0
+    }
+
+    func run(_ scenario: String, model: String = "test", apiKey: String? = nil,
+             messages: [ChatMessage] = [ChatMessage(role: .user, text: "hi", state: .done)]) async -> Result {
+        let endpoint = ChatEndpoint(serverURL: server.url(scenario), model: model, apiKey: apiKey.map(APIKey.init))
+        var result = Result()
+        do {
+            for try await event in OpenAIChatClient(endpoint: endpoint).streamReply(to: messages) {
+                result.events.append(event)
+                if case .text(let text) = event {
+                    result.text += text
+                    result.textUpdates += 1
+                }
+            }
+        } catch {
+            result.error = error
+        }
+        return result
+    }
+
+    @Test func streamsAReplyAndSendsTheProtocolsRequest() async throws {
+        let marker = uniqueMarker()
+        let history = [ChatMessage(role: .user, text: "first", state: .done),
+                       ChatMessage(role: .assistant, text: "answer", state: .done),
+                       ChatMessage(role: .user, text: "second", state: .sending)]
+        let result = await run("echo/\(marker)", model: "my-model", messages: history)
+        #expect(result.error == nil)
+        #expect(result.text == "Echo: second (3 messages)")
+        #expect(result.textUpdates > 1, "the reply arrives in pieces, not at the end")
+        let request = try #require(try await server.requests(containing: marker).first)
+        #expect(request["method"] as? String == "POST")
+        #expect((request["path"] as? String)?.hasSuffix("/v1/chat/completions") == true)
+        let headers = try #require(request["headers"] as? [String: String])
+        #expect(headers["accept"] == "text/event-stream")
+        #expect(headers["content-type"]?.hasPrefix("application/json") == true)
+        #expect(headers["authorization"] == nil)
+        let body = try #require(request["body"] as? [String: Any])
+        #expect(body["model"] as? String == "my-model")
+        #expect(body["stream"] as? Bool == true)
+        let messages = try #require(body["messages"] as? [[String: String]])
+        #expect(messages == [["role": "user", "content": "first"], ["role": "assistant", "content": "answer"],
+                             ["role": "user", "content": "second"]])
+    }
+
+    @Test func sendsTheAPIKeyAsBearer() async {
+        let authorized = await run("auth", apiKey: "secret-key")
+        #expect(authorized.error == nil)
+        #expect(authorized.text == "Authorized reply")
+        let refused = await run("auth", apiKey: "wrong")
+        #expect(refused.error as? ChatError == .http(status: 401, reason: "Unauthorized",
+                                                      url: server.url("auth") + "/v1/chat/completions",
+                                                      message: "Invalid API key"))
+    }
+
+    @Test("What real servers send is read correctly", arguments: [
+        ("split", "héllo wörld 👋 世界"),
+        ("keepalive", "Still here"),
+        ("emptychoices", "Usage follows"),
+        ("nullcontent", "Null tolerated"),
+        ("crlf", "CRLF lines"),
+        ("cr", "CR lines"),
+        ("bom", "After BOM"),
+        ("multiline", "Two lines"),
+        ("finishonly", "Finished without DONE"),
+        ("garbage", "Survived"),
+    ])
+    func wellFormedVariants(scenario: String, expected: String) async {
+        let result = await run(scenario)
+        #expect(result.error == nil)
+        #expect(result.text == expected)
+    }
+
+    @Test("HTTP errors report status, URL and the server's own message", arguments: [
+        ("http500", 500, "Internal Server Error", "the model crashed"),
+        ("http404", 404, "Not Found", "no route for this path"),
+        ("http503", 503, "Service Unavailable", "Service Unavailable"),
+    ])
+    func httpErrors(scenario: String, status: Int, reason: String, message: String) async {
+        let result = await run(scenario)
+        let url = server.url(scenario) + "/v1/chat/completions"
+        #expect(result.error as? ChatError == .http(status: status, reason: reason, url: url, message: message))
+        let description = (result.error as? ChatError)?.errorDescription ?? ""
+        #expect(description.contains(String(status)) && description.contains(url) && description.contains(message))
+    }
+
+    @Test func errorEventIsAppendedAndReported() async {
+        let result = await run("errorevent")
+        #expect(result.text == "Partial answer")
+        #expect(result.events.contains(.serverError("quota exceeded for this key")))
+        #expect(result.error as? ChatError == .server(message: "quota exceeded for this key"))
+    }
+
+    @Test func errorObjectInTheStreamIsReported() async {
+        let result = await run("dataerror")
+        #expect(result.text == "Before the error")
+        #expect(result.error as? ChatError == .server(message: "context size exceeded"))
+    }
+
+    @Test("A stream that ends without [DONE] or a finish reason is cut off, text kept", arguments: ["cutoff", "reset"])
+    func cutOff(scenario: String) async {
+        let result = await run(scenario)
+        #expect(!result.text.isEmpty)
+        guard case .cutOff = result.error as? ChatError else {
+            Issue.record("expected cut off, got \(String(describing: result.error))")
+            return
+        }
+    }
+
+    @Test func refusedConnectionIsATransportError() async {
+        let endpoint = ChatEndpoint(serverURL: "http://127.0.0.1:9", model: "m")
+        var caught: (any Error)?
+        do {
+            for try await _ in OpenAIChatClient(endpoint: endpoint).streamReply(to: []) {}
+        } catch {
+            caught = error
+        }
+        guard case .transport(let url, let message) = caught as? ChatError else {
+            Issue.record("expected a transport error, got \(String(describing: caught))")
+            return
+        }
+        #expect(url == "http://127.0.0.1:9/v1/chat/completions")
+        #expect(message.contains("onnect"))
+    }
+
+    @Test func harnessPathIsJoinedToTheServerURL() async throws {
+        let marker = uniqueMarker()
+        let endpoint = ChatEndpoint(serverURL: server.url("echo/\(marker)") + "/", apiPath: "llmprompt", model: "m")
+        var text = ""
+        for try await event in OpenAIChatClient(endpoint: endpoint).streamReply(to: [ChatMessage(role: .user, text: "x", state: .done)]) {
+            if case .text(let piece) = event { text += piece }
+        }
+        #expect(text == "Echo: x (1 messages)")
+        let request = try #require(try await server.requests(containing: marker).first)
+        #expect((request["path"] as? String)?.hasSuffix("\(marker)/llmprompt") == true)
+    }
+
+    @Test("Ending the iteration closes the connection at once, even mid-stall")
+    func cancellationClosesTheConnection() async throws {
+        let marker = uniqueMarker()
+        let endpoint = ChatEndpoint(serverURL: server.url("stall/\(marker)"), model: "m")
+        let task = Task {
+            var text = ""
+            for try await event in OpenAIChatClient(endpoint: endpoint).streamReply(to: []) {
+                if case .text(let piece) = event { text += piece }
+            }
+            return text
+        }
+        // Wait until the server is stalling with the connection open, then cancel.
+        for _ in 0..<500 where try await server.events().filter({ $0["event"] as? String == "stalled" }).isEmpty {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let before = try await server.events().count
+        task.cancel()
+        let text = try await task.value
+        #expect(text == "Waiting")
+        var closed = false
+        for _ in 0..<500 {
+            if try await server.events().dropFirst(before - 1).contains(where: { $0["event"] as? String == "client-closed" }) {
+                closed = true
+                break
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(closed, "the server saw the client hang up")
+    }
+}

@@ -1,0 +1,93 @@
+import AgentCore
+import Foundation
+import Testing
+
+/// `agent-cli` as a script uses it: stdout, stderr and the exit status.
+@Suite("agent-cli")
+struct AgentCLITests {
+    let server = TestServer.shared
+
+    @Test func printsTheReplyAndANewline() async throws {
+        let result = try await ProductRunner.run("agent-cli", ["--server", server.url("echo"), "hello", "world"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "Echo: hello world (1 messages)\n")
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func readsThePromptFromStandardInput() async throws {
+        let result = try await ProductRunner.run("agent-cli", ["--server", server.url("echo")], stdin: "from stdin\n")
+        #expect(result.status == 0)
+        #expect(result.stdout == "Echo: from stdin (1 messages)\n")
+    }
+
+    @Test func theHarnessAPIPathIsUsed() async throws {
+        let marker = uniqueMarker()
+        let result = try await ProductRunner.run("agent-cli", ["--server", server.url("echo/\(marker)"), "--api", "/llmprompt",
+                                                               "--model", "gemma3:270m", "hi"])
+        #expect(result.status == 0)
+        let request = try #require(try await server.requests(containing: marker).first)
+        #expect((request["path"] as? String)?.hasSuffix("/llmprompt") == true)
+        #expect((request["body"] as? [String: Any])?["model"] as? String == "gemma3:270m")
+    }
+
+    @Test("Failures exit 1 with the error on stderr and whatever arrived on stdout", arguments: [
+        ("http500", "", "the model crashed"),
+        ("errorevent", "Partial answer\n\nError: quota exceeded for this key", "quota exceeded"),
+        ("dataerror", "Before the error\n\nError: context size exceeded", "context size exceeded"),
+        ("cutoff", "Half a", "cut off"),
+        ("reset", "Dropped mid", "cut off"),
+    ])
+    func failures(scenario: String, stdout: String, message: String) async throws {
+        let result = try await ProductRunner.run("agent-cli", ["--server", server.url(scenario), "go"])
+        #expect(result.status == 1)
+        #expect(result.stdout == stdout + "\n")
+        #expect(result.stderr.contains(message))
+    }
+
+    @Test func aRefusedConnectionExits1() async throws {
+        let result = try await ProductRunner.run("agent-cli", ["--server", "http://127.0.0.1:9", "hi"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("127.0.0.1:9"))
+    }
+
+    @Test func theAPIKeyIsSentAndNeverPrinted() async throws {
+        let good = try await ProductRunner.run("agent-cli", ["--server", server.url("auth"), "--api-key-env", "TEST_KEY", "hi"],
+                                               environment: ["TEST_KEY": "secret-key"])
+        #expect(good.status == 0)
+        #expect(good.stdout == "Authorized reply\n")
+        let bad = try await ProductRunner.run("agent-cli", ["--server", server.url("auth"), "--api-key-env", "TEST_KEY", "hi"],
+                                              environment: ["TEST_KEY": "sk-wrong-key-987"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("Invalid API key"))
+        #expect(!(bad.stdout + bad.stderr).contains("sk-wrong-key-987"))
+    }
+
+    @Test("Usage errors exit 2", arguments: [["--bogus"], ["--server"], ["--server", "nope", "x"], ["--model", "m", "x"]])
+    func usageErrors(arguments: [String]) async throws {
+        let result = try await ProductRunner.run("agent-cli", arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("agent-cli:"))
+    }
+
+    @Test("The reply reaches stdout while it is still streaming")
+    func streamsAsItArrives() async throws {
+        let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url("slow-80"), "x"])
+        let first = await Task.detached { output.fileHandleForReading.availableData }.value
+        #expect(!first.isEmpty)
+        #expect(process.isRunning, "the first words came before the reply was complete")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test("Ctrl+C stops the reply: what arrived is printed, exit 130")
+    func interrupt() async throws {
+        let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url("stall"), "x"])
+        let first = await Task.detached { output.fileHandleForReading.availableData }.value
+        #expect(String(decoding: first, as: UTF8.self) == "Waiting")
+        kill(process.processIdentifier, SIGINT)
+        let rest = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+        process.waitUntilExit()
+        #expect(String(decoding: rest, as: UTF8.self) == "\n")
+        #expect(process.terminationStatus == 130)
+    }
+}

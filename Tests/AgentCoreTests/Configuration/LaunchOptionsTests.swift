@@ -1,0 +1,47 @@
+import AgentCore
+import Testing
+
+@Suite("Command-line options")
+struct LaunchOptionsTests {
+    @Test func parsesEveryOptionInBothForms() throws {
+        let options = try LaunchOptions.parse(["--server", "https://h:8443", "--api=/llmprompt", "--model", "m",
+                                               "--api-key-env", "KEY", "--ca-file=/dev/null", "hello", "world"],
+                                              acceptsWords: true)
+        #expect(options.server == "https://h:8443")
+        #expect(options.apiPath == "/llmprompt")
+        #expect(options.model == "m")
+        #expect(options.apiKeyEnvironmentVariable == "KEY")
+        #expect(options.caFile == "/dev/null")
+        #expect(options.words == ["hello", "world"])
+        let endpoint = try #require(try options.endpoint(environment: ["KEY": "sk-123"]))
+        #expect(endpoint.url == "https://h:8443/llmprompt")
+        #expect(endpoint.apiKey?.value == "sk-123")
+        #expect(endpoint.caFile == "/dev/null")
+    }
+
+    @Test func defaultsFollowTheSeed() throws {
+        let endpoint = try #require(try LaunchOptions.parse(["--server", "http://x/"], acceptsWords: false).endpoint(environment: [:]))
+        #expect(endpoint.url == "http://x/v1/chat/completions")
+        #expect(endpoint.model == LaunchOptions.defaultRemoteModel)
+        #expect(try LaunchOptions.parse([], acceptsWords: false).endpoint(environment: [:]) == nil, "no server: the local model")
+    }
+
+    @Test func badCommandLinesAreRejectedWithAReason() {
+        #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--bogus"], acceptsWords: true) }
+        #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--server"], acceptsWords: true) }
+        #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["word"], acceptsWords: false) }
+        #expect(throws: LaunchOptions.ParseError.self) {
+            try LaunchOptions.parse(["--server", "ftp://x"], acceptsWords: false).endpoint(environment: [:])
+        }
+        #expect(throws: LaunchOptions.ParseError.self) {
+            try LaunchOptions.parse(["--server", "http://x", "--api-key-env", "MISSING"], acceptsWords: false).endpoint(environment: [:])
+        }
+    }
+
+    @Test("An API key never shows in descriptions")
+    func apiKeyIsRedacted() {
+        let endpoint = ChatEndpoint(serverURL: "http://x", model: "m", apiKey: APIKey("sk-very-secret"))
+        #expect(!String(describing: endpoint).contains("sk-very-secret"))
+        #expect(!String(reflecting: endpoint).contains("sk-very-secret"))
+    }
+}

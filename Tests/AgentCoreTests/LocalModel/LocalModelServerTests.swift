@@ -1,0 +1,136 @@
+import AgentCore
+import Foundation
+import Testing
+
+/// The embedded default: a real llama-server with SmolLM2-135M-Instruct, started by the
+/// tests from the runtime `scripts/install-runtime` installs (as CI does).
+@MainActor
+@Suite("Local model server (real llama-server)", .serialized)
+struct LocalModelServerTests {
+    @Test func startsAnswersAndStops() async throws {
+        let server = LocalModelServer()
+        let endpoint = try await server.endpoint()
+        #expect(endpoint.serverURL.hasPrefix("http://127.0.0.1:"))
+        #expect(endpoint.model == "SmolLM2-135M-Instruct")
+        let pid = try #require(server.pid)
+        #expect(kill(pid, 0) == 0)
+
+        let health = try await HTTPClient.fetch(HTTPRequest(url: endpoint.serverURL + "/health"))
+        #expect(health.head.status == 200)
+
+        let again = try await server.endpoint()
+        #expect(again == endpoint, "a running server is reused")
+        #expect(server.pid == pid)
+
+        server.stop()
+        #expect(server.pid == nil)
+        #expect(kill(pid, 0) != 0, "the process is gone and reaped")
+    }
+
+    @Test func theClientStreamsARealReply() async throws {
+        let server = LocalModelServer()
+        defer { server.stop() }
+        let client = OpenAIChatClient(endpoint: try await server.endpoint(),
+                                      options: GenerationOptions(temperature: 0, seed: 42, maxTokens: 48))
+        var text = ""
+        var events: [ReplyEvent] = []
+        for try await event in client.streamReply(to: [ChatMessage(role: .user, text: "What is the capital of France?", state: .done)]) {
+            events.append(event)
+            if case .text(let piece) = event { text += piece }
+        }
+        #expect(events.first == .started(model: "SmolLM2-135M-Instruct", created: events.first.flatMap {
+            if case .started(_, let created) = $0 { created } else { nil }
+        }))
+        #expect(text.count > 3)
+        #expect(events.filter { if case .text = $0 { true } else { false } }.count > 1, "streamed in pieces")
+        #expect(events.contains { if case .finished = $0 { true } else { false } })
+    }
+
+    @Test("The view model keeps context with the real model across turns")
+    func viewModelWithTheLocalModel() async throws {
+        let connection = ChatConnection(localServer: LocalModelServer(),
+                                        options: GenerationOptions(temperature: 0, seed: 1, maxTokens: 32))
+        defer { connection.shutdown() }
+        let model = ChatViewModel(connection: connection)
+        var statuses: [ChatViewModel.ConnectionStatus] = []
+        model.observe { if $0 == .status { statuses.append(model.connectionStatus) } }
+        model.prepare()
+        #expect(model.connectionStatus == .starting)
+        for prompt in ["My name is Ada.", "What is my name?"] {
+            model.draft = prompt
+            model.send()
+            await model.waitUntilIdle()
+            #expect(!model.showError, "\(model.errorMessage)")
+        }
+        #expect(statuses.first == .starting && statuses.contains(.ready))
+        #expect(model.conversation.messages.map(\.state) == [.done, .done, .done, .done])
+        #expect(model.conversation.messages.map(\.role) == [.user, .assistant, .user, .assistant])
+        #expect(model.conversation.messages.allSatisfy { !$0.text.isEmpty })
+        #expect(model.conversation[3].model == "SmolLM2-135M-Instruct")
+    }
+
+    @Test func aMissingRuntimeNamesTheInstallCommand() async {
+        let server = LocalModelServer(runtimeDirectory: URL(filePath: "/nonexistent/runtime"))
+        do {
+            _ = try await server.endpoint()
+            Issue.record("expected an error")
+        } catch {
+            let message = (error as? ChatError)?.errorDescription ?? ""
+            #expect(message.contains(LocalRuntime.installCommand))
+            #expect(message.contains("/nonexistent/runtime"))
+        }
+    }
+
+    @Test("agent-cli without --server runs the local model and leaves no process behind")
+    func cliUsesTheLocalModel() async throws {
+        let before = Self.llamaServers()
+        let result = try await ProductRunner.run("agent-cli", ["Say hello."])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).count > 1)
+        #expect(result.stderr.contains("SmolLM2-135M-Instruct"))
+        #expect(Self.llamaServers().subtracting(before).isEmpty)
+    }
+
+    @Test("kill -9 of agent-cli takes its llama-server with it")
+    func noOrphanAfterKill() async throws {
+        let (process, output, _) = try ProductRunner.start("agent-cli", ["Write a long story about a lighthouse keeper."])
+        // The first words mean the server is up and answering.
+        _ = await Task.detached { output.fileHandleForReading.availableData }.value
+        let children = Self.llamaServers().filter { Self.parent(of: $0) == process.processIdentifier }
+        let child = try #require(children.first)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        var gone = false
+        for _ in 0..<300 {
+            if kill(child, 0) != 0 || Self.isZombie(child) {
+                gone = true
+                break
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(gone, "llama-server \(child) outlived its parent")
+    }
+
+    static func llamaServers() -> Set<pid_t> {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return Set(entries.compactMap { entry in
+            guard let pid = pid_t(entry),
+                  let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8),
+                  name.hasPrefix("llama-server"), !isZombie(pid) else { return nil }
+            return pid
+        })
+    }
+
+    static func status(of pid: pid_t) -> [String: String] {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        var fields: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2 { fields[String(parts[0])] = parts[1].trimmingCharacters(in: .whitespaces) }
+        }
+        return fields
+    }
+
+    static func parent(of pid: pid_t) -> pid_t? { status(of: pid)["PPid"].flatMap { pid_t($0) } }
+    static func isZombie(_ pid: pid_t) -> Bool { status(of: pid)["State"]?.hasPrefix("Z") == true }
+}

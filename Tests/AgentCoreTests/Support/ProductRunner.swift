@@ -1,0 +1,51 @@
+import Foundation
+import Synchronization
+
+/// Runs a product of this package (`agent-cli`, `agent`) as a child process, the way a
+/// user or a script would, and collects what it prints.
+struct ProductRunner {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The built executable next to the test bundle.
+    static func executable(_ name: String) throws -> URL {
+        let directory = URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let url = directory.appending(path: name)
+        guard FileManager.default.isExecutableFile(atPath: url.path) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: url.path + " (run `swift build` before the tests)"])
+        }
+        return url
+    }
+
+    /// Starts `name` with `arguments`; `stdin` is written and closed.
+    static func start(_ name: String, _ arguments: [String], stdin: String = "",
+                      environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = try executable(name)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        return (process, output, error)
+    }
+
+    /// Runs `name` to completion.
+    static func run(_ name: String, _ arguments: [String], stdin: String = "",
+                    environment: [String: String] = [:]) async throws -> Output {
+        let (process, output, error) = try start(name, arguments, stdin: stdin, environment: environment)
+        async let out = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+        async let err = Task.detached { error.fileHandleForReading.readDataToEndOfFile() }.value
+        let (stdout, stderr) = await (out, err)
+        while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}

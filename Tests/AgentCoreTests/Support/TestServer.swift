@@ -1,0 +1,81 @@
+import AgentCore
+import Foundation
+import Synchronization
+
+/// The scriptable OpenAI-compatible test server (Tests/Servers/openai_test_server.py),
+/// one per test process, started on first use on a free port.
+final class TestServer: Sendable {
+    static let shared: TestServer = {
+        do {
+            return try TestServer()
+        } catch {
+            fatalError("could not start the test server: \(error)")
+        }
+    }()
+
+    let port: Int
+    private let process: Process
+    private let lifeline: Pipe
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// The base URL that selects `scenario` (the API path is appended by the client).
+    func url(_ scenario: String) -> String { "\(baseURL)/s/\(scenario)" }
+
+    private init() throws {
+        let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appending(path: "Servers/openai_test_server.py")
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        // The server exits when this pipe closes, that is when the test process ends.
+        let lifeline = Pipe()
+        process.standardInput = lifeline
+        try process.run()
+        let line = output.fileHandleForReading.readLine()
+        guard let port = line.flatMap({ Int($0.replacingOccurrences(of: "PORT ", with: "")) }) else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        self.port = port
+        self.process = process
+        self.lifeline = lifeline
+    }
+
+    /// The requests the server has recorded whose path contains `marker`.
+    func requests(containing marker: String) async throws -> [[String: Any]] {
+        let data = try await get("/_requests")
+        let all = (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
+        return all.filter { ($0["path"] as? String)?.contains(marker) == true }
+    }
+
+    /// The server's connection events (e.g. a client closing a stalled stream).
+    func events() async throws -> [[String: Any]] {
+        let data = try await get("/_events")
+        return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
+    }
+
+    private func get(_ path: String) async throws -> Data {
+        try await HTTPClient.fetch(HTTPRequest(url: baseURL + path)).body
+    }
+}
+
+extension FileHandle {
+    /// Reads one line (without its newline) byte by byte, for a child's first line of output.
+    func readLine() -> String? {
+        var bytes: [UInt8] = []
+        while true {
+            let byte = readData(ofLength: 1)
+            guard let first = byte.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if first == 0x0A { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(first)
+        }
+    }
+}
+
+/// A unique marker to tell this test's requests apart in the shared server's record.
+func uniqueMarker(_ name: String = "t") -> String {
+    "\(name)-\(UUID().uuidString.prefix(8))"
+}
