@@ -29,8 +29,9 @@ let package = Package(
         ),
         .executableTarget(name: "agent", dependencies: ["GtkFront", "AgentCore"]),
         .executableTarget(name: "agent-cli", dependencies: ["AgentCore"]),
-        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore"]),
-        .testTarget(name: "GtkFrontTests", dependencies: ["GtkFront", "AgentCore", "CGtk"]),
+        .target(name: "TestSupport", dependencies: ["AgentCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "TestSupport"]),
+        .testTarget(name: "GtkFrontTests", dependencies: ["GtkFront", "AgentCore", "CGtk", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -77,6 +77,12 @@ static inline GtkWindow *agent_show_alert(GtkWindow *parent, const char *heading
 #endif
 }
 
+/* Emits a signal that takes no arguments, e.g. "clicked" or "activate" (tests and
+ * programmatic activation; g_signal_emit_by_name is variadic). */
+static inline void agent_emit_signal(gpointer instance, const char *signal) {
+    g_signal_emit_by_name(instance, signal);
+}
+
 /* Scrolls a list view so that `position` is visible (GTK 4.8 has no gtk_list_view_scroll_to). */
 static inline void agent_list_view_scroll_to(GtkWidget *list_view, guint position) {
 #if GTK_CHECK_VERSION(4, 12, 0)

@@ -12,9 +12,10 @@ public final class AgentApplication {
     private let exitAfterFirstFrame: Bool
 
     /// `unique`: a second launch presents the first window instead of opening another.
-    public init(connection: ChatConnection, unique: Bool = true) {
+    /// `applicationID` differs from the app's own only in tests that run several at once.
+    public init(connection: ChatConnection, unique: Bool = true, applicationID: String = AppIdentity.applicationID) {
         viewModel = ChatViewModel(connection: connection)
-        application = gtk_application_new(AppIdentity.applicationID,
+        application = gtk_application_new(applicationID,
                                           unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE)
         exitAfterFirstFrame = ProcessInfo.processInfo.environment["AGENT_EXIT_AFTER_FIRST_FRAME"] == "1"
         let app = UnsafeMutableRawPointer(application)

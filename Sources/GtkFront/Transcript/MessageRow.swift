@@ -9,12 +9,12 @@ import Foundation
 final class MessageRow {
     let root: UnsafeMutablePointer<GtkWidget>
     private let metaLine: UnsafeMutablePointer<GtkWidget>
-    private let authorLabel: UnsafeMutablePointer<GtkWidget>
+    let authorLabel: UnsafeMutablePointer<GtkWidget>
     private let timeLabel: UnsafeMutablePointer<GtkWidget>
     private let bubble: UnsafeMutablePointer<GtkWidget>
     private let footer: UnsafeMutablePointer<GtkWidget>
-    private let stateLabel: UnsafeMutablePointer<GtkWidget>
-    private let copyButton: UnsafeMutablePointer<GtkWidget>
+    let stateLabel: UnsafeMutablePointer<GtkWidget>
+    let copyButton: UnsafeMutablePointer<GtkWidget>
     private var paragraphLabels: [UnsafeMutablePointer<GtkWidget>] = []
     private var tracker = ParagraphTracker()
     private var shownModel: String?
@@ -57,6 +57,11 @@ final class MessageRow {
             guard let id = self?.messageID else { return }
             onCopy(id, button)
         }
+    }
+
+    /// The text the row shows, paragraphs joined by blank lines (what a screen reader reads).
+    var displayedText: String {
+        paragraphLabels.map { String(cString: gtk_label_get_text($0.opaque)) }.joined(separator: "\n\n")
     }
 
     func bind(_ message: ChatMessage) {

@@ -1,5 +1,6 @@
 import AgentCore
 import Foundation
+import TestSupport
 import Testing
 
 /// The client against the scriptable test server: what real servers send, and what they

@@ -1,5 +1,6 @@
 import AgentCore
 import Foundation
+import TestSupport
 import Testing
 
 /// `agent-cli` as a script uses it: stdout, stderr and the exit status.

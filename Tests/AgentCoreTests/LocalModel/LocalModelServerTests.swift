@@ -1,5 +1,6 @@
 import AgentCore
 import Foundation
+import TestSupport
 import Testing
 
 /// The embedded default: a real llama-server with SmolLM2-135M-Instruct, started by the

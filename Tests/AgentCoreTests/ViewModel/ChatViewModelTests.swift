@@ -1,5 +1,6 @@
 import AgentCore
 import Foundation
+import TestSupport
 import Testing
 
 @MainActor

@@ -3,15 +3,15 @@ import Synchronization
 
 /// Runs a product of this package (`agent-cli`, `agent`) as a child process, the way a
 /// user or a script would, and collects what it prints.
-struct ProductRunner {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+public struct ProductRunner {
+    public struct Output: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
     }
 
     /// The built executable next to the test bundle.
-    static func executable(_ name: String) throws -> URL {
+    public static func executable(_ name: String) throws -> URL {
         let directory = URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent()
         let url = directory.appending(path: name)
         guard FileManager.default.isExecutableFile(atPath: url.path) else {
@@ -21,7 +21,7 @@ struct ProductRunner {
     }
 
     /// Starts `name` with `arguments`; `stdin` is written and closed.
-    static func start(_ name: String, _ arguments: [String], stdin: String = "",
+    public static func start(_ name: String, _ arguments: [String], stdin: String = "",
                       environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = try executable(name)
@@ -38,7 +38,7 @@ struct ProductRunner {
     }
 
     /// Runs `name` to completion.
-    static func run(_ name: String, _ arguments: [String], stdin: String = "",
+    public static func run(_ name: String, _ arguments: [String], stdin: String = "",
                     environment: [String: String] = [:]) async throws -> Output {
         let (process, output, error) = try start(name, arguments, stdin: stdin, environment: environment)
         async let out = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value

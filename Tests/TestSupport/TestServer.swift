@@ -4,8 +4,8 @@ import Synchronization
 
 /// The scriptable OpenAI-compatible test server (Tests/Servers/openai_test_server.py),
 /// one per test process, started on first use on a free port.
-final class TestServer: Sendable {
-    static let shared: TestServer = {
+public final class TestServer: Sendable {
+    public static let shared: TestServer = {
         do {
             return try TestServer()
         } catch {
@@ -13,18 +13,18 @@ final class TestServer: Sendable {
         }
     }()
 
-    let port: Int
+    public let port: Int
     private let process: Process
     private let lifeline: Pipe
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// The base URL that selects `scenario` (the API path is appended by the client).
-    func url(_ scenario: String) -> String { "\(baseURL)/s/\(scenario)" }
+    public func url(_ scenario: String) -> String { "\(baseURL)/s/\(scenario)" }
 
     private init() throws {
         let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appending(path: "Servers/openai_test_server.py")
+            .appending(path: "Servers/openai_test_server.py")
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/env")
         process.arguments = ["python3", script.path]
@@ -45,14 +45,14 @@ final class TestServer: Sendable {
     }
 
     /// The requests the server has recorded whose path contains `marker`.
-    func requests(containing marker: String) async throws -> [[String: Any]] {
+    public func requests(containing marker: String) async throws -> [[String: Any]] {
         let data = try await get("/_requests")
         let all = (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
         return all.filter { ($0["path"] as? String)?.contains(marker) == true }
     }
 
     /// The server's connection events (e.g. a client closing a stalled stream).
-    func events() async throws -> [[String: Any]] {
+    public func events() async throws -> [[String: Any]] {
         let data = try await get("/_events")
         return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
     }
@@ -64,7 +64,7 @@ final class TestServer: Sendable {
 
 extension FileHandle {
     /// Reads one line (without its newline) byte by byte, for a child's first line of output.
-    func readLine() -> String? {
+    public func readLine() -> String? {
         var bytes: [UInt8] = []
         while true {
             let byte = readData(ofLength: 1)
@@ -76,6 +76,6 @@ extension FileHandle {
 }
 
 /// A unique marker to tell this test's requests apart in the shared server's record.
-func uniqueMarker(_ name: String = "t") -> String {
+public func uniqueMarker(_ name: String = "t") -> String {
     "\(name)-\(UUID().uuidString.prefix(8))"
 }
