@@ -42,9 +42,9 @@ struct AgentCLI {
 
         let connection: ChatConnection
         if let endpoint {
-            connection = ChatConnection(endpoint: endpoint)
+            connection = ChatConnection(endpoint: endpoint, options: options.generation)
         } else {
-            connection = ChatConnection(localServer: LocalModelServer())
+            connection = ChatConnection(localServer: LocalModelServer(), options: options.generation)
             writeError("agent-cli: using the local model \(connection.modelName)")
         }
         let viewModel = ChatViewModel(connection: connection)

@@ -29,7 +29,8 @@ if options.showVersion {
 }
 
 let status = MainActor.assumeIsolated {
-    let connection = endpoint.map { ChatConnection(endpoint: $0) } ?? ChatConnection(localServer: LocalModelServer())
+    let connection = endpoint.map { ChatConnection(endpoint: $0, options: options.generation) }
+        ?? ChatConnection(localServer: LocalModelServer(), options: options.generation)
     // Options for one run must not be handed to an already running instance.
     return AgentApplication(connection: connection, unique: endpoint == nil).run()
 }

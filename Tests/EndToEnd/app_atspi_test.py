@@ -27,9 +27,14 @@ def fail(message):
     sys.exit(1)
 
 
+APP = None
+
+
 def wait_for(what, predicate, timeout=TIMEOUT):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        if APP is not None and APP.poll() is not None and "exit" not in what:
+            fail(f"the app exited (status {APP.returncode}) while waiting for {what}")
         value = predicate()
         if value:
             return value
@@ -103,7 +108,9 @@ def main():
     binary = sys.argv[1]
     screenshot = sys.argv[sys.argv.index("--screenshot") + 1] if "--screenshot" in sys.argv else None
     env = dict(os.environ, GSK_RENDERER=os.environ.get("GSK_RENDERER", "cairo"))
+    global APP
     app_process = subprocess.Popen([binary], env=env)
+    APP = app_process
     try:
         app = wait_for("the app on the accessibility bus", lambda: find_app(app_process.pid))
         frame = wait_for("the window", lambda: named(app, "Agent", [Atspi.Role.FRAME, Atspi.Role.WINDOW]))
@@ -136,6 +143,7 @@ def main():
         if len(servers) != 1:
             fail(f"expected the app's own llama-server, found {servers}")
         subprocess.run(["xdotool", "key", "--clearmodifiers", "ctrl+q"], check=True)
+        APP = None
         try:
             status = app_process.wait(timeout=15)
         except subprocess.TimeoutExpired:

@@ -7,6 +7,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var model: String?
     public var apiKeyEnvironmentVariable: String?
     public var caFile: String?
+    /// Sampling settings for this run (`--temperature`, `--seed`, `--max-tokens`).
+    public var generation = GenerationOptions()
     /// The prompt words (agent-cli only).
     public var words: [String] = []
     public var showHelp = false
@@ -23,7 +25,8 @@ public struct LaunchOptions: Sendable, Equatable {
         public var errorDescription: String? { message }
     }
 
-    private static let valueOptions = ["--server", "--api", "--model", "--api-key-env", "--ca-file"]
+    private static let valueOptions = ["--server", "--api", "--model", "--api-key-env", "--ca-file",
+                                       "--temperature", "--seed", "--max-tokens"]
 
     /// Parses `arguments` (without the program name). `acceptsWords` allows a prompt.
     public static func parse(_ arguments: [String], acceptsWords: Bool) throws(ParseError) -> LaunchOptions {
@@ -62,7 +65,16 @@ public struct LaunchOptions: Sendable, Equatable {
             case "--api": options.apiPath = value
             case "--model": options.model = value
             case "--api-key-env": options.apiKeyEnvironmentVariable = value
-            default: options.caFile = value
+            case "--ca-file": options.caFile = value
+            case "--temperature":
+                guard let number = Double(value), number >= 0 else { throw ParseError(message: "--temperature needs a number ≥ 0") }
+                options.generation.temperature = number
+            case "--seed":
+                guard let number = Int(value) else { throw ParseError(message: "--seed needs a whole number") }
+                options.generation.seed = number
+            default:
+                guard let number = Int(value), number > 0 else { throw ParseError(message: "--max-tokens needs a whole number > 0") }
+                options.generation.maxTokens = number
             }
         }
         return options
@@ -100,6 +112,7 @@ public struct LaunchOptions: Sendable, Equatable {
           --model NAME        the model to ask for (default with --server: \(defaultRemoteModel))
           --api-key-env VAR   read a Bearer API key from environment variable VAR
           --ca-file PATH      trust the CA certificate in PATH (a self-signed server)
+          --temperature T, --seed N, --max-tokens N   sampling settings sent with each request
           --help, --version
         """
 }

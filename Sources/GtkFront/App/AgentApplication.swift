@@ -9,7 +9,8 @@ public final class AgentApplication {
     public let application: UnsafeMutablePointer<GtkApplication>
     public let viewModel: ChatViewModel
     public private(set) var window: ChatWindow?
-    private let exitAfterFirstFrame: Bool
+    /// Benchmarks: `AGENT_REPORT_FIRST_FRAME=exit|stay` prints when the first frame is painted.
+    private let firstFrameReport = ProcessInfo.processInfo.environment["AGENT_REPORT_FIRST_FRAME"]
 
     /// `unique`: a second launch presents the first window instead of opening another.
     /// `applicationID` differs from the app's own only in tests that run several at once.
@@ -17,7 +18,6 @@ public final class AgentApplication {
         viewModel = ChatViewModel(connection: connection)
         application = gtk_application_new(applicationID,
                                           unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE)
-        exitAfterFirstFrame = ProcessInfo.processInfo.environment["AGENT_EXIT_AFTER_FIRST_FRAME"] == "1"
         let app = UnsafeMutableRawPointer(application)
         Signals.connect(app, "startup") { [weak self] in self?.startup() }
         Signals.connect(app, "activate") { [weak self] in self?.activate() }
@@ -57,7 +57,7 @@ public final class AgentApplication {
         if window == nil {
             let chatWindow = ChatWindow(application: application, viewModel: viewModel)
             window = chatWindow
-            if exitAfterFirstFrame { reportFirstFrame(of: chatWindow.window) }
+            if let firstFrameReport { reportFirstFrame(of: chatWindow.window, thenQuit: firstFrameReport == "exit") }
             viewModel.prepare()
         }
         window?.present()
@@ -72,8 +72,8 @@ public final class AgentApplication {
         g_object_unref(UnsafeMutableRawPointer(provider))
     }
 
-    /// For benchmarks: print the monotonic time of the first painted frame and quit.
-    private func reportFirstFrame(of window: UnsafeMutablePointer<GtkWidget>) {
+    /// For benchmarks: print the monotonic time of the first painted frame (and quit).
+    private func reportFirstFrame(of window: UnsafeMutablePointer<GtkWidget>, thenQuit: Bool) {
         Signals.connect(window.raw, "map") { [weak self] in
             guard let clock = gtk_widget_get_frame_clock(window) else { return }
             var reported = false
@@ -84,7 +84,7 @@ public final class AgentApplication {
                 clock_gettime(CLOCK_MONOTONIC, &now)
                 print("first-frame \(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))")
                 fflush(nil)
-                g_application_quit(gApplication)
+                if thenQuit { g_application_quit(gApplication) }
             }
         }
     }

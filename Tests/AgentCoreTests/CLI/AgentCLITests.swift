@@ -24,11 +24,16 @@ struct AgentCLITests {
     @Test func theHarnessAPIPathIsUsed() async throws {
         let marker = uniqueMarker()
         let result = try await ProductRunner.run("agent-cli", ["--server", server.url("echo/\(marker)"), "--api", "/llmprompt",
-                                                               "--model", "gemma3:270m", "hi"])
+                                                               "--model", "gemma3:270m", "--temperature", "0",
+                                                               "--seed", "3", "--max-tokens", "5", "hi"])
         #expect(result.status == 0)
         let request = try #require(try await server.requests(containing: marker).first)
         #expect((request["path"] as? String)?.hasSuffix("/llmprompt") == true)
-        #expect((request["body"] as? [String: Any])?["model"] as? String == "gemma3:270m")
+        let body = try #require(request["body"] as? [String: Any])
+        #expect(body["model"] as? String == "gemma3:270m")
+        #expect(body["temperature"] as? Double == 0)
+        #expect(body["seed"] as? Int == 3)
+        #expect(body["max_tokens"] as? Int == 5)
     }
 
     @Test("Failures exit 1 with the error on stderr and whatever arrived on stdout", arguments: [

@@ -19,6 +19,13 @@ struct LaunchOptionsTests {
         #expect(endpoint.caFile == "/dev/null")
     }
 
+    @Test func samplingSettings() throws {
+        let options = try LaunchOptions.parse(["--temperature", "0", "--seed=7", "--max-tokens", "64"], acceptsWords: false)
+        #expect(options.generation == GenerationOptions(temperature: 0, seed: 7, maxTokens: 64))
+        #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--max-tokens", "0"], acceptsWords: false) }
+        #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--temperature", "hot"], acceptsWords: false) }
+    }
+
     @Test func defaultsFollowTheSeed() throws {
         let endpoint = try #require(try LaunchOptions.parse(["--server", "http://x/"], acceptsWords: false).endpoint(environment: [:]))
         #expect(endpoint.url == "http://x/v1/chat/completions")
