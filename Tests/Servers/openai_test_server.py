@@ -279,6 +279,13 @@ class Handler(socketserver.BaseRequestHandler):
                     EVENTS.append({"event": "client-closed", "time": time.monotonic()})
                 return
 
+    def scenario_paced(self, scenario, body, headers):
+        """paced-<N>-<ms>: N tokens, one every <ms> milliseconds, like a model generating."""
+        pieces = scenario.split("-")
+        count = int(pieces[1]) if len(pieces) > 1 else 100
+        delay = int(pieces[2]) / 1000 if len(pieces) > 2 else 0.01
+        self.stream(normal_stream([f" w{i}" for i in range(count)]), delay=delay)
+
     def scenario_fast(self, scenario, body, headers):
         """fast-<N>: N one-word tokens as fast as the socket takes them."""
         pieces = scenario.split("-")

@@ -68,8 +68,8 @@ public struct ChatStreamDecoder: Sendable {
             flushText()
             events.append(.serverError(message))
         case "message":
-            let payload = event.data.trimmingCharacters(in: .whitespaces)
-            if payload == "[DONE]" {
+            let payload = event.data
+            if payload == "[DONE]" || payload.utf8.elementsEqual(" [DONE]".utf8) {
                 sawDone = true
                 flushText()
                 if finishReason == nil { events.append(.finished(reason: nil)) }

@@ -81,9 +81,11 @@ public final class LocalModelServer {
         try FileManager.default.createDirectory(at: logFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         let logDescriptor = open(logFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         defer { if logDescriptor >= 0 { close(logDescriptor) } }
-        let pid = Self.spawn(arguments, output: logDescriptor)
-        guard pid > 0 else {
-            throw ChatError.localModel("Could not start \(runtime.serverExecutable.path): \(String(cString: strerror(errno)))")
+        let pid: pid_t
+        do {
+            pid = try await TiedChildLauncher.shared.spawn(arguments, output: logDescriptor)
+        } catch {
+            throw ChatError.localModel("Could not start \(runtime.serverExecutable.path): \(error.localizedDescription)")
         }
         processID = pid
         let endpoint = ChatEndpoint(serverURL: "http://127.0.0.1:\(port)", model: model.displayName)
@@ -95,15 +97,6 @@ public final class LocalModelServer {
         }
         endpointIfRunning = endpoint
         return endpoint
-    }
-
-    private static func spawn(_ arguments: [String], output: Int32) -> pid_t {
-        var cStrings = arguments.map { strdup($0) }
-        cStrings.append(nil)
-        defer { cStrings.forEach { free($0) } }
-        return cStrings.withUnsafeBufferPointer { argv in
-            agent_spawn_tied_child(arguments[0], argv.baseAddress, output)
-        }
     }
 
     /// Polls `/health` until the model is loaded, the child exits, or two minutes pass.

@@ -28,6 +28,20 @@ struct LocalModelServerTests {
         #expect(kill(pid, 0) != 0, "the process is gone and reaped")
     }
 
+    @Test("The server outlives the thread that started it (PR_SET_PDEATHSIG fires per thread)")
+    func survivesIdleThreads() async throws {
+        let server = LocalModelServer()
+        defer { server.stop() }
+        let endpoint = try await server.endpoint()
+        let pid = try #require(server.pid)
+        // libdispatch retires a worker thread after about 5 s idle; the main actor of a
+        // command-line program runs on such threads after its first suspension.
+        try await Task.sleep(for: .seconds(7))
+        #expect(!Self.isZombie(pid) && kill(pid, 0) == 0, "llama-server was killed with the thread that spawned it")
+        let health = try await HTTPClient.fetch(HTTPRequest(url: endpoint.serverURL + "/health"))
+        #expect(health.head.status == 200)
+    }
+
     @Test func theClientStreamsARealReply() async throws {
         let server = LocalModelServer()
         defer { server.stop() }
