@@ -1,5 +1,6 @@
 import AgentCore
 import Foundation
+import Synchronization
 
 /// `agent-cli`: one prompt, one streamed reply, on stdout. Errors go to stderr and set a
 /// non-zero exit status; whatever text arrived is still printed.
@@ -36,7 +37,8 @@ struct AgentCLI {
         if prompt.isEmpty {
             prompt = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         }
-        guard !prompt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        prompt = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !prompt.isEmpty else {
             fail(usage: "no prompt: give it as words or on standard input")
         }
 
@@ -47,29 +49,29 @@ struct AgentCLI {
             connection = ChatConnection(localServer: LocalModelServer(), options: options.generation)
             writeError("agent-cli: using the local model \(connection.modelName)")
         }
-        let viewModel = ChatViewModel(connection: connection)
-        let printer = ReplyPrinter(viewModel: viewModel)
-        viewModel.observe { printer.handle($0) }
 
+        let printer = ReplyPrinter()
+        let reply = Task { @MainActor in
+            let backend = try await connection.backend()
+            try Task.checkCancellation()
+            try await backend.streamReply(to: [ChatMessage(role: .user, text: prompt, state: .done)]) { event in
+                printer.print(event)
+            }
+        }
         var interrupted = false
         signal(SIGINT, SIG_IGN)
         let interruption = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
         interruption.setEventHandler {
-            MainActor.assumeIsolated {
-                interrupted = true
-                viewModel.stop()
-            }
+            interrupted = true
+            reply.cancel()
         }
         interruption.resume()
 
-        viewModel.draft = prompt
-        viewModel.send()
-        await viewModel.waitUntilIdle()
+        let result = await reply.result
         printer.finishLine()
         connection.shutdown()
-
-        if viewModel.showError {
-            writeError("agent-cli: error: \(viewModel.errorMessage)")
+        if case .failure(let error) = result, !(error is CancellationError) {
+            writeError("agent-cli: error: \(ChatError.describe(error))")
             exit(1)
         }
         if interrupted { exit(130) }
@@ -85,26 +87,18 @@ struct AgentCLI {
     }
 }
 
-/// Writes each reply's new text to stdout as it arrives, one write per update.
-@MainActor
-final class ReplyPrinter {
-    private let viewModel: ChatViewModel
-    private var printedBytes: [UUID: Int] = [:]
+/// Writes the reply to stdout as it arrives, straight from the transport's thread: one
+/// write per update, no hop to another thread per token.
+final class ReplyPrinter: Sendable {
+    private let printedAnything = Mutex(false)
 
-    init(viewModel: ChatViewModel) {
-        self.viewModel = viewModel
-    }
-
-    func handle(_ change: ChatViewModel.Change) {
-        guard case .messageChanged(let index) = change else { return }
-        let message = viewModel.conversation[index]
-        guard message.role == .assistant else { return }
-        let utf8 = message.text.utf8
-        let already = printedBytes[message.id, default: 0]
-        guard utf8.count > already else { return }
-        let start = utf8.index(utf8.startIndex, offsetBy: already)
-        write(Array(utf8[start...]))
-        printedBytes[message.id] = utf8.count
+    func print(_ event: ReplyEvent) {
+        let text = printedAnything.withLock { printedAnything -> String? in
+            guard let text = event.transcriptText(replyIsEmpty: !printedAnything) else { return nil }
+            if !text.isEmpty { printedAnything = true }
+            return text
+        }
+        if let text { write(Array(text.utf8)) }
     }
 
     /// Ends the reply with a newline, as a terminal expects.

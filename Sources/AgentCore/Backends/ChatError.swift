@@ -16,6 +16,11 @@ public enum ChatError: Error, Sendable, Equatable, LocalizedError {
     /// The local model could not be started.
     case localModel(String)
 
+    /// Any error as the user should read it.
+    public static func describe(_ error: any Error) -> String {
+        (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+    }
+
     public var errorDescription: String? {
         switch self {
         case .http(let status, let reason, let url, let message):

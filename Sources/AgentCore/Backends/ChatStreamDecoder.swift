@@ -17,7 +17,6 @@ public struct ChatStreamDecoder: Sendable {
     private var serverErrors: [String] = []
     private var sawText = false
     private var firstMalformedPayload: String?
-    private let decoder = JSONDecoder()
 
     public init() {}
 
@@ -75,27 +74,26 @@ public struct ChatStreamDecoder: Sendable {
                 if finishReason == nil { events.append(.finished(reason: nil)) }
                 return
             }
-            guard let chunk = try? decoder.decode(ChatCompletionChunk.self, from: Data(payload.utf8)) else {
+            guard let json = try? JSONParser.parse(payload), let chunk = ChatCompletionChunk(json) else {
                 if firstMalformedPayload == nil { firstMalformedPayload = String(payload.prefix(200)) }
                 return
             }
-            if let error = chunk.error {
-                serverErrors.append(error.message)
+            if let message = chunk.errorMessage {
+                serverErrors.append(message)
                 flushText()
-                events.append(.serverError(error.message))
+                events.append(.serverError(message))
                 return
             }
-            if !startedReported, chunk.model != nil || chunk.choices?.isEmpty == false {
+            if !startedReported, chunk.model != nil || chunk.hasChoices {
                 startedReported = true
                 flushText()
                 events.append(.started(model: chunk.model, created: chunk.created.map { Date(timeIntervalSince1970: $0) }))
             }
-            guard let choice = chunk.choices?.first else { return }
-            if let content = choice.delta?.content, !content.isEmpty {
+            if let content = chunk.content, !content.isEmpty {
                 sawText = true
                 pendingText += content
             }
-            if let reason = choice.finishReason {
+            if let reason = chunk.finishReason {
                 finishReason = reason
                 flushText()
                 events.append(.finished(reason: reason))
@@ -106,13 +104,11 @@ public struct ChatStreamDecoder: Sendable {
     }
 
     private func errorMessage(inEventData data: String) -> String {
-        if let chunk = try? decoder.decode(ChatCompletionChunk.self, from: Data(data.utf8)) {
-            if let error = chunk.error { return error.message }
-            if let content = chunk.choices?.first?.delta?.content, !content.isEmpty { return content }
+        guard let json = try? JSONParser.parse(data) else { return data }
+        if let chunk = ChatCompletionChunk(json) {
+            if let message = chunk.errorMessage { return message }
+            if let content = chunk.content, !content.isEmpty { return content }
         }
-        if let body = try? decoder.decode(ServerErrorBody.self, from: Data(data.utf8)) {
-            return body.message
-        }
-        return data
+        return ServerErrorBody.message(in: json) ?? data
     }
 }

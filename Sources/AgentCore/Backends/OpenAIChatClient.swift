@@ -12,56 +12,47 @@ public struct OpenAIChatClient: ChatBackend {
         self.options = options
     }
 
-    public func streamReply(to messages: [ChatMessage]) -> AsyncThrowingStream<ReplyEvent, any Error> {
+    public func streamReply(to messages: [ChatMessage], onEvent: @escaping @Sendable (ReplyEvent) -> Void) async throws {
         let url = endpoint.url
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
-            return AsyncThrowingStream { $0.finish(throwing: ChatError.invalidURL(endpoint.serverURL)) }
+            throw ChatError.invalidURL(endpoint.serverURL)
         }
-        let body: Data
-        do {
-            body = try JSONEncoder().encode(ChatCompletionRequest(model: endpoint.model, conversation: messages, options: options))
-        } catch {
-            return AsyncThrowingStream { $0.finish(throwing: error) }
-        }
+        let body = try JSONEncoder().encode(ChatCompletionRequest(model: endpoint.model, conversation: messages, options: options))
         let request = HTTPRequest(
             url: url, method: "POST",
             headers: [("Content-Type", "application/json; charset=utf-8"), ("Accept", "text/event-stream")],
             body: body, bearerToken: endpoint.apiKey?.value, caFile: endpoint.caFile)
-        return Self.stream(request, decoder: ChatStreamDecoder())
+        try await Self.stream(request, decoder: ChatStreamDecoder(), onEvent: onEvent)
     }
 
-    /// Runs `request` and decodes its SSE body with `decoder`, mapping every way it can end
-    /// to a normal finish or a `ChatError`.
-    static func stream(_ request: HTTPRequest, decoder: ChatStreamDecoder) -> AsyncThrowingStream<ReplyEvent, any Error> {
+    /// Runs `request` and decodes its SSE body with `decoder`, handing events to `onEvent`
+    /// on the transfer's thread and mapping every way the exchange can end to a normal
+    /// return or a `ChatError`. Cancelling the calling task closes the connection.
+    static func stream(_ request: HTTPRequest, decoder: ChatStreamDecoder,
+                       onEvent: @escaping @Sendable (ReplyEvent) -> Void) async throws {
         struct State {
             var decoder: ChatStreamDecoder
             var head: HTTPResponseHead?
             var errorBody = Data()
         }
         let url = request.url
-        return AsyncThrowingStream { continuation in
-            let state = Mutex(State(decoder: decoder))
-            let transfer = HTTPTransfer(request: request, handlers: HTTPTransferHandlers(
-                head: { head in state.withLock { $0.head = head } },
-                body: { bytes in
-                    let events = state.withLock { state -> [ReplyEvent] in
-                        guard state.head?.isSuccess == true else {
-                            if state.errorBody.count < 64 * 1024 { state.errorBody.append(contentsOf: bytes) }
-                            return []
-                        }
-                        return state.decoder.feed(bytes)
+        let state = Mutex(State(decoder: decoder))
+        let error = await HTTPTransfer.run(request,
+            head: { head in state.withLock { $0.head = head } },
+            body: { bytes in
+                let events = state.withLock { state -> [ReplyEvent] in
+                    guard state.head?.isSuccess == true else {
+                        if state.errorBody.count < 64 * 1024 { state.errorBody.append(contentsOf: bytes) }
+                        return []
                     }
-                    for event in events { continuation.yield(event) }
-                },
-                complete: { error in
-                    let result: (any Error)? = state.withLock { state in
-                        Self.ending(of: &state.decoder, head: state.head, errorBody: state.errorBody, error: error, url: url)
-                    }
-                    continuation.finish(throwing: result)
-                }))
-            continuation.onTermination = { _ in transfer.cancel() }
-            transfer.start()
+                    return state.decoder.feed(bytes)
+                }
+                for event in events { onEvent(event) }
+            })
+        let failure = state.withLock { state in
+            Self.ending(of: &state.decoder, head: state.head, errorBody: state.errorBody, error: error, url: url)
         }
+        if let failure { throw failure }
     }
 
     private static func ending(of decoder: inout ChatStreamDecoder, head: HTTPResponseHead?, errorBody: Data,

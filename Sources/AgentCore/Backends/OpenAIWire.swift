@@ -43,61 +43,49 @@ struct ChatCompletionRequest: Encodable {
 
 /// One `data:` payload of a streamed chat completion. Every field is optional: servers
 /// send `content: null`, empty `choices` (usage chunks) and bare `error` objects.
-struct ChatCompletionChunk: Decodable {
-    struct Choice: Decodable {
-        struct Delta: Decodable {
-            let content: String?
-        }
-
-        let delta: Delta?
-        let finishReason: String?
-
-        enum CodingKeys: String, CodingKey {
-            case delta
-            case finishReason = "finish_reason"
-        }
-    }
-
+struct ChatCompletionChunk {
     let model: String?
     let created: Double?
-    let choices: [Choice]?
-    let error: ServerErrorBody?
+    let hasChoices: Bool
+    /// `choices[0].delta.content`.
+    let content: String?
+    /// `choices[0].finish_reason`.
+    let finishReason: String?
+    /// The server's message when the chunk is an `{"error": …}` report.
+    let errorMessage: String?
+
+    /// Reads a chunk; nil when the payload is not a JSON object.
+    init?(_ json: JSONValue) {
+        guard case .object = json else { return nil }
+        model = json["model"]?.stringValue
+        created = json["created"]?.numberValue
+        let first = json["choices"]?[0]
+        hasChoices = first != nil
+        content = first?["delta"]?["content"]?.stringValue
+        finishReason = first?["finish_reason"]?.stringValue
+        errorMessage = json["error"].flatMap { $0.isNull ? nil : ServerErrorBody.message(in: $0) }
+    }
 }
 
 /// A server's error report: `{"error": "text"}`, `{"error": {"message": …}}`,
 /// `{"message": …}` or `{"detail": …}`, whichever the server speaks.
-struct ServerErrorBody: Decodable {
-    let message: String
-
-    private enum CodingKeys: String, CodingKey {
-        case message, error, detail, type, code
-    }
-
-    init(from decoder: any Decoder) throws {
-        if let text = try? decoder.singleValueContainer().decode(String.self) {
-            message = text
-            return
+enum ServerErrorBody {
+    static func message(in json: JSONValue) -> String? {
+        if let text = json.stringValue { return text }
+        if let nested = json["error"], let message = message(in: nested) { return message }
+        for key in ["message", "detail", "type"] {
+            if let text = json[key]?.stringValue { return text }
         }
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let nested = try? container.decode(ServerErrorBody.self, forKey: .error) {
-            message = nested.message
-        } else if let text = try? container.decode(String.self, forKey: .message) {
-            message = text
-        } else if let text = try? container.decode(String.self, forKey: .detail) {
-            message = text
-        } else if let text = try? container.decode(String.self, forKey: .type) {
-            message = text
-        } else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no error message"))
-        }
+        if let code = json["code"]?.numberValue { return "error \(Int(code))" }
+        return nil
     }
 
     /// The server's own message in an error response body, else the body's text.
     static func message(inBody body: Data) -> String {
-        if let decoded = try? JSONDecoder().decode(ServerErrorBody.self, from: body) {
-            return decoded.message
+        let bytes = [UInt8](body)
+        if let json = try? JSONParser.parse(bytes), let message = message(in: json) {
+            return message
         }
-        let text = String(decoding: body.prefix(4096), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text
+        return String(decoding: body.prefix(4096), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

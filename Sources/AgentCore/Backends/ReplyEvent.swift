@@ -13,9 +13,40 @@ public enum ReplyEvent: Sendable, Equatable {
     case finished(reason: String?)
 }
 
-/// A source of streamed replies: one request per call, cancelled by ending the iteration.
+extension ReplyEvent {
+    /// The text this event adds to a reply: the seed shows a server's error inside the
+    /// reply, after a blank line when the reply already has text.
+    public func transcriptText(replyIsEmpty: Bool) -> String? {
+        switch self {
+        case .text(let text): text
+        case .serverError(let message): (replyIsEmpty ? "" : "\n\n") + "Error: \(message)"
+        case .started, .finished: nil
+        }
+    }
+}
+
+/// A source of streamed replies: one request per call.
 public protocol ChatBackend: Sendable {
-    /// Streams the reply to the conversation `messages` (oldest first). The stream ends
-    /// normally when the reply is complete and throws a `ChatError` otherwise.
-    func streamReply(to messages: [ChatMessage]) -> AsyncThrowingStream<ReplyEvent, any Error>
+    /// Streams the reply to the conversation `messages` (oldest first). `onEvent` runs on
+    /// the transport's thread for each event as it arrives — no hop per token; hand work
+    /// to the main thread from there as needed. Returns when the reply is complete, throws
+    /// a `ChatError` otherwise, and returns early (without error) when the task is cancelled.
+    func streamReply(to messages: [ChatMessage], onEvent: @escaping @Sendable (ReplyEvent) -> Void) async throws
+}
+
+extension ChatBackend {
+    /// The same stream as an async sequence (one hop per event; for tests and scripts).
+    public func replyEvents(to messages: [ChatMessage]) -> AsyncThrowingStream<ReplyEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await streamReply(to: messages) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
 }

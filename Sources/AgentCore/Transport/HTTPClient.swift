@@ -10,33 +10,17 @@ public enum HTTPClient {
             var body = Data()
         }
         let received = Mutex(Received())
-        let started = Mutex<HTTPTransfer?>(nil)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-                let transfer = HTTPTransfer(request: request, handlers: HTTPTransferHandlers(
-                    head: { head in received.withLock { $0.head = head } },
-                    body: { bytes in
-                        received.withLock { state in
-                            let room = max(0, maxBodyBytes - state.body.count)
-                            state.body.append(contentsOf: bytes.prefix(room))
-                        }
-                    },
-                    complete: { error in
-                        if let error {
-                            continuation.resume(throwing: error)
-                            return
-                        }
-                        let result = received.withLock { state in
-                            HTTPResponse(head: state.head ?? HTTPResponseHead(status: 0, reason: "", headers: []), body: state.body)
-                        }
-                        continuation.resume(returning: result)
-                    }))
-                started.withLock { $0 = transfer }
-                if Task.isCancelled { transfer.cancel() }
-                transfer.start()
-            }
-        } onCancel: {
-            started.withLock { $0?.cancel() }
+        let error = await HTTPTransfer.run(request,
+            head: { head in received.withLock { $0.head = head } },
+            body: { bytes in
+                received.withLock { state in
+                    let room = max(0, maxBodyBytes - state.body.count)
+                    state.body.append(contentsOf: bytes.prefix(room))
+                }
+            })
+        if let error { throw error }
+        return received.withLock { state in
+            HTTPResponse(head: state.head ?? HTTPResponseHead(status: 0, reason: "", headers: []), body: state.body)
         }
     }
 }

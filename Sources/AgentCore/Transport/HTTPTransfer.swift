@@ -58,6 +58,25 @@ public final class HTTPTransfer: Sendable {
 
     private var isCancelled: Bool { control.withLock { $0.cancelled } }
 
+    /// Runs one exchange in the calling task: `head` and `body` run on the transfer's
+    /// thread as data arrives; returns when it ends, with the transport error if any.
+    /// Cancelling the task closes the connection (and returns `.cancelled`).
+    public static func run(_ request: HTTPRequest, head: @escaping @Sendable (HTTPResponseHead) -> Void,
+                           body: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) async -> TransportError? {
+        let started = Mutex<HTTPTransfer?>(nil)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<TransportError?, Never>) in
+                let transfer = HTTPTransfer(request: request, handlers: HTTPTransferHandlers(
+                    head: head, body: body, complete: { continuation.resume(returning: $0) }))
+                started.withLock { $0 = transfer }
+                if Task.isCancelled { transfer.cancel() }
+                transfer.start()
+            }
+        } onCancel: {
+            started.withLock { $0?.cancel() }
+        }
+    }
+
     private func run() {
         guard let easy = curl_easy_init(), let multi = curl_multi_init() else {
             handlers.complete(.failed(code: Int(CURLE_FAILED_INIT.rawValue), message: "libcurl could not start a transfer"))

@@ -71,7 +71,7 @@ public final class ChatViewModel {
                 _ = try await connection.backend()
                 setStatus(.ready)
             } catch {
-                setStatus(.unavailable(Self.describe(error)))
+                setStatus(.unavailable(ChatError.describe(error)))
                 report(error)
             }
         }
@@ -115,31 +115,41 @@ public final class ChatViewModel {
     }
 
     private func stream(reply replyID: UUID, after userID: UUID) async {
-        var receivedAnything = false
+        let relay = MainActorRelay<ReplyEvent> { [weak self] events in
+            self?.receive(events, reply: replyID, user: userID)
+        }
         do {
             let backend = try await connection.backend()
             if connection.isLocal { setStatus(.ready) }
             guard let userIndex = conversation.index(of: userID) else { return }
-            let events = backend.streamReply(to: conversation.context(through: userIndex))
-            for try await event in events {
-                guard let index = conversation.index(of: replyID) else { break }
-                if !receivedAnything {
-                    receivedAnything = true
-                    markDelivered(userID, reply: index)
-                }
-                apply(event, to: index)
-            }
-            finish(replyID, as: Task.isCancelled ? .stopped : .done, userID: userID, delivered: receivedAnything)
+            try await backend.streamReply(to: conversation.context(through: userIndex)) { relay.push($0) }
+            relay.flush()
+            finish(replyID, as: Task.isCancelled ? .stopped : .done, userID: userID)
         } catch {
-            let replyIndex = conversation.index(of: replyID)
-            let hasText = replyIndex.map { !conversation[$0].text.isEmpty } ?? false
+            relay.flush()
+            let hasText = conversation.index(of: replyID).map { !conversation[$0].text.isEmpty } ?? false
             if case ChatError.cutOff = error, hasText {
-                finish(replyID, as: .cutOff, userID: userID, delivered: true)
+                finish(replyID, as: .cutOff, userID: userID)
             } else {
-                finish(replyID, as: .failed, userID: userID, delivered: receivedAnything || hasText)
+                finish(replyID, as: .failed, userID: userID)
             }
             report(error)
         }
+    }
+
+    /// Applies a batch of events (on the main actor) with one change notification.
+    private func receive(_ events: [ReplyEvent], reply replyID: UUID, user userID: UUID) {
+        guard let index = conversation.index(of: replyID) else { return }
+        if conversation[index].state == .sending { markDelivered(userID, reply: index) }
+        for event in events {
+            if case .started(let model, _) = event, let model, !model.isEmpty {
+                conversation[index].model = model
+            }
+            if let text = event.transcriptText(replyIsEmpty: conversation[index].text.isEmpty) {
+                conversation.appendText(text, to: index)
+            }
+        }
+        notify(.messageChanged(index))
     }
 
     private func markDelivered(_ userID: UUID, reply index: Int) {
@@ -151,26 +161,13 @@ public final class ChatViewModel {
         conversation[index].time = Date()
     }
 
-    private func apply(_ event: ReplyEvent, to index: Int) {
-        switch event {
-        case .started(let model, _):
-            if let model, !model.isEmpty { conversation[index].model = model }
-        case .text(let text):
-            conversation.appendText(text, to: index)
-        case .serverError(let message):
-            let separator = conversation[index].text.isEmpty ? "" : "\n\n"
-            conversation.appendText("\(separator)Error: \(message)", to: index)
-        case .finished:
-            return
-        }
-        notify(.messageChanged(index))
-    }
-
     /// Settles both messages once the exchange is over. A reply that never got any text is
     /// removed; its user message, never delivered, is marked failed and given back to the
     /// entry so nothing the user typed is lost.
-    private func finish(_ replyID: UUID, as state: MessageState, userID: UUID, delivered: Bool) {
+    private func finish(_ replyID: UUID, as state: MessageState, userID: UUID) {
+        var delivered = false
         if let index = conversation.index(of: replyID) {
+            delivered = conversation[index].state != .sending
             if conversation[index].text.isEmpty {
                 conversation.remove(at: index)
                 notify(.messageRemoved(index))
@@ -193,7 +190,7 @@ public final class ChatViewModel {
     }
 
     private func report(_ error: any Error) {
-        errorMessage = Self.describe(error)
+        errorMessage = ChatError.describe(error)
         showError = true
         notify(.error)
     }
@@ -211,9 +208,5 @@ public final class ChatViewModel {
 
     private func notify(_ change: Change) {
         for observer in observers { observer(change) }
-    }
-
-    static func describe(_ error: any Error) -> String {
-        (error as? LocalizedError)?.errorDescription ?? String(describing: error)
     }
 }

@@ -21,7 +21,7 @@ struct OpenAIChatClientTests {
         let endpoint = ChatEndpoint(serverURL: server.url(scenario), model: model, apiKey: apiKey.map(APIKey.init))
         var result = Result()
         do {
-            for try await event in OpenAIChatClient(endpoint: endpoint).streamReply(to: messages) {
+            for try await event in OpenAIChatClient(endpoint: endpoint).replyEvents(to: messages) {
                 result.events.append(event)
                 if case .text(let text) = event {
                     result.text += text
@@ -126,7 +126,7 @@ struct OpenAIChatClientTests {
         let endpoint = ChatEndpoint(serverURL: "http://127.0.0.1:9", model: "m")
         var caught: (any Error)?
         do {
-            for try await _ in OpenAIChatClient(endpoint: endpoint).streamReply(to: []) {}
+            for try await _ in OpenAIChatClient(endpoint: endpoint).replyEvents(to: []) {}
         } catch {
             caught = error
         }
@@ -142,7 +142,7 @@ struct OpenAIChatClientTests {
         let marker = uniqueMarker()
         let endpoint = ChatEndpoint(serverURL: server.url("echo/\(marker)") + "/", apiPath: "llmprompt", model: "m")
         var text = ""
-        for try await event in OpenAIChatClient(endpoint: endpoint).streamReply(to: [ChatMessage(role: .user, text: "x", state: .done)]) {
+        for try await event in OpenAIChatClient(endpoint: endpoint).replyEvents(to: [ChatMessage(role: .user, text: "x", state: .done)]) {
             if case .text(let piece) = event { text += piece }
         }
         #expect(text == "Echo: x (1 messages)")
@@ -156,7 +156,7 @@ struct OpenAIChatClientTests {
         let endpoint = ChatEndpoint(serverURL: server.url("stall/\(marker)"), model: "m")
         let task = Task {
             var text = ""
-            for try await event in OpenAIChatClient(endpoint: endpoint).streamReply(to: []) {
+            for try await event in OpenAIChatClient(endpoint: endpoint).replyEvents(to: []) {
                 if case .text(let piece) = event { text += piece }
             }
             return text

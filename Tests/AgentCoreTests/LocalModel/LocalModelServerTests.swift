@@ -49,7 +49,7 @@ struct LocalModelServerTests {
                                       options: GenerationOptions(temperature: 0, seed: 42, maxTokens: 48))
         var text = ""
         var events: [ReplyEvent] = []
-        for try await event in client.streamReply(to: [ChatMessage(role: .user, text: "What is the capital of France?", state: .done)]) {
+        for try await event in client.replyEvents(to: [ChatMessage(role: .user, text: "What is the capital of France?", state: .done)]) {
             events.append(event)
             if case .text(let piece) = event { text += piece }
         }
