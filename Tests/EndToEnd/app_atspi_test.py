@@ -137,7 +137,9 @@ def main():
         print("replies:", [t for t in texts if t not in prompts and not t.startswith("assistant") and ":" not in t][:6])
         if screenshot:
             time.sleep(0.5)
-            subprocess.run(["import", "-window", "root", screenshot], check=True)
+            window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Agent$"], capture_output=True,
+                                    text=True).stdout.split()
+            subprocess.run(["import", "-window", window[0] if window else "root", screenshot], check=True)
 
         servers = llama_children(app_process.pid)
         if len(servers) != 1:
