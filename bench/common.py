@@ -29,7 +29,7 @@ class TestServer:
         script = os.path.join(ROOT, "Tests", "Servers", "openai_test_server.py")
         self.process = subprocess.Popen([sys.executable, script], stdout=subprocess.PIPE,
                                         stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.port = int(self.process.stdout.readline().split()[1])
+        self.port = int(self.process.stdout.readline().split()[1])  # PORT p TLSPORT q CAFILE f
         self.base = f"http://127.0.0.1:{self.port}"
 
     def url(self, scenario):

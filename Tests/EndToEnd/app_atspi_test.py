@@ -131,6 +131,9 @@ def main():
         for prompt in prompts:
             if prompt not in texts:
                 fail(f"the user's message {prompt!r} is not in the conversation: {texts}")
+        copy = named(conversation, "Copy", [Atspi.Role.PUSH_BUTTON, Atspi.Role.TOGGLE_BUTTON])
+        if copy is None:
+            fail("no reply has a button named 'Copy'")
         authors = [t for t in texts if t == "assistant (SmolLM2-135M-Instruct)"]
         if len(authors) != 2:
             fail(f"expected two replies from SmolLM2, labels are {texts}")

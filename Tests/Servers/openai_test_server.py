@@ -11,13 +11,18 @@ The scenario is chosen by the request path: POST /s/<scenario>/v1/chat/completio
 GET /_requests returns the recorded requests; GET /_events returns connection events
 (e.g. when a client closed a stalled stream); POST /_reset clears both.
 
-Prints "PORT <n>" on its first line of stdout once it is listening.
+Prints "PORT <n> TLSPORT <m> CAFILE <path>" on its first line of stdout once it is
+listening: the same server over plain HTTP and over HTTPS with a certificate for
+127.0.0.1 signed by a throw-away CA made at start-up (the CA file is for the client).
 """
 import json
 import os
 import signal
 import socket
 import socketserver
+import ssl
+import subprocess
+import tempfile
 import sys
 import threading
 import time
@@ -69,6 +74,9 @@ def normal_stream(tokens, done=True, finish="stop"):
 class Handler(socketserver.BaseRequestHandler):
     def setup(self):
         self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        context = getattr(self.server, "tls_context", None)
+        if context is not None:
+            self.request = context.wrap_socket(self.request, server_side=True)
 
     # --- HTTP plumbing -------------------------------------------------------------
     def read_request(self):
@@ -311,12 +319,32 @@ def exit_when_parent_goes():
     os._exit(0)
 
 
+def make_certificates(directory):
+    """A CA and a server certificate for 127.0.0.1 signed by it (openssl CLI)."""
+    def run(*arguments):
+        subprocess.run(["openssl", *arguments], check=True, cwd=directory,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    run("req", "-x509", *curve, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=Agent Test CA")
+    run("req", *curve, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1")
+    with open(os.path.join(directory, "san.ext"), "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1\n")
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+        "-out", "server.crt", "-days", "2", "-extfile", "san.ext")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(os.path.join(directory, "server.crt"), os.path.join(directory, "server.key"))
+    return context, os.path.join(directory, "ca.crt")
+
+
 def main():
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
     threading.Thread(target=exit_when_parent_goes, daemon=True).start()
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     server = Server(("127.0.0.1", port), Handler)
-    print(f"PORT {server.server_address[1]}", flush=True)
+    tls_server = Server(("127.0.0.1", 0), Handler)
+    tls_server.tls_context, ca_file = make_certificates(tempfile.mkdtemp(prefix="agent-test-tls-"))
+    threading.Thread(target=tls_server.serve_forever, daemon=True).start()
+    print(f"PORT {server.server_address[1]} TLSPORT {tls_server.server_address[1]} CAFILE {ca_file}", flush=True)
     server.serve_forever()
 
 

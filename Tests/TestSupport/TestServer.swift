@@ -14,10 +14,16 @@ public final class TestServer: Sendable {
     }()
 
     public let port: Int
+    /// The same server over HTTPS, its certificate signed by the CA in `caFile`.
+    public let tlsPort: Int
+    public let caFile: String
     private let process: Process
     private let lifeline: Pipe
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// The HTTPS base URL that selects `scenario`.
+    public func tlsURL(_ scenario: String) -> String { "https://127.0.0.1:\(tlsPort)/s/\(scenario)" }
 
     /// The base URL that selects `scenario` (the API path is appended by the client).
     public func url(_ scenario: String) -> String { "\(baseURL)/s/\(scenario)" }
@@ -35,11 +41,13 @@ public final class TestServer: Sendable {
         let lifeline = Pipe()
         process.standardInput = lifeline
         try process.run()
-        let line = output.fileHandleForReading.readLine()
-        guard let port = line.flatMap({ Int($0.replacingOccurrences(of: "PORT ", with: "")) }) else {
+        let fields = (output.fileHandleForReading.readLine() ?? "").split(separator: " ").map(String.init)
+        guard fields.count == 6, let port = Int(fields[1]), let tlsPort = Int(fields[3]) else {
             throw CocoaError(.fileReadCorruptFile)
         }
         self.port = port
+        self.tlsPort = tlsPort
+        caFile = fields[5]
         self.process = process
         self.lifeline = lifeline
     }

@@ -122,6 +122,30 @@ struct OpenAIChatClientTests {
         }
     }
 
+    @Test("HTTPS with a self-signed server: trusted through its CA file, refused without it")
+    func selfSignedServer() async throws {
+        let messages = [ChatMessage(role: .user, text: "secure", state: .done)]
+        let trusted = ChatEndpoint(serverURL: server.tlsURL("echo"), model: "m", caFile: server.caFile)
+        var text = ""
+        for try await event in OpenAIChatClient(endpoint: trusted).replyEvents(to: messages) {
+            if case .text(let piece) = event { text += piece }
+        }
+        #expect(text == "Echo: secure (1 messages)")
+
+        let untrusted = ChatEndpoint(serverURL: server.tlsURL("echo"), model: "m")
+        var caught: (any Error)?
+        do {
+            for try await _ in OpenAIChatClient(endpoint: untrusted).replyEvents(to: messages) {}
+        } catch {
+            caught = error
+        }
+        guard case .transport(_, let message) = caught as? ChatError else {
+            Issue.record("expected a refused certificate, got \(String(describing: caught))")
+            return
+        }
+        #expect(message.contains("certificate"))
+    }
+
     @Test func refusedConnectionIsATransportError() async {
         let endpoint = ChatEndpoint(serverURL: "http://127.0.0.1:9", model: "m")
         var caught: (any Error)?

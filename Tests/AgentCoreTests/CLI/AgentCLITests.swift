@@ -50,6 +50,27 @@ struct AgentCLITests {
         #expect(result.stderr.contains(message))
     }
 
+    @Test func caFileTrustsASelfSignedServer() async throws {
+        let trusted = try await ProductRunner.run("agent-cli", ["--server", server.tlsURL("echo"), "--ca-file", server.caFile, "tls"])
+        #expect(trusted.status == 0)
+        #expect(trusted.stdout == "Echo: tls (1 messages)\n")
+        let untrusted = try await ProductRunner.run("agent-cli", ["--server", server.tlsURL("echo"), "tls"])
+        #expect(untrusted.status == 1)
+        #expect(untrusted.stderr.contains("certificate"))
+    }
+
+    @Test("The window's program takes the same options and rejects bad ones before opening a window")
+    func appOptions() async throws {
+        let help = try await ProductRunner.run("agent", ["--help"])
+        #expect(help.status == 0)
+        for option in ["--server", "--api", "--model", "--api-key-env", "--ca-file"] {
+            #expect(help.stdout.contains(option))
+        }
+        let bad = try await ProductRunner.run("agent", ["--server", "ftp://nope"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--server must be an http"))
+    }
+
     @Test func aRefusedConnectionExits1() async throws {
         let result = try await ProductRunner.run("agent-cli", ["--server", "http://127.0.0.1:9", "hi"])
         #expect(result.status == 1)
