@@ -18,10 +18,15 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CGLib",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
         .target(name: "CProcess"),
         .target(
             name: "AgentCore",
-            dependencies: ["CCurl", "CProcess"]
+            dependencies: ["CCurl", "CProcess", "CGLib"]
         ),
         .target(
             name: "GtkFront",

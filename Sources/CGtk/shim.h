@@ -27,50 +27,65 @@ static inline gboolean agent_gtk_has_alert_dialog(void) {
 #endif
 }
 
-typedef void (*agent_alert_closed)(void *context);
+typedef void (*agent_dialog_answered)(int choice, void *context);
 
 typedef struct {
-    agent_alert_closed closed;
+    agent_dialog_answered answered;
     void *context;
-} AgentAlertState;
+    int cancel_index;
+} AgentDialogState;
 
 #if GTK_CHECK_VERSION(4, 10, 0)
 static inline void agent_alert_dialog_finished(GObject *source, GAsyncResult *result, gpointer data) {
-    AgentAlertState *state = data;
-    gtk_alert_dialog_choose_finish(GTK_ALERT_DIALOG(source), result, NULL);
-    state->closed(state->context);
+    AgentDialogState *state = data;
+    int choice = gtk_alert_dialog_choose_finish(GTK_ALERT_DIALOG(source), result, NULL);
+    state->answered(choice < 0 ? state->cancel_index : choice, state->context);
     g_free(state);
 }
 #else
 static inline void agent_message_dialog_response(GtkDialog *dialog, int response, gpointer data) {
-    (void)response;
-    AgentAlertState *state = data;
+    AgentDialogState *state = data;
     gtk_window_destroy(GTK_WINDOW(dialog));
-    state->closed(state->context);
+    state->answered(response < 0 ? state->cancel_index : response, state->context);
     g_free(state);
 }
 #endif
 
-/* Shows a modal error alert with a heading and a message. `closed` runs once when the
- * user dismisses it. Returns the dialog window where GTK exposes one (GTK < 4.10:
- * a GtkMessageDialog), NULL otherwise (GtkAlertDialog is not a widget). */
-static inline GtkWindow *agent_show_alert(GtkWindow *parent, const char *heading, const char *message,
-                                          agent_alert_closed closed, void *context) {
-    AgentAlertState *state = g_new0(AgentAlertState, 1);
-    state->closed = closed;
+/* Shows a modal dialog with a heading, a message and buttons (in `buttons`, `count` of
+ * them); `answered` runs once with the index of the button chosen, or `cancel_index` when
+ * the dialog is dismissed. `is_error` picks the error look on GTK < 4.10. Returns the
+ * dialog window where GTK exposes one (GTK < 4.10: a GtkMessageDialog, whose responses
+ * are the button indices), NULL otherwise (GtkAlertDialog is not a widget). */
+static inline GtkWindow *agent_show_dialog(GtkWindow *parent, gboolean is_error, const char *heading,
+                                           const char *message, const char *const *buttons, int count,
+                                           int default_index, int cancel_index,
+                                           agent_dialog_answered answered, void *context) {
+    AgentDialogState *state = g_new0(AgentDialogState, 1);
+    state->answered = answered;
     state->context = context;
+    state->cancel_index = cancel_index;
 #if GTK_CHECK_VERSION(4, 10, 0)
+    (void)is_error;
+    (void)count;
     GtkAlertDialog *dialog = gtk_alert_dialog_new("%s", heading);
     gtk_alert_dialog_set_detail(dialog, message);
     gtk_alert_dialog_set_modal(dialog, TRUE);
+    gtk_alert_dialog_set_buttons(dialog, buttons);
+    gtk_alert_dialog_set_default_button(dialog, default_index);
+    gtk_alert_dialog_set_cancel_button(dialog, cancel_index);
     gtk_alert_dialog_choose(dialog, parent, NULL, agent_alert_dialog_finished, state);
     g_object_unref(dialog);
     return NULL;
 #else
     GtkWidget *dialog = gtk_message_dialog_new(parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                               GTK_MESSAGE_ERROR, GTK_BUTTONS_OK, "%s", heading);
+                                               is_error ? GTK_MESSAGE_ERROR : GTK_MESSAGE_QUESTION,
+                                               GTK_BUTTONS_NONE, "%s", heading);
     gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(dialog), "%s", message);
     gtk_window_set_title(GTK_WINDOW(dialog), heading);
+    for (int index = 0; index < count; index++) {
+        gtk_dialog_add_button(GTK_DIALOG(dialog), buttons[index], index);
+    }
+    gtk_dialog_set_default_response(GTK_DIALOG(dialog), default_index);
     g_signal_connect(dialog, "response", G_CALLBACK(agent_message_dialog_response), state);
     gtk_window_present(GTK_WINDOW(dialog));
     return GTK_WINDOW(dialog);

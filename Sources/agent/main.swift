@@ -29,9 +29,17 @@ if options.showVersion {
 }
 
 let status = MainActor.assumeIsolated {
-    let connection = endpoint.map { ChatConnection(endpoint: $0, options: options.generation) }
-        ?? ChatConnection(localServer: LocalModelServer(), options: options.generation)
+    let settings = SettingsStore()
+    let consent = ConsentBroker()
+    let toolbox = options.noTools ? Toolbox() : Toolbox.standard(
+        settings: settings, locationSource: GeoClueLocationSource(), fixedLocation: options.location,
+        askConsent: { await consent.ask() })
+    let connection = endpoint.map { ChatConnection(endpoint: $0, options: options.generation, toolbox: toolbox) }
+        ?? ChatConnection(localServer: LocalModelServer(), options: options.generation, toolbox: toolbox)
+    let appID = "\(AppIdentity.applicationID).\(settings.installationID.prefix(8)).\(UUID().uuidString.prefix(8).lowercased())"
     // Options for one run must not be handed to an already running instance.
-    return AgentApplication(connection: connection, unique: endpoint == nil).run()
+    let unique = endpoint == nil && options.location == nil && !options.noTools
+    return AgentApplication(viewModel: ChatViewModel(connection: connection, consent: consent, harnessAppID: appID),
+                            unique: unique).run()
 }
 exit(status)

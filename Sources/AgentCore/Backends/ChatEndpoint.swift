@@ -15,29 +15,35 @@ public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugS
 public struct ChatEndpoint: Sendable, Equatable {
     /// Scheme, host, port and optional leading path, e.g. `http://127.0.0.1:8080`.
     public var serverURL: String
-    /// E.g. `/v1/chat/completions` or the seed harness's `/llmprompt`.
+    /// How to talk to the server.
+    public var protocolKind: ChatProtocol
+    /// E.g. `/v1/chat/completions`, `/api/chat`, or the seed harness's `/llmprompt`.
     public var apiPath: String
     public var model: String
     public var apiKey: APIKey?
     /// A PEM file with the CA that signed a self-signed server's certificate.
     public var caFile: String?
 
-    public static let defaultAPIPath = "/v1/chat/completions"
+    public static let defaultAPIPath = ChatProtocol.openai.defaultAPIPath
 
-    public init(serverURL: String, apiPath: String = ChatEndpoint.defaultAPIPath, model: String,
+    /// `apiPath` nil: the protocol's usual path.
+    public init(serverURL: String, protocol protocolKind: ChatProtocol = .openai, apiPath: String? = nil, model: String,
                 apiKey: APIKey? = nil, caFile: String? = nil) {
         self.serverURL = serverURL
-        self.apiPath = apiPath
+        self.protocolKind = protocolKind
+        self.apiPath = apiPath ?? protocolKind.defaultAPIPath
         self.model = model
         self.apiKey = apiKey
         self.caFile = caFile
     }
 
     /// The full request URL: server URL and API path joined with exactly one slash.
-    public var url: String {
+    public var url: String { url(forPath: apiPath) }
+
+    /// Another path on the same server (a model list, say).
+    public func url(forPath path: String) -> String {
         var base = Substring(serverURL)
         while base.hasSuffix("/") { base = base.dropLast() }
-        let path = apiPath.hasPrefix("/") ? apiPath : "/" + apiPath
-        return base + path
+        return String(base) + (path.hasPrefix("/") ? path : "/" + path)
     }
 }

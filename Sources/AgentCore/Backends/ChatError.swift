@@ -15,6 +15,8 @@ public enum ChatError: Error, Sendable, Equatable, LocalizedError {
     case invalidURL(String)
     /// The local model could not be started.
     case localModel(String)
+    /// The model kept asking for tools; the turn stopped after this many rounds.
+    case toolRoundLimit(Int)
 
     /// Any error as the user should read it.
     public static func describe(_ error: any Error) -> String {
@@ -37,6 +39,8 @@ public enum ChatError: Error, Sendable, Equatable, LocalizedError {
             return "“\(url)” is not a usable server URL. It must start with http:// or https://."
         case .localModel(let message):
             return message
+        case .toolRoundLimit(let rounds):
+            return "The model kept calling tools, so Agent stopped after \(rounds) rounds. The reply so far is kept."
         }
     }
 }

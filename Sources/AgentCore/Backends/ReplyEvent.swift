@@ -11,6 +11,8 @@ public enum ReplyEvent: Sendable, Equatable {
     case serverError(String)
     /// The server said the reply is complete, with its reason (`stop`, `length`, …).
     case finished(reason: String?)
+    /// The server's token counts (and generation time) for the round.
+    case usage(TokenUsage)
 }
 
 extension ReplyEvent {
@@ -20,21 +22,44 @@ extension ReplyEvent {
         switch self {
         case .text(let text): text
         case .serverError(let message): (replyIsEmpty ? "" : "\n\n") + "Error: \(message)"
-        case .started, .finished: nil
+        case .started, .finished, .usage: nil
         }
+    }
+}
+
+/// One request to a backend: the conversation, the tools on offer, and the tool results
+/// this round answers.
+public struct ChatRound: Sendable {
+    /// The conversation so far, oldest first. An assistant message with tool calls stands for
+    /// the rounds it took (its text split at each call's `textOffset`).
+    public var messages: [ChatMessage]
+    public var tools: [ToolDefinition]
+    /// The calls answered since the previous round; empty on a turn's first round.
+    public var toolResults: [ToolCall]
+
+    public init(messages: [ChatMessage], tools: [ToolDefinition] = [], toolResults: [ToolCall] = []) {
+        self.messages = messages
+        self.tools = tools
+        self.toolResults = toolResults
     }
 }
 
 /// A source of streamed replies: one request per call.
 public protocol ChatBackend: Sendable {
-    /// Streams the reply to the conversation `messages` (oldest first). `onEvent` runs on
-    /// the transport's thread for each event as it arrives — no hop per token; hand work
-    /// to the main thread from there as needed. Returns when the reply is complete, throws
-    /// a `ChatError` otherwise, and returns early (without error) when the task is cancelled.
-    func streamReply(to messages: [ChatMessage], onEvent: @escaping @Sendable (ReplyEvent) -> Void) async throws
+    /// Streams one round. `onEvent` runs on the transport's thread for each event as it
+    /// arrives — no hop per token; hand work to the main thread from there as needed.
+    /// Returns the tool calls the model asked for (none: the reply is complete), throws a
+    /// `ChatError` when the round failed, and returns early (without error) when the task
+    /// is cancelled.
+    func streamRound(_ round: ChatRound, onEvent: @escaping @Sendable (ReplyEvent) -> Void) async throws -> [ToolCall]
 }
 
 extension ChatBackend {
+    /// One round without tools: a plain reply to `messages`.
+    public func streamReply(to messages: [ChatMessage], onEvent: @escaping @Sendable (ReplyEvent) -> Void) async throws {
+        _ = try await streamRound(ChatRound(messages: messages), onEvent: onEvent)
+    }
+
     /// The same stream as an async sequence (one hop per event; for tests and scripts).
     public func replyEvents(to messages: [ChatMessage]) -> AsyncThrowingStream<ReplyEvent, any Error> {
         AsyncThrowingStream { continuation in

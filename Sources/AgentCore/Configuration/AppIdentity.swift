@@ -12,6 +12,11 @@ public enum AppIdentity {
         baseDirectory(environment: "XDG_DATA_HOME", fallback: ".local/share").appending(path: applicationID)
     }
 
+    /// `$XDG_CONFIG_HOME/<app id>`, by default `~/.config/<app id>`.
+    public static var configDirectory: URL {
+        baseDirectory(environment: "XDG_CONFIG_HOME", fallback: ".config").appending(path: applicationID)
+    }
+
     /// `$XDG_CACHE_HOME/<app id>`, by default `~/.cache/<app id>`.
     public static var cacheDirectory: URL {
         baseDirectory(environment: "XDG_CACHE_HOME", fallback: ".cache").appending(path: applicationID)

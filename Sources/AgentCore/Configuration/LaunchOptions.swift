@@ -7,6 +7,12 @@ public struct LaunchOptions: Sendable, Equatable {
     public var model: String?
     public var apiKeyEnvironmentVariable: String?
     public var caFile: String?
+    /// The wire protocol (`--protocol`); the default API path follows it.
+    public var protocolKind = ChatProtocol.openai
+    /// A location for this run that `get_location` returns without asking (`--location LAT,LON`).
+    public var location: Coordinates?
+    /// No tools are offered to the model (`--no-tools`).
+    public var noTools = false
     /// Sampling settings for this run (`--temperature`, `--seed`, `--max-tokens`).
     public var generation = GenerationOptions()
     /// The prompt words (agent-cli only).
@@ -26,7 +32,7 @@ public struct LaunchOptions: Sendable, Equatable {
     }
 
     private static let valueOptions = ["--server", "--api", "--model", "--api-key-env", "--ca-file",
-                                       "--temperature", "--seed", "--max-tokens"]
+                                       "--temperature", "--seed", "--max-tokens", "--protocol", "--location"]
 
     /// Parses `arguments` (without the program name). `acceptsWords` allows a prompt.
     public static func parse(_ arguments: [String], acceptsWords: Bool) throws(ParseError) -> LaunchOptions {
@@ -47,6 +53,7 @@ public struct LaunchOptions: Sendable, Equatable {
             }
             if argument == "--help" { options.showHelp = true; continue }
             if argument == "--version" { options.showVersion = true; continue }
+            if argument == "--no-tools" { options.noTools = true; continue }
             var name = argument
             var value: String?
             if let equals = argument.firstIndex(of: "=") {
@@ -66,6 +73,16 @@ public struct LaunchOptions: Sendable, Equatable {
             case "--model": options.model = value
             case "--api-key-env": options.apiKeyEnvironmentVariable = value
             case "--ca-file": options.caFile = value
+            case "--protocol":
+                guard let kind = ChatProtocol(rawValue: value) else {
+                    throw ParseError(message: "--protocol must be one of: \(ChatProtocol.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                options.protocolKind = kind
+            case "--location":
+                guard let location = Coordinates(parsing: value) else {
+                    throw ParseError(message: "--location needs LAT,LON in degrees, e.g. 48.8566,2.3522")
+                }
+                options.location = location
             case "--temperature":
                 guard let number = Double(value), number >= 0 else { throw ParseError(message: "--temperature needs a number ≥ 0") }
                 options.generation.temperature = number
@@ -83,8 +100,8 @@ public struct LaunchOptions: Sendable, Equatable {
     /// The endpoint these options name, or nil when no server is given (use the local model).
     public func endpoint(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ParseError) -> ChatEndpoint? {
         guard let server else {
-            if apiKeyEnvironmentVariable != nil || caFile != nil || apiPath != nil || model != nil {
-                throw ParseError(message: "--api, --model, --api-key-env and --ca-file need --server (without it the local model is used)")
+            if apiKeyEnvironmentVariable != nil || caFile != nil || apiPath != nil || model != nil || protocolKind != .openai {
+                throw ParseError(message: "--protocol, --api, --model, --api-key-env and --ca-file need --server (without it the local model is used)")
             }
             return nil
         }
@@ -101,18 +118,22 @@ public struct LaunchOptions: Sendable, Equatable {
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ParseError(message: "cannot read the CA certificate file “\(caFile)”")
         }
-        return ChatEndpoint(serverURL: server, apiPath: apiPath ?? ChatEndpoint.defaultAPIPath,
+        return ChatEndpoint(serverURL: server, protocol: protocolKind, apiPath: apiPath,
                             model: model ?? Self.defaultRemoteModel, apiKey: key, caFile: caFile)
     }
 
     /// The options' shared help text.
     public static let optionsHelp = """
           --server URL        an OpenAI-compatible server or the seed's harness (default: the local model)
-          --api PATH          the API path on that server (default: /v1/chat/completions; the harness uses /llmprompt)
+          --protocol P        openai (default), ollama, or llmtools (the seed's tool-calling harness)
+          --api PATH          the API path on that server (default by protocol: /v1/chat/completions, /api/chat,
+                              /llmtools; the seed's plain harness uses /llmprompt)
           --model NAME        the model to ask for (default with --server: \(defaultRemoteModel))
           --api-key-env VAR   read a Bearer API key from environment variable VAR
           --ca-file PATH      trust the CA certificate in PATH (a self-signed server)
           --temperature T, --seed N, --max-tokens N   sampling settings sent with each request
+          --location LAT,LON  the location get_location reports for this run (no consent asked)
+          --no-tools          offer the model no tools
           --help, --version
         """
 }

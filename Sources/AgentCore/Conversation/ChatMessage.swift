@@ -30,15 +30,21 @@ public struct ChatMessage: Identifiable, Sendable, Codable, Equatable {
     public var model: String?
     public var time: Date
     public var state: MessageState
+    /// The tools an assistant reply called along the way, in order, with their results.
+    public var toolCalls: [ToolCall]
+    /// Token counts and speed, when the server reported them.
+    public var usage: TokenUsage?
 
     public init(id: UUID = UUID(), role: Role, text: String, model: String? = nil,
-                time: Date = Date(), state: MessageState) {
+                time: Date = Date(), state: MessageState, toolCalls: [ToolCall] = [], usage: TokenUsage? = nil) {
         self.id = id
         self.role = role
         self.text = text
         self.model = model
         self.time = time
         self.state = state
+        self.toolCalls = toolCalls
+        self.usage = usage
     }
 
     /// The time in ISO 8601 (UTC), as the seed shows it and as it is stored.
@@ -52,5 +58,25 @@ public struct ChatMessage: Identifiable, Sendable, Codable, Equatable {
         case .assistant: model.map { "assistant (\($0))" } ?? "assistant"
         default: role.rawValue
         }
+    }
+}
+
+/// What the server said a reply cost.
+public struct TokenUsage: Sendable, Codable, Equatable {
+    public var promptTokens: Int?
+    public var completionTokens: Int?
+    /// Time spent generating the completion tokens, in seconds.
+    public var generationSeconds: Double?
+
+    public init(promptTokens: Int? = nil, completionTokens: Int? = nil, generationSeconds: Double? = nil) {
+        self.promptTokens = promptTokens
+        self.completionTokens = completionTokens
+        self.generationSeconds = generationSeconds
+    }
+
+    /// Completion tokens per second, when both figures are known.
+    public var tokensPerSecond: Double? {
+        guard let completionTokens, let generationSeconds, generationSeconds > 0 else { return nil }
+        return Double(completionTokens) / generationSeconds
     }
 }

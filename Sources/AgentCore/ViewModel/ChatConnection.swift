@@ -11,15 +11,19 @@ public final class ChatConnection {
 
     private let source: Source
     public let options: GenerationOptions
+    /// The tools the model may call through this connection.
+    public let toolbox: Toolbox
 
-    public init(endpoint: ChatEndpoint, options: GenerationOptions = GenerationOptions()) {
+    public init(endpoint: ChatEndpoint, options: GenerationOptions = GenerationOptions(), toolbox: Toolbox = Toolbox()) {
         source = .remote(endpoint)
         self.options = options
+        self.toolbox = toolbox
     }
 
-    public init(localServer: LocalModelServer, options: GenerationOptions = GenerationOptions()) {
+    public init(localServer: LocalModelServer, options: GenerationOptions = GenerationOptions(), toolbox: Toolbox = Toolbox()) {
         source = .local(localServer)
         self.options = options
+        self.toolbox = toolbox
     }
 
     /// The model the user is talking to, as the window's header shows it.
@@ -46,13 +50,23 @@ public final class ChatConnection {
     }
 
     /// A backend ready for a request; for the local model this starts the server if needed.
-    public func backend() async throws -> any ChatBackend {
+    /// `appID` identifies the chat to servers that keep context themselves (the harness).
+    public func backend(appID: String = AppIdentity.applicationID) async throws -> any ChatBackend {
+        let endpoint: ChatEndpoint
         switch source {
-        case .remote(let endpoint):
-            return OpenAIChatClient(endpoint: endpoint, options: options)
-        case .local(let server):
-            return OpenAIChatClient(endpoint: try await server.endpoint(), options: options)
+        case .remote(let remote): endpoint = remote
+        case .local(let server): endpoint = try await server.endpoint()
         }
+        switch endpoint.protocolKind {
+        case .openai: return OpenAIChatClient(endpoint: endpoint, options: options)
+        case .ollama: return OllamaChatClient(endpoint: endpoint, options: options)
+        case .llmtools: return HarnessChatClient(endpoint: endpoint, appID: appID)
+        }
+    }
+
+    /// A turn through this connection's backend with its tools.
+    public func turn(appID: String = AppIdentity.applicationID) async throws -> ChatTurn {
+        ChatTurn(backend: try await backend(appID: appID), toolbox: toolbox)
     }
 
     /// Stops what this connection started (the local model server).

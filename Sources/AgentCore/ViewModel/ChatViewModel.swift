@@ -15,6 +15,8 @@ public final class ChatViewModel {
         case error
         /// The model name or the connection status line.
         case status
+        /// A tool asks for the user's consent (see `consent`).
+        case consentRequested
     }
 
     /// What the connection is doing, for the header's subtitle.
@@ -31,6 +33,10 @@ public final class ChatViewModel {
     public private(set) var showError = false
     public private(set) var connectionStatus = ConnectionStatus.idle
     public let connection: ChatConnection
+    /// Questions tools ask the user (location consent); the window answers them.
+    public let consent: ConsentBroker
+    /// Identifies this chat to a server that keeps the context itself (the seed's harness).
+    public let harnessAppID: String
 
     /// The text in the entry. Kept here so a failed send can give it back.
     public var draft = "" {
@@ -43,8 +49,17 @@ public final class ChatViewModel {
     private var observers: [(Change) -> Void] = []
     private var currentTask: Task<Void, Never>?
 
-    public init(connection: ChatConnection) {
+    public init(connection: ChatConnection, consent: ConsentBroker = ConsentBroker(),
+                harnessAppID: String = "\(AppIdentity.applicationID).\(UUID().uuidString.lowercased())") {
         self.connection = connection
+        self.consent = consent
+        self.harnessAppID = harnessAppID
+        consent.onRequest = { [weak self] in self?.notify(.consentRequested) }
+    }
+
+    /// The window's answer to a pending consent question.
+    public func answerConsent(_ answer: LocationConsent) {
+        consent.answer(answer)
     }
 
     /// Send is possible with some text and nothing in flight.
@@ -99,6 +114,7 @@ public final class ChatViewModel {
     /// Stops the reply in flight; what arrived so far stays, marked as stopped.
     public func stop() {
         currentTask?.cancel()
+        if consent.isAsking { consent.answer(.deny) }
     }
 
     /// Waits until the reply in flight (if any) has ended.
@@ -115,41 +131,63 @@ public final class ChatViewModel {
     }
 
     private func stream(reply replyID: UUID, after userID: UUID) async {
-        let relay = MainActorRelay<ReplyEvent> { [weak self] events in
+        let relay = MainActorRelay<ChatTurn.Event> { [weak self] events in
             self?.receive(events, reply: replyID, user: userID)
         }
         do {
-            let backend = try await connection.backend()
+            let turn = try await connection.turn(appID: harnessAppID)
             if connection.isLocal { setStatus(.ready) }
             guard let userIndex = conversation.index(of: userID) else { return }
-            try await backend.streamReply(to: conversation.context(through: userIndex)) { relay.push($0) }
+            try await turn.run(context: conversation.context(through: userIndex)) { relay.push($0) }
             relay.flush()
             finish(replyID, as: Task.isCancelled ? .stopped : .done, userID: userID)
         } catch {
             relay.flush()
             let hasText = conversation.index(of: replyID).map { !conversation[$0].text.isEmpty } ?? false
-            if case ChatError.cutOff = error, hasText {
+            switch error {
+            case ChatError.cutOff where hasText, ChatError.toolRoundLimit:
                 finish(replyID, as: .cutOff, userID: userID)
-            } else {
+            default:
                 finish(replyID, as: .failed, userID: userID)
             }
             report(error)
         }
     }
 
-    /// Applies a batch of events (on the main actor) with one change notification.
-    private func receive(_ events: [ReplyEvent], reply replyID: UUID, user userID: UUID) {
+    /// Applies a batch of turn events (on the main actor) with one change notification.
+    private func receive(_ events: [ChatTurn.Event], reply replyID: UUID, user userID: UUID) {
         guard let index = conversation.index(of: replyID) else { return }
         if conversation[index].state == .sending { markDelivered(userID, reply: index) }
         for event in events {
-            if case .started(let model, _) = event, let model, !model.isEmpty {
-                conversation[index].model = model
+            switch event {
+            case .reply(let reply):
+                apply(reply, to: index)
+            case .toolStarted(let call):
+                conversation[index].toolCalls.append(call)
+            case .toolFinished(let call):
+                if let position = conversation[index].toolCalls.lastIndex(where: { $0.id == call.id && $0.result == nil }) {
+                    conversation[index].toolCalls[position] = call
+                } else {
+                    conversation[index].toolCalls.append(call)
+                }
+            case .problem(let message):
+                report(message)
             }
+        }
+        notify(.messageChanged(index))
+    }
+
+    private func apply(_ event: ReplyEvent, to index: Int) {
+        switch event {
+        case .started(let model, _):
+            if let model, !model.isEmpty { conversation[index].model = model }
+        case .usage(let usage):
+            conversation[index].usage = usage
+        default:
             if let text = event.transcriptText(replyIsEmpty: conversation[index].text.isEmpty) {
                 conversation.appendText(text, to: index)
             }
         }
-        notify(.messageChanged(index))
     }
 
     private func markDelivered(_ userID: UUID, reply index: Int) {
@@ -190,7 +228,11 @@ public final class ChatViewModel {
     }
 
     private func report(_ error: any Error) {
-        errorMessage = ChatError.describe(error)
+        report(ChatError.describe(error))
+    }
+
+    private func report(_ message: String) {
+        errorMessage = showError && !errorMessage.isEmpty ? errorMessage + "\n\n" + message : message
         showError = true
         notify(.error)
     }

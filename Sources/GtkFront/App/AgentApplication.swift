@@ -14,8 +14,8 @@ public final class AgentApplication {
 
     /// `unique`: a second launch presents the first window instead of opening another.
     /// `applicationID` differs from the app's own only in tests that run several at once.
-    public init(connection: ChatConnection, unique: Bool = true, applicationID: String = AppIdentity.applicationID) {
-        viewModel = ChatViewModel(connection: connection)
+    public init(viewModel: ChatViewModel, unique: Bool = true, applicationID: String = AppIdentity.applicationID) {
+        self.viewModel = viewModel
         application = gtk_application_new(applicationID,
                                           unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE)
         let app = UnsafeMutableRawPointer(application)

@@ -16,6 +16,10 @@ final class MessageRow {
     let stateLabel: UnsafeMutablePointer<GtkWidget>
     let copyButton: UnsafeMutablePointer<GtkWidget>
     private var paragraphLabels: [UnsafeMutablePointer<GtkWidget>] = []
+    /// Tool calls sit at the top of the bubble, before the text.
+    private let toolBox: UnsafeMutablePointer<GtkWidget>
+    private(set) var toolLines: [ToolCallLine] = []
+    private var shownToolCalls: [ToolCall] = []
     private var tracker = ParagraphTracker()
     private var shownModel: String?
     private var shownTime: Date?
@@ -37,6 +41,9 @@ final class MessageRow {
 
         bubble = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
         GtkText.addClasses(bubble, "bubble")
+        toolBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)
+        gtk_widget_set_visible(toolBox, 0)
+        gtk_box_append(bubble.cast(), toolBox)
 
         footer = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
         stateLabel = gtk_label_new(nil)
@@ -70,6 +77,7 @@ final class MessageRow {
         shownModel = nil
         shownTime = nil
         shownState = nil
+        shownToolCalls = []
         if shownRole != message.role { applyRole(message.role) }
         update(message)
     }
@@ -93,7 +101,22 @@ final class MessageRow {
             shownState = message.state
             showState(message)
         }
+        if message.toolCalls != shownToolCalls { showToolCalls(message.toolCalls) }
         updateText(message)
+    }
+
+    private func showToolCalls(_ calls: [ToolCall]) {
+        shownToolCalls = calls
+        while toolLines.count > calls.count {
+            gtk_box_remove(toolBox.cast(), toolLines.removeLast().widget)
+        }
+        while toolLines.count < calls.count {
+            let line = ToolCallLine()
+            gtk_box_append(toolBox.cast(), line.widget)
+            toolLines.append(line)
+        }
+        for (line, call) in zip(toolLines, calls) { line.show(call) }
+        gtk_widget_set_visible(toolBox, calls.isEmpty ? 0 : 1)
     }
 
     private func applyRole(_ role: Role) {
@@ -131,7 +154,7 @@ final class MessageRow {
     }
 
     private func updateText(_ message: ChatMessage) {
-        let displayed = message.text.isEmpty ? "…" : message.text
+        let displayed = message.text.isEmpty && message.toolCalls.isEmpty ? "…" : message.text
         guard let firstChanged = tracker.update(with: displayed) else { return }
         let paragraphs = tracker.paragraphs
         while paragraphLabels.count > paragraphs.count {

@@ -64,7 +64,7 @@ final class TranscriptView {
         case .messageChanged(let index):
             pendingUpdates.insert(viewModel.conversation[index].id)
             scheduleFrame()
-        case .composer, .error, .status:
+        case .composer, .error, .status, .consentRequested:
             break
         }
     }

@@ -13,6 +13,9 @@ public final class ChatWindow {
     /// The alert on screen, when GTK exposes it as a window (GTK 4.8).
     private(set) var alertWindow: UnsafeMutablePointer<GtkWindow>?
     private(set) var alertShowing = false
+    /// The location consent dialog on screen, when GTK exposes it as a window (GTK 4.8).
+    private(set) var consentWindow: UnsafeMutablePointer<GtkWindow>?
+    private(set) var consentShowing = false
 
     public init(application: UnsafeMutablePointer<GtkApplication>, viewModel: ChatViewModel) {
         self.viewModel = viewModel
@@ -54,8 +57,22 @@ public final class ChatWindow {
         case .messageInserted(let index):
             header.refresh()
             if viewModel.conversation[index].role == .user { gtk_widget_grab_focus(composer.entry) }
+        case .consentRequested:
+            showConsentDialog()
         case .messageChanged, .messageRemoved:
             break
+        }
+    }
+
+    private func showConsentDialog() {
+        guard !consentShowing else { return }
+        consentShowing = true
+        consentWindow = LocationConsentDialog.show(over: window, modelName: viewModel.modelName) { [weak self] answer in
+            guard let self else { return }
+            consentShowing = false
+            consentWindow = nil
+            viewModel.answerConsent(answer)
+            present()
         }
     }
 

@@ -22,10 +22,11 @@ enum GtkTestHarness {
     }
 
     /// An application with its window, talking to `endpoint`.
-    static func launch(_ endpoint: ChatEndpoint) throws -> AgentApplication {
+    static func launch(_ endpoint: ChatEndpoint, toolbox: Toolbox = Toolbox(), consent: ConsentBroker = ConsentBroker()) throws -> AgentApplication {
         try requireDisplay()
         launches += 1
-        let app = AgentApplication(connection: ChatConnection(endpoint: endpoint), unique: false,
+        let viewModel = ChatViewModel(connection: ChatConnection(endpoint: endpoint, toolbox: toolbox), consent: consent)
+        let app = AgentApplication(viewModel: viewModel, unique: false,
                                    applicationID: "\(AppIdentity.applicationID).Test\(launches)")
         let gApplication = UnsafeMutableRawPointer(app.application).assumingMemoryBound(to: GApplication.self)
         var error: UnsafeMutablePointer<GError>?

@@ -2,9 +2,9 @@
 import Testing
 
 @Suite("Chat stream decoding: OpenAI chunks inside SSE")
-struct ChatStreamDecoderTests {
-    static func decode(_ stream: String) -> (events: [ReplyEvent], outcome: ChatStreamDecoder.Outcome) {
-        var decoder = ChatStreamDecoder()
+struct OpenAIStreamDecoderTests {
+    static func decode(_ stream: String) -> (events: [ReplyEvent], outcome: StreamOutcome) {
+        var decoder = OpenAIStreamDecoder()
         let events = decoder.feed(Array(stream.utf8))
         return (events, decoder.finish())
     }
@@ -22,7 +22,7 @@ struct ChatStreamDecoderTests {
 
             """)
         #expect(result.events == [.started(model: "m", created: nil), .text("Hello"), .finished(reason: nil)])
-        #expect(result.outcome == .complete(finishReason: nil))
+        #expect(result.outcome == .complete(toolCalls: []))
     }
 
     @Test func nullAbsentAndEmptyContentAndEmptyChoicesAreSkipped() {
@@ -46,7 +46,7 @@ struct ChatStreamDecoderTests {
 
             """)
         #expect(result.events.contains(.text("x")))
-        #expect(result.outcome == .complete(finishReason: nil))
+        #expect(result.outcome == .complete(toolCalls: []))
     }
 
     @Test func finishReasonCompletesWithoutDone() {
@@ -57,7 +57,7 @@ struct ChatStreamDecoderTests {
 
 
             """)
-        #expect(result.outcome == .complete(finishReason: "length"))
+        #expect(result.outcome == .complete(toolCalls: []))
     }
 
     @Test func aStreamWithoutDoneOrFinishReasonIsCutOff() {
@@ -101,7 +101,7 @@ struct ChatStreamDecoderTests {
             Issue.record("expected a failure, got \(alone.outcome)")
         }
         let mixed = Self.decode("data: not json\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\n")
-        #expect(mixed.outcome == .complete(finishReason: "stop"))
+        #expect(mixed.outcome == .complete(toolCalls: []))
     }
 
     @Test("A burst of tokens in one chunk becomes one text update")

@@ -1,13 +1,12 @@
 import Foundation
 
-/// Turns the bytes of a streamed chat completion (SSE carrying OpenAI chunks) into reply
-/// events, and judges at the end whether the reply was complete. Pure: no I/O.
-public struct ChatStreamDecoder: Sendable {
-    /// How the stream ended.
-    public enum Outcome: Sendable, Equatable {
-        case complete(finishReason: String?)
-        case cutOff
-        case failed(message: String)
+/// Decodes a streamed OpenAI chat completion (SSE carrying JSON chunks): text, tool-call
+/// fragments joined per `index`, errors in the stream, `[DONE]`.
+public struct OpenAIStreamDecoder: ReplyStreamDecoder {
+    private struct PendingCall {
+        var id: String?
+        var name = ""
+        var arguments = ""
     }
 
     private var parser = SSEParser()
@@ -17,61 +16,47 @@ public struct ChatStreamDecoder: Sendable {
     private var serverErrors: [String] = []
     private var sawText = false
     private var firstMalformedPayload: String?
+    private var pendingCalls: [Int: PendingCall] = [:]
 
     public init() {}
 
-    /// Decodes the next chunk of bytes. Text from consecutive events is merged into one
-    /// `.text` event, so a burst of tokens becomes one update.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [ReplyEvent] {
         var sseEvents: [SSEEvent] = []
         parser.feed(bytes) { sseEvents.append($0) }
-        var events: [ReplyEvent] = []
-        var pendingText = ""
-        for event in sseEvents {
-            handle(event, into: &events, pendingText: &pendingText)
-        }
-        if !pendingText.isEmpty { events.append(.text(pendingText)) }
-        return events
+        var batch = ReplyEventBatch()
+        for event in sseEvents { handle(event, into: &batch) }
+        return batch.finish()
     }
 
-    public mutating func feed(_ bytes: [UInt8]) -> [ReplyEvent] {
-        bytes.withUnsafeBytes { feed($0) }
-    }
-
-    /// The stream ended cleanly at the transport level: was the reply complete?
-    public mutating func finish() -> Outcome {
+    public mutating func finish() -> StreamOutcome {
         parser.finish()
         if !serverErrors.isEmpty { return .failed(message: serverErrors.joined(separator: "\n")) }
-        if sawDone || finishReason != nil { return .complete(finishReason: finishReason) }
-        if !sawText, let firstMalformedPayload {
+        if sawDone || finishReason != nil { return .complete(toolCalls: toolCalls) }
+        if !sawText, pendingCalls.isEmpty, let firstMalformedPayload {
             return .failed(message: "The server sent data that is not a chat completion:\n\(firstMalformedPayload)")
         }
         return .cutOff
     }
 
-    /// Whether any reply text has arrived.
-    public var hasText: Bool { sawText }
-
-    private mutating func handle(_ event: SSEEvent, into events: inout [ReplyEvent], pendingText: inout String) {
-        guard !sawDone else { return }
-        func flushText() {
-            if !pendingText.isEmpty {
-                events.append(.text(pendingText))
-                pendingText = ""
-            }
+    /// The tool calls assembled so far, in index order.
+    var toolCalls: [ToolCall] {
+        pendingCalls.sorted { $0.key < $1.key }.map { index, call in
+            ToolCall(id: call.id ?? "call_\(index)", name: call.name, arguments: ToolCall.arguments(fromText: call.arguments))
         }
+    }
+
+    private mutating func handle(_ event: SSEEvent, into batch: inout ReplyEventBatch) {
+        guard !sawDone else { return }
         switch event.type {
         case "error":
             let message = errorMessage(inEventData: event.data)
             serverErrors.append(message)
-            flushText()
-            events.append(.serverError(message))
+            batch.append(.serverError(message))
         case "message":
             let payload = event.data
             if payload == "[DONE]" || payload.utf8.elementsEqual(" [DONE]".utf8) {
                 sawDone = true
-                flushText()
-                if finishReason == nil { events.append(.finished(reason: nil)) }
+                if finishReason == nil { batch.append(.finished(reason: nil)) }
                 return
             }
             guard let json = try? JSONParser.parse(payload), let chunk = ChatCompletionChunk(json) else {
@@ -80,23 +65,28 @@ public struct ChatStreamDecoder: Sendable {
             }
             if let message = chunk.errorMessage {
                 serverErrors.append(message)
-                flushText()
-                events.append(.serverError(message))
+                batch.append(.serverError(message))
                 return
             }
             if !startedReported, chunk.model != nil || chunk.hasChoices {
                 startedReported = true
-                flushText()
-                events.append(.started(model: chunk.model, created: chunk.created.map { Date(timeIntervalSince1970: $0) }))
+                batch.append(.started(model: chunk.model, created: chunk.created.map { Date(timeIntervalSince1970: $0) }))
             }
             if let content = chunk.content, !content.isEmpty {
                 sawText = true
-                pendingText += content
+                batch.text(content)
             }
+            for fragment in chunk.toolCalls {
+                var call = pendingCalls[fragment.index] ?? PendingCall()
+                if let id = fragment.id, !id.isEmpty { call.id = id }
+                if let name = fragment.name { call.name += name }
+                if let arguments = fragment.arguments { call.arguments += arguments }
+                pendingCalls[fragment.index] = call
+            }
+            if let usage = chunk.usage { batch.append(.usage(usage)) }
             if let reason = chunk.finishReason {
                 finishReason = reason
-                flushText()
-                events.append(.finished(reason: reason))
+                batch.append(.finished(reason: reason))
             }
         default:
             break  // other named events carry nothing for a chat reply

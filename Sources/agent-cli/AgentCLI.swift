@@ -12,7 +12,8 @@ struct AgentCLI {
 
         \(LaunchOptions.optionsHelp)
 
-        Exit status: 0 on a complete reply, 1 on any failure, 2 on a usage error, 130 when interrupted.
+        Tool calls are shown on stderr. Exit status: 0 on a complete reply, 1 on any failure,
+        2 on a usage error, 130 when interrupted.
         """
 
     @MainActor
@@ -42,20 +43,25 @@ struct AgentCLI {
             fail(usage: "no prompt: give it as words or on standard input")
         }
 
+        let settings = SettingsStore()
+        let toolbox = options.noTools ? Toolbox() : Toolbox.standard(
+            settings: settings, locationSource: GeoClueLocationSource(), fixedLocation: options.location,
+            askConsent: { await TerminalConsent.ask() })
         let connection: ChatConnection
         if let endpoint {
-            connection = ChatConnection(endpoint: endpoint, options: options.generation)
+            connection = ChatConnection(endpoint: endpoint, options: options.generation, toolbox: toolbox)
         } else {
-            connection = ChatConnection(localServer: LocalModelServer(), options: options.generation)
+            connection = ChatConnection(localServer: LocalModelServer(), options: options.generation, toolbox: toolbox)
             writeError("agent-cli: using the local model \(connection.modelName)")
         }
 
         let printer = ReplyPrinter()
+        let appID = "\(AppIdentity.applicationID).\(settings.installationID.prefix(8)).cli"
         let reply = Task { @MainActor in
-            let backend = try await connection.backend()
+            let turn = try await connection.turn(appID: appID)
             try Task.checkCancellation()
-            try await backend.streamReply(to: [ChatMessage(role: .user, text: prompt, state: .done)]) { event in
-                printer.print(event)
+            try await turn.run(context: [ChatMessage(role: .user, text: prompt, state: .done)]) { event in
+                printer.handle(event)
             }
         }
         var interrupted = false
@@ -74,6 +80,7 @@ struct AgentCLI {
             writeError("agent-cli: error: \(ChatError.describe(error))")
             exit(1)
         }
+        if printer.hadProblems { exit(1) }
         if interrupted { exit(130) }
     }
 
@@ -84,40 +91,5 @@ struct AgentCLI {
 
     static func writeError(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-}
-
-/// Writes the reply to stdout as it arrives, straight from the transport's thread: one
-/// write per update, no hop to another thread per token.
-final class ReplyPrinter: Sendable {
-    private let printedAnything = Mutex(false)
-
-    func print(_ event: ReplyEvent) {
-        let text = printedAnything.withLock { printedAnything -> String? in
-            guard let text = event.transcriptText(replyIsEmpty: !printedAnything) else { return nil }
-            if !text.isEmpty { printedAnything = true }
-            return text
-        }
-        if let text { write(Array(text.utf8)) }
-    }
-
-    /// Ends the reply with a newline, as a terminal expects.
-    func finishLine() {
-        write(Array("\n".utf8))
-    }
-
-    private func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(STDOUT_FILENO, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Optional sampling settings sent with a request; nil fields are left out.
+public struct GenerationOptions: Sendable, Equatable {
+    public var temperature: Double?
+    public var seed: Int?
+    public var maxTokens: Int?
+
+    public init(temperature: Double? = nil, seed: Int? = nil, maxTokens: Int? = nil) {
+        self.temperature = temperature
+        self.seed = seed
+        self.maxTokens = maxTokens
+    }
+}
+
+/// The body of `POST /v1/chat/completions`.
+enum OpenAIRequestBody {
+    static func make(model: String, round: ChatRound, options: GenerationOptions) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("model", .string(model)),
+            ("messages", .array(WireMessage.expand(round.messages).map(encode))),
+            ("stream", .bool(true)),
+        ]
+        if !round.tools.isEmpty { members.append(("tools", .array(round.tools.map(\.wireJSON)))) }
+        if let temperature = options.temperature { members.append(("temperature", .number(temperature))) }
+        if let seed = options.seed { members.append(("seed", .number(Double(seed)))) }
+        if let maxTokens = options.maxTokens { members.append(("max_tokens", .number(Double(maxTokens)))) }
+        return .object(members)
+    }
+
+    private static func encode(_ message: WireMessage) -> JSONValue {
+        switch message {
+        case .plain(let role, let content):
+            return .object([("role", .string(role.rawValue)), ("content", .string(content))])
+        case .assistantCalls(let content, let calls):
+            return .object([
+                ("role", .string("assistant")),
+                ("content", content.isEmpty ? .null : .string(content)),
+                ("tool_calls", .array(calls.map { call in
+                    .object([
+                        ("id", .string(call.id)),
+                        ("type", .string("function")),
+                        ("function", .object([("name", .string(call.name)), ("arguments", .string(call.arguments.serialized))])),
+                    ])
+                })),
+            ])
+        case .toolResult(let call):
+            return .object([("role", .string("tool")), ("tool_call_id", .string(call.id)), ("content", .string(call.result ?? ""))])
+        }
+    }
+}
+
+/// One `data:` payload of a streamed chat completion. Every field is optional: servers
+/// send `content: null`, empty `choices` (usage chunks) and bare `error` objects.
+struct ChatCompletionChunk {
+    /// A piece of one tool call; pieces with the same `index` make one call.
+    struct ToolCallFragment {
+        let index: Int
+        let id: String?
+        let name: String?
+        let arguments: String?
+    }
+
+    let model: String?
+    let created: Double?
+    let hasChoices: Bool
+    /// `choices[0].delta.content`.
+    let content: String?
+    /// `choices[0].delta.tool_calls`.
+    let toolCalls: [ToolCallFragment]
+    /// `choices[0].finish_reason`.
+    let finishReason: String?
+    /// The server's message when the chunk is an `{"error": …}` report.
+    let errorMessage: String?
+    /// `usage`, sent with `stream_options.include_usage`.
+    let usage: TokenUsage?
+
+    /// Reads a chunk; nil when the payload is not a JSON object.
+    init?(_ json: JSONValue) {
+        guard case .object = json else { return nil }
+        model = json["model"]?.stringValue
+        created = json["created"]?.numberValue
+        let first = json["choices"]?[0]
+        hasChoices = first != nil
+        let delta = first?["delta"]
+        content = delta?["content"]?.stringValue
+        toolCalls = (delta?["tool_calls"]?.arrayValue ?? []).enumerated().map { position, fragment in
+            ToolCallFragment(index: fragment["index"]?.numberValue.map { Int($0) } ?? position,
+                             id: fragment["id"]?.stringValue,
+                             name: fragment["function"]?["name"]?.stringValue,
+                             arguments: fragment["function"]?["arguments"]?.stringValue)
+        }
+        finishReason = first?["finish_reason"]?.stringValue
+        errorMessage = json["error"].flatMap { $0.isNull ? nil : ServerErrorBody.message(in: $0) }
+        usage = json["usage"].flatMap { usage in
+            usage.isNull ? nil : TokenUsage(promptTokens: usage["prompt_tokens"]?.numberValue.map { Int($0) },
+                                             completionTokens: usage["completion_tokens"]?.numberValue.map { Int($0) })
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Synchronization
+
+/// Runs one streamed request for any protocol: the transfer, the protocol's decoder on the
+/// transfer's thread, and every way the exchange can end mapped to tool calls (a complete
+/// round) or a `ChatError`. Cancelling the calling task closes the connection.
+enum ReplyStreamRunner {
+    private struct State<Decoder: ReplyStreamDecoder> {
+        var decoder: Decoder
+        var head: HTTPResponseHead?
+        var errorBody = Data()
+    }
+
+    static func run<Decoder: ReplyStreamDecoder>(_ request: HTTPRequest, decoder: Decoder,
+                                                 onEvent: @escaping @Sendable (ReplyEvent) -> Void) async throws -> [ToolCall] {
+        let url = request.url
+        let state = Mutex(State(decoder: decoder))
+        let error = await HTTPTransfer.run(request,
+            head: { head in state.withLock { $0.head = head } },
+            body: { bytes in
+                let events = state.withLock { state -> [ReplyEvent] in
+                    guard state.head?.isSuccess == true else {
+                        if state.errorBody.count < 64 * 1024 { state.errorBody.append(contentsOf: bytes) }
+                        return []
+                    }
+                    return state.decoder.feed(bytes)
+                }
+                for event in events { onEvent(event) }
+            })
+        return try state.withLock { state in
+            try ending(of: &state.decoder, head: state.head, errorBody: state.errorBody, error: error, url: url)
+        }
+    }
+
+    private static func ending<Decoder: ReplyStreamDecoder>(of decoder: inout Decoder, head: HTTPResponseHead?, errorBody: Data,
+                                                             error: TransportError?, url: String) throws -> [ToolCall] {
+        if let head, !head.isSuccess {
+            let message = ServerErrorBody.message(inBody: errorBody)
+            throw ChatError.http(status: head.status, reason: head.reason, url: url, message: message.isEmpty ? head.reason : message)
+        }
+        switch error {
+        case .cancelled:
+            return []
+        case .failed(_, let message):
+            guard head != nil else { throw ChatError.transport(url: url, message: message) }
+            if case .failed(let serverMessage) = decoder.finish() { throw ChatError.server(message: serverMessage) }
+            throw ChatError.cutOff(url: url, detail: message)
+        case nil:
+            switch decoder.finish() {
+            case .complete(let toolCalls): return toolCalls
+            case .cutOff: throw ChatError.cutOff(url: url, detail: nil)
+            case .failed(let message): throw ChatError.server(message: message)
+            }
+        }
+    }
+}

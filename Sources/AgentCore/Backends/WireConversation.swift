@@ -1,0 +1,54 @@
+import Foundation
+
+/// A conversation as chat APIs want it: each assistant reply that called tools becomes, per
+/// round, an assistant message carrying the calls followed by one tool message per result,
+/// and then the reply's final text.
+enum WireMessage: Equatable {
+    case plain(role: Role, content: String)
+    case assistantCalls(content: String, calls: [ToolCall])
+    case toolResult(ToolCall)
+
+    static func expand(_ messages: [ChatMessage]) -> [WireMessage] {
+        var wire: [WireMessage] = []
+        for message in messages {
+            let answered = message.toolCalls.filter { $0.result != nil }
+            guard message.role == .assistant, !answered.isEmpty else {
+                wire.append(.plain(role: message.role, content: message.text))
+                continue
+            }
+            let utf8 = message.text.utf8
+            var consumed = 0
+            var index = 0
+            while index < answered.count {
+                let offset = min(max(answered[index].textOffset, consumed), utf8.count)
+                var group: [ToolCall] = []
+                while index < answered.count, min(max(answered[index].textOffset, consumed), utf8.count) == offset {
+                    group.append(answered[index])
+                    index += 1
+                }
+                wire.append(.assistantCalls(content: slice(utf8, consumed, offset), calls: group))
+                wire += group.map(WireMessage.toolResult)
+                consumed = offset
+            }
+            let rest = slice(utf8, consumed, utf8.count)
+            if !rest.isEmpty { wire.append(.plain(role: .assistant, content: rest)) }
+        }
+        return wire
+    }
+
+    private static func slice(_ utf8: String.UTF8View, _ start: Int, _ end: Int) -> String {
+        let from = utf8.index(utf8.startIndex, offsetBy: start)
+        let to = utf8.index(utf8.startIndex, offsetBy: end)
+        return String(decoding: utf8[from..<to], as: UTF8.self)
+    }
+}
+
+extension ToolCall {
+    /// Parses an OpenAI-style argument string: empty means no arguments; text that is not
+    /// JSON is kept as a string, which validation then refuses with a clear message.
+    static func arguments(fromText text: String) -> JSONValue {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return .object([]) }
+        return (try? JSONParser.parse(trimmed)) ?? .string(text)
+    }
+}

@@ -1,0 +1,47 @@
+/// `get_location`: the device's latitude and longitude, as the seed words it. Asks the
+/// user first (allow once / always / deny; "always" is remembered), asks GeoClue, and
+/// falls back to the manual location in settings when GeoClue cannot answer.
+public struct LocationTool: Tool {
+    private let settings: SettingsStore
+    private let source: (any LocationSource)?
+    private let fixedLocation: Coordinates?
+    private let askConsent: @Sendable () async -> LocationConsent
+
+    /// `fixedLocation` (the CLI's `--location`) is the user's own answer: no consent asked.
+    public init(settings: SettingsStore, source: (any LocationSource)?, fixedLocation: Coordinates? = nil,
+                askConsent: @escaping @Sendable () async -> LocationConsent) {
+        self.settings = settings
+        self.source = source
+        self.fixedLocation = fixedLocation
+        self.askConsent = askConsent
+    }
+
+    public var definition: ToolDefinition {
+        ToolDefinition(name: "get_location", description: "Get the current location of the user (latitude and longitude)")
+    }
+
+    public static func resultText(_ location: Coordinates) -> String {
+        "latitude: \(location.latitude), longitude: \(location.longitude)"
+    }
+
+    public func run(_ arguments: JSONValue) async throws -> String {
+        if let fixedLocation { return Self.resultText(fixedLocation) }
+        if !settings.locationAlwaysAllowed {
+            switch await askConsent() {
+            case .deny: throw ToolFailure("the user declined to share their location")
+            case .allowAlways: settings.locationAlwaysAllowed = true
+            case .allowOnce: break
+            }
+        }
+        var reason = "no location service is available"
+        if let source {
+            do {
+                return Self.resultText(try await source.currentLocation())
+            } catch {
+                reason = ChatError.describe(error)
+            }
+        }
+        if let manual = settings.manualLocation { return Self.resultText(manual) }
+        throw ToolFailure("the location is unavailable (\(reason)) and no manual location is set")
+    }
+}

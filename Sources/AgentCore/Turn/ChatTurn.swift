@@ -1,0 +1,73 @@
+import Synchronization
+
+/// One user turn: streams rounds from the backend, runs the tools the model calls and
+/// sends their results back, round after round, until the model answers — or the round
+/// cap stops a model that would loop forever. The window's view model and `agent-cli`
+/// both run their turns through it.
+public struct ChatTurn: Sendable {
+    /// What happens during a turn, in order, from whichever thread produced it.
+    public enum Event: Sendable {
+        case reply(ReplyEvent)
+        case toolStarted(ToolCall)
+        case toolFinished(ToolCall)
+        /// Worth telling the user, though the turn goes on (the model called a tool Agent does not have).
+        case problem(String)
+    }
+
+    public static let defaultMaximumRounds = 8
+
+    public let backend: any ChatBackend
+    public let toolbox: Toolbox
+    public let maximumRounds: Int
+
+    public init(backend: any ChatBackend, toolbox: Toolbox = Toolbox(), maximumRounds: Int = ChatTurn.defaultMaximumRounds) {
+        self.backend = backend
+        self.toolbox = toolbox
+        self.maximumRounds = maximumRounds
+    }
+
+    /// Runs the turn that answers the last message of `context`. Returns when the reply is
+    /// complete (or the task was cancelled); throws a `ChatError` otherwise.
+    public func run(context: [ChatMessage], onEvent: @escaping @Sendable (Event) -> Void) async throws {
+        let replyText = Mutex("")
+        var calls: [ToolCall] = []
+        var answered: [ToolCall] = []
+        for _ in 0..<maximumRounds {
+            var messages = context
+            if !calls.isEmpty {
+                messages.append(ChatMessage(role: .assistant, text: replyText.withLock { $0 }, state: .streaming, toolCalls: calls))
+            }
+            let round = ChatRound(messages: messages, tools: toolbox.definitions, toolResults: answered)
+            let requested = try await backend.streamRound(round) { event in
+                replyText.withLock { text in
+                    if let piece = event.transcriptText(replyIsEmpty: text.isEmpty) { text += piece }
+                }
+                onEvent(.reply(event))
+            }
+            if requested.isEmpty || Task.isCancelled { return }
+            let offset = replyText.withLock { $0.utf8.count }
+            answered = []
+            for var call in requested {
+                call.textOffset = offset
+                onEvent(.toolStarted(call))
+                let outcome = await toolbox.run(call)
+                call.result = outcome.text
+                call.failed = outcome.isFailure
+                onEvent(.toolFinished(call))
+                if case .unknownTool(let message) = outcome {
+                    // As the seed does: say so in the reply and to the user; the model gets the error too.
+                    let notice = "The model called a tool Agent does not have: \(message)"
+                    onEvent(.reply(.serverError(notice)))
+                    onEvent(.problem(notice))
+                    replyText.withLock { text in
+                        if let piece = ReplyEvent.serverError(notice).transcriptText(replyIsEmpty: text.isEmpty) { text += piece }
+                    }
+                }
+                answered.append(call)
+            }
+            calls += answered
+            if Task.isCancelled { return }
+        }
+        throw ChatError.toolRoundLimit(maximumRounds)
+    }
+}

@@ -1,0 +1,46 @@
+import AgentCore
+import CGtk
+
+/// One tool call inside a reply: a compact line (the tool, then its result or "running…")
+/// that expands to show the arguments and the full result.
+@MainActor
+final class ToolCallLine {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let summary: UnsafeMutablePointer<GtkWidget>
+    private let details: UnsafeMutablePointer<GtkWidget>
+
+    init() {
+        summary = gtk_label_new(nil)
+        gtk_label_set_ellipsize(summary.opaque, PANGO_ELLIPSIZE_END)
+        gtk_label_set_xalign(summary.opaque, 0)
+        GtkText.addClasses(summary, "tool-summary")
+        details = gtk_label_new(nil)
+        gtk_label_set_wrap(details.opaque, 1)
+        gtk_label_set_wrap_mode(details.opaque, PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_xalign(details.opaque, 0)
+        gtk_label_set_selectable(details.opaque, 1)
+        gtk_label_set_max_width_chars(details.opaque, 64)
+        GtkText.addClasses(details, "tool-details")
+        widget = gtk_expander_new(nil)
+        gtk_expander_set_label_widget(widget.opaque, summary)
+        gtk_expander_set_child(widget.opaque, details)
+        GtkText.addClasses(widget, "tool-call")
+    }
+
+    func show(_ call: ToolCall) {
+        let arguments = call.arguments == .object([]) ? "" : call.arguments.serialized
+        let outcome: String
+        if let result = call.result {
+            outcome = " → " + result.replacingOccurrences(of: "\n", with: " ")
+        } else {
+            outcome = " · running…"
+        }
+        gtk_label_set_text(summary.opaque, "Tool \(call.name)(\(arguments))\(outcome)")
+        gtk_label_set_text(details.opaque, "Arguments: \(call.arguments.serialized)\nResult: \(call.result ?? "(running)")")
+        if call.failed {
+            gtk_widget_add_css_class(widget, "failed")
+        } else {
+            gtk_widget_remove_css_class(widget, "failed")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import AgentCore
+import Foundation
+import Synchronization
+
+/// Writes the reply to stdout as it arrives, straight from the transport's thread: one
+/// write per update, no hop to another thread per token. Tool activity goes to stderr.
+final class ReplyPrinter: Sendable {
+    private let printedAnything = Mutex(false)
+    private let problems = Mutex(false)
+
+    /// Whether the turn reported a problem (a tool the model called does not exist).
+    var hadProblems: Bool { problems.withLock { $0 } }
+
+    func handle(_ event: ChatTurn.Event) {
+        switch event {
+        case .reply(let reply):
+            print(reply)
+        case .toolStarted(let call):
+            AgentCLI.writeError("agent-cli: tool \(call.name) \(call.arguments.serialized)")
+        case .toolFinished(let call):
+            AgentCLI.writeError("agent-cli: tool \(call.name) → \(call.result ?? "")")
+        case .problem(let message):
+            problems.withLock { $0 = true }
+            AgentCLI.writeError("agent-cli: \(message)")
+        }
+    }
+
+    func print(_ event: ReplyEvent) {
+        let text = printedAnything.withLock { printedAnything -> String? in
+            guard let text = event.transcriptText(replyIsEmpty: !printedAnything) else { return nil }
+            if !text.isEmpty { printedAnything = true }
+            return text
+        }
+        if let text { write(Array(text.utf8)) }
+    }
+
+    /// Ends the reply with a newline, as a terminal expects.
+    func finishLine() {
+        write(Array("\n".utf8))
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(STDOUT_FILENO, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+}
