@@ -2,11 +2,12 @@ import AgentCore
 import Foundation
 
 /// Asks on the terminal (`/dev/tty`, so it works while stdin carries the prompt) whether a
-/// tool may reveal the user's location. No terminal: the answer is no.
+/// tool may reveal the user's location — only when a person watches stderr. No terminal
+/// (a script, a pipe): the answer is no.
 enum TerminalConsent {
     static func ask() async -> LocationConsent {
         await Task.detached {
-            guard let tty = FileHandle(forUpdatingAtPath: "/dev/tty") else {
+            guard isatty(STDERR_FILENO) == 1, let tty = FileHandle(forUpdatingAtPath: "/dev/tty") else {
                 FileHandle.standardError.write(Data("agent-cli: the model asked for your location; no terminal to ask, so it was refused (use --location LAT,LON)\n".utf8))
                 return LocationConsent.deny
             }

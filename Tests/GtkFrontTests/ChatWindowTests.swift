@@ -133,6 +133,46 @@ struct ChatWindowTests {
         }
     }
 
+    @Test("First use of get_location: the consent dialog; Deny gives the model a refusal; the call shows in the reply")
+    func locationConsentDialog() async throws {
+        let consent = ConsentBroker()
+        let settings = SettingsStore(file: TestTools.temporarySettingsFile())
+        let toolbox = Toolbox.standard(settings: settings, locationSource: nil, askConsent: { await consent.ask() })
+        let marker = uniqueMarker()
+        let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("tools-single/\(marker)"), model: "m"),
+                                            toolbox: toolbox, consent: consent)
+        defer { GtkTestHarness.close(app) }
+        let window = try #require(app.window)
+        type("Where am I?", into: window)
+        agent_emit_signal(window.composer.entry.raw, "activate")
+        try await GtkTestHarness.pump(until: { window.consentShowing }, "the consent dialog")
+        if agent_gtk_has_alert_dialog() == 0 {
+            let dialog = try #require(window.consentWindow)
+            let dialogWidget = UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: GtkWidget.self)
+            try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(dialogWidget) != 0 }, "the dialog on screen")
+            #expect(String(cString: gtk_window_get_title(dialog)) == "Share your location?")
+            let texts = GtkTestHarness.labelTexts(in: dialogWidget)
+            for button in ["Deny", "Allow Once", "Always Allow"] { #expect(texts.contains(button), "\(texts)") }
+            #expect(texts.contains { $0.contains("get_location") })
+            gtk_dialog_response(UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: GtkDialog.self), 0)
+        } else {
+            window.viewModel.answerConsent(.deny)
+        }
+        try await GtkTestHarness.pump(until: { !window.viewModel.isSending }, "the reply")
+        try await GtkTestHarness.pump(for: .milliseconds(60))
+        let reply = window.viewModel.conversation[1]
+        #expect(reply.toolCalls.first?.result == "Error: the user declined to share their location")
+        let row = try #require(window.transcript.boundRow(for: reply.id))
+        #expect(row.toolLines.count == 1)
+        #expect(row.toolLines.first?.summaryText == "Tool get_location() → Error: the user declined to share their location")
+        #expect(row.displayedText == "Tool results: Error: the user declined to share their location")
+        let followUp = try await server.requests(containing: marker).last
+        let messages = (followUp?["body"] as? [String: Any])?["messages"] as? [[String: Any]]
+        #expect(messages?.last?["content"] as? String == "Error: the user declined to share their location")
+        #expect(!settings.locationAlwaysAllowed)
+        #expect(!window.consentShowing)
+    }
+
     @Test("Stop (Escape's action) ends the stream and keeps what arrived")
     func stopKeepsThePartialReply() async throws {
         let (app, window) = try launch("stall")

@@ -8,6 +8,9 @@ characters split across writes), none of which a real llama-server produces on d
 
 The scenario is chosen by the request path: POST /s/<scenario>/v1/chat/completions
 (any API path works after the scenario, e.g. /s/echo/llmprompt). Without /s/ it echoes.
+Tool-calling scenarios script each round from the request: tools-* speak OpenAI's
+protocol, ollama-* Ollama's /api/chat (NDJSON, and /api/tags) as its API documentation
+describes it, harness-* the seed's /llmtools (SSE carrying Ollama JSON, context by appID).
 GET /_requests returns the recorded requests; GET /_events returns connection events
 (e.g. when a client closed a stalled stream); POST /_reset clears both.
 
@@ -69,6 +72,64 @@ def normal_stream(tokens, done=True, finish="stop"):
     if done:
         parts.append(b"data: [DONE]\n\n")
     return parts
+
+
+def tool_call_delta(index, call_id=None, name=None, arguments=None, content=None):
+    fragment = {"index": index, "function": {}}
+    if call_id is not None:
+        fragment["id"] = call_id
+        fragment["type"] = "function"
+    if name is not None:
+        fragment["function"]["name"] = name
+    if arguments is not None:
+        fragment["function"]["arguments"] = arguments
+    delta = {"tool_calls": [fragment]}
+    if content is not None:
+        delta["content"] = content
+    return sse({"id": "chatcmpl-tools", "object": "chat.completion.chunk", "created": 1700000000, "model": MODEL,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
+
+
+def finish_chunk(reason):
+    return sse({"id": "chatcmpl-tools", "object": "chat.completion.chunk", "created": 1700000000, "model": MODEL,
+                "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]})
+
+
+def trailing_tool_messages(body):
+    results = []
+    for message in reversed((body or {}).get("messages", [])):
+        if message.get("role") != "tool":
+            break
+        results.insert(0, message)
+    return results
+
+
+def ollama_line(content=None, tool_calls=None, done=False, reason="stop"):
+    obj = {"model": "llama3.2", "created_at": "2025-05-27T22:54:57.641643Z"}
+    if done:
+        obj["message"] = {"role": "assistant", "content": ""}
+        obj.update({"done_reason": reason, "done": True, "total_duration": 885095291, "load_duration": 3753500,
+                    "prompt_eval_count": 122, "prompt_eval_duration": 328493000, "eval_count": 33,
+                    "eval_duration": 552222000})
+    else:
+        message = {"role": "assistant", "content": content or ""}
+        if tool_calls is not None:
+            message["tool_calls"] = tool_calls
+        obj["message"] = message
+        obj["done"] = False
+    return json.dumps(obj).encode() + b"\n"
+
+
+OLLAMA_TAGS = {"models": [
+    {"name": "llama3.2:latest", "model": "llama3.2:latest", "modified_at": "2025-05-04T17:37:44.706015396-07:00",
+     "size": 2019393189, "digest": "a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72",
+     "details": {"parent_model": "", "format": "gguf", "family": "llama", "families": ["llama"],
+                 "parameter_size": "3.2B", "quantization_level": "Q4_K_M"}},
+    {"name": "qwen3:0.6b", "model": "qwen3:0.6b", "modified_at": "2025-05-04T17:37:44.706015396-07:00",
+     "size": 522653767, "digest": "7df6b6e09427a769808717c0a93cadc4ae99ed4eb8bf5ca557c90846becea435",
+     "details": {"parent_model": "", "format": "gguf", "family": "qwen3", "families": ["qwen3"],
+                 "parameter_size": "751.63M", "quantization_level": "Q4_K_M"}},
+]}
 
 
 class Handler(socketserver.BaseRequestHandler):
@@ -134,6 +195,7 @@ class Handler(socketserver.BaseRequestHandler):
         if request is None:
             return
         method, path, headers, raw = request
+        self.current_path = path
         if path == "/_requests":
             with LOCK:
                 body = json.dumps(REQUESTS).encode()
@@ -286,6 +348,96 @@ class Handler(socketserver.BaseRequestHandler):
                 with LOCK:
                     EVENTS.append({"event": "client-closed", "time": time.monotonic()})
                 return
+
+    # --- tool calling, OpenAI protocol ----------------------------------------------
+    def scenario_tools(self, scenario, body, headers):
+        """tools-<kind>: the first round asks for tools, the follow-up answers with the results."""
+        kind = scenario.split("-", 1)[1] if "-" in scenario else "single"
+        results = trailing_tool_messages(body)
+        if results and kind != "loop":
+            if kind == "error":
+                payload = {"error": {"code": 500, "message": "the tool round failed", "type": "server_error"}}
+                return self.send_full(500, "Internal Server Error", "application/json", json.dumps(payload).encode())
+            text = "Tool results: " + "; ".join(m.get("content", "") for m in results)
+            return self.stream(normal_stream(words(text)))
+        parts = [delta(None, role="assistant")]
+        if kind == "single":
+            parts += [tool_call_delta(0, "call_loc", "get_location", "{}"), finish_chunk("tool_calls")]
+        elif kind == "several":
+            parts += [delta("Let me look. "),
+                      tool_call_delta(0, "call_a", "get_location", ""), tool_call_delta(0, arguments="{}"),
+                      tool_call_delta(1, "call_b", "get_datetime", "{}"), finish_chunk("tool_calls")]
+        elif kind in ("fragmented", "error"):
+            parts += [tool_call_delta(0, "call_frag", "forecast", ""),
+                      tool_call_delta(0, arguments='{"ci'), tool_call_delta(0, arguments='ty": "Pa'),
+                      tool_call_delta(0, arguments='ris", "days"'), tool_call_delta(0, arguments=': 3, "metric": true}'),
+                      finish_chunk("tool_calls")]
+        elif kind == "badargs":
+            parts += [tool_call_delta(0, "call_bad", "forecast", '{"city": 7, "days": "soon"'), finish_chunk("tool_calls")]
+        elif kind == "unknown":
+            parts += [tool_call_delta(0, "call_x", "launch_rocket", '{"target": "moon"}'), finish_chunk("tool_calls")]
+        elif kind == "loop":
+            parts += [tool_call_delta(0, "call_again", "get_datetime", "{}"), finish_chunk("tool_calls")]
+        parts.append(b"data: [DONE]\n\n")
+        self.stream(parts)
+
+    # --- Ollama /api/chat and /api/tags ------------------------------------------------
+    def scenario_ollama(self, scenario, body, headers):
+        if self.path_ends_with("/api/tags"):
+            return self.send_full(200, "OK", "application/json; charset=utf-8", json.dumps(OLLAMA_TAGS).encode())
+        kind = scenario.split("-", 1)[1] if "-" in scenario else "echo"
+        if kind == "http404":
+            payload = {"error": "model \"nosuch\" not found, try pulling it first"}
+            return self.send_full(404, "Not Found", "application/json; charset=utf-8", json.dumps(payload).encode())
+        results = trailing_tool_messages(body)
+        lines = []
+        if kind == "echo" or (results and kind != "loop"):
+            text = f"Echo: {last_user_text(body)}" if not results else \
+                "Tool results: " + "; ".join(f"{m.get('tool_name')}={m.get('content')}" for m in results)
+            lines = [ollama_line(w) for w in words(text)] + [ollama_line(done=True)]
+        elif kind == "tools":
+            lines = [ollama_line(tool_calls=[{"function": {"name": "forecast",
+                                                           "arguments": {"city": "Paris", "days": 3, "metric": True}}}]),
+                     ollama_line(done=True)]
+        elif kind == "several":
+            lines = [ollama_line("Checking. "),
+                     ollama_line(tool_calls=[{"function": {"name": "get_location", "arguments": {}}},
+                                             {"function": {"name": "get_datetime", "arguments": {}}}]),
+                     ollama_line(done=True)]
+        elif kind == "unknown":
+            lines = [ollama_line(tool_calls=[{"function": {"name": "launch_rocket", "arguments": {"target": "moon"}}}]),
+                     ollama_line(done=True)]
+        elif kind == "loop":
+            lines = [ollama_line(tool_calls=[{"function": {"name": "get_datetime", "arguments": {}}}]), ollama_line(done=True)]
+        elif kind == "errorline":
+            lines = [ollama_line("Half"), ollama_line(" way"), json.dumps({"error": "an unexpected error occurred"}).encode() + b"\n"]
+        elif kind == "cutoff":
+            lines = [ollama_line("Never"), ollama_line(" done")]
+        self.send_head(200, "OK", "application/x-ndjson")
+        for line in lines:
+            self.send_chunk(line)
+        self.end_chunks()
+
+    # --- the seed's /llmtools harness ----------------------------------------------------
+    def scenario_harness(self, scenario, body, headers):
+        kind = scenario.split("-", 1)[1] if "-" in scenario else "tools"
+        messages = (body or {}).get("messages", [])
+        self.send_head(200, "OK", "text/event-stream")
+        if kind == "error":
+            self.send_chunk(b"event: error\ndata: the harness could not reach Ollama\n\n")
+            return self.end_chunks()
+        if messages and messages[0].get("role") == "tool":
+            for piece in words("You are at " + messages[0].get("content", "")):
+                self.send_chunk(b"data: " + ollama_line(piece).rstrip(b"\n") + b"\n\n")
+            self.send_chunk(b"data: " + ollama_line(done=True).rstrip(b"\n") + b"\n\n")
+            return self.end_chunks()
+        self.send_chunk(b"data: " + ollama_line("Checking. ").rstrip(b"\n") + b"\n\n")
+        call = ollama_line(tool_calls=[{"function": {"name": "get_location", "arguments": {}}}]).rstrip(b"\n")
+        self.send_chunk(b"event: tool_calls\ndata: " + call + b"\n\n")
+        self.end_chunks()
+
+    def path_ends_with(self, suffix):
+        return self.current_path.endswith(suffix)
 
     def scenario_paced(self, scenario, body, headers):
         """paced-<N>-<ms>: N tokens, one every <ms> milliseconds, like a model generating."""

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A conversation as chat APIs want it: each assistant reply that called tools becomes, per
-/// round, an assistant message carrying the calls followed by one tool message per result,
-/// and then the reply's final text.
+/// round, an assistant message carrying that round's text and calls followed by one tool
+/// message per result, and then the reply's final text.
 enum WireMessage: Equatable {
     case plain(role: Role, content: String)
     case assistantCalls(content: String, calls: [ToolCall])
@@ -21,8 +21,9 @@ enum WireMessage: Equatable {
             var index = 0
             while index < answered.count {
                 let offset = min(max(answered[index].textOffset, consumed), utf8.count)
+                let round = answered[index].round
                 var group: [ToolCall] = []
-                while index < answered.count, min(max(answered[index].textOffset, consumed), utf8.count) == offset {
+                while index < answered.count, answered[index].round == round {
                     group.append(answered[index])
                     index += 1
                 }

@@ -32,13 +32,13 @@ public struct Conversation: Sendable, Equatable {
     }
 
     /// The messages a request carries so the model keeps the context: everything said so
-    /// far except user messages that never reached the model and replies with no text.
+    /// far except user messages that never reached the model and replies with nothing in them.
     public func context(through lastIndex: Int? = nil) -> [ChatMessage] {
         let end = lastIndex.map { $0 + 1 } ?? messages.count
         return messages[..<end].filter { message in
             switch (message.role, message.state) {
             case (.user, .failed): false
-            case (.assistant, _): !message.text.isEmpty
+            case (.assistant, _): !message.text.isEmpty || !message.toolCalls.isEmpty
             default: true
             }
         }

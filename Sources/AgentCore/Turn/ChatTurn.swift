@@ -32,37 +32,38 @@ public struct ChatTurn: Sendable {
         let replyText = Mutex("")
         var calls: [ToolCall] = []
         var answered: [ToolCall] = []
-        for _ in 0..<maximumRounds {
+        for round in 0..<maximumRounds {
             var messages = context
             if !calls.isEmpty {
                 messages.append(ChatMessage(role: .assistant, text: replyText.withLock { $0 }, state: .streaming, toolCalls: calls))
             }
-            let round = ChatRound(messages: messages, tools: toolbox.definitions, toolResults: answered)
-            let requested = try await backend.streamRound(round) { event in
+            let request = ChatRound(messages: messages, tools: toolbox.definitions, toolResults: answered)
+            let requested = try await backend.streamRound(request) { event in
                 replyText.withLock { text in
                     if let piece = event.transcriptText(replyIsEmpty: text.isEmpty) { text += piece }
                 }
                 onEvent(.reply(event))
             }
             if requested.isEmpty || Task.isCancelled { return }
+            for call in requested where toolbox.tool(named: call.name) == nil {
+                // As the seed does: say so in the reply and to the user; the model gets an error result.
+                let notice = ReplyEvent.serverError("The model called a tool Agent does not have: “\(call.name)”.")
+                replyText.withLock { text in
+                    if let piece = notice.transcriptText(replyIsEmpty: text.isEmpty) { text += piece }
+                }
+                onEvent(.reply(notice))
+                onEvent(.problem("The model called the tool “\(call.name)”, which Agent does not have. It was told so, and the conversation goes on."))
+            }
             let offset = replyText.withLock { $0.utf8.count }
             answered = []
             for var call in requested {
                 call.textOffset = offset
+                call.round = round
                 onEvent(.toolStarted(call))
                 let outcome = await toolbox.run(call)
                 call.result = outcome.text
                 call.failed = outcome.isFailure
                 onEvent(.toolFinished(call))
-                if case .unknownTool(let message) = outcome {
-                    // As the seed does: say so in the reply and to the user; the model gets the error too.
-                    let notice = "The model called a tool Agent does not have: \(message)"
-                    onEvent(.reply(.serverError(notice)))
-                    onEvent(.problem(notice))
-                    replyText.withLock { text in
-                        if let piece = ReplyEvent.serverError(notice).transcriptText(replyIsEmpty: text.isEmpty) { text += piece }
-                    }
-                }
                 answered.append(call)
             }
             calls += answered

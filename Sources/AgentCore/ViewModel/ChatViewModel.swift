@@ -199,14 +199,14 @@ public final class ChatViewModel {
         conversation[index].time = Date()
     }
 
-    /// Settles both messages once the exchange is over. A reply that never got any text is
-    /// removed; its user message, never delivered, is marked failed and given back to the
+    /// Settles both messages once the exchange is over. A reply that never got any text (nor
+    /// called a tool) is removed; its user message, never delivered, is marked failed and given back to the
     /// entry so nothing the user typed is lost.
     private func finish(_ replyID: UUID, as state: MessageState, userID: UUID) {
         var delivered = false
         if let index = conversation.index(of: replyID) {
             delivered = conversation[index].state != .sending
-            if conversation[index].text.isEmpty {
+            if conversation[index].text.isEmpty && conversation[index].toolCalls.isEmpty {
                 conversation.remove(at: index)
                 notify(.messageRemoved(index))
             } else {

@@ -27,6 +27,9 @@ final class ToolCallLine {
         GtkText.addClasses(widget, "tool-call")
     }
 
+    /// The compact line's text (what a screen reader reads first).
+    var summaryText: String { String(cString: gtk_label_get_text(summary.opaque)) }
+
     func show(_ call: ToolCall) {
         let arguments = call.arguments == .object([]) ? "" : call.arguments.serialized
         let outcome: String

@@ -71,6 +71,60 @@ struct AgentCLITests {
         #expect(bad.stderr.contains("--server must be an http"))
     }
 
+    /// A private settings folder, so the tests never read or write the user's own.
+    static let isolated = ["XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appending(path: "agent-cli-\(UUID())").path]
+
+    @Test func ollamaProtocol() async throws {
+        let marker = uniqueMarker()
+        let result = try await ProductRunner.run("agent-cli", ["--server", server.url("ollama-echo/\(marker)"), "--protocol", "ollama",
+                                                               "--model", "llama3.2", "hi"], environment: Self.isolated)
+        #expect(result.status == 0)
+        #expect(result.stdout == "Echo: hi\n")
+        let request = try #require(try await server.requests(containing: marker).first)
+        #expect((request["path"] as? String)?.hasSuffix("/api/chat") == true)
+    }
+
+    @Test("llmtools with --location: the tool runs without asking; activity on stderr, the reply on stdout")
+    func harnessWithToolsAndLocation() async throws {
+        let result = try await ProductRunner.run("agent-cli", ["--server", server.url("harness-tools"), "--protocol", "llmtools",
+                                                               "--location", "1.5,2.5", "Where am I?"], environment: Self.isolated)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "Checking. You are at latitude: 1.5, longitude: 2.5\n")
+        #expect(result.stderr.contains("agent-cli: tool get_location {}"))
+        #expect(result.stderr.contains("agent-cli: tool get_location → latitude: 1.5, longitude: 2.5"))
+    }
+
+    @Test func noToolsSendsNoTools() async throws {
+        let marker = uniqueMarker()
+        let result = try await ProductRunner.run("agent-cli", ["--server", server.url("echo/\(marker)"), "--no-tools", "x"],
+                                                 environment: Self.isolated)
+        #expect(result.status == 0)
+        let request = try #require(try await server.requests(containing: marker).first)
+        #expect((request["body"] as? [String: Any])?["tools"] == nil)
+        let withTools = uniqueMarker()
+        _ = try await ProductRunner.run("agent-cli", ["--server", server.url("echo/\(withTools)"), "x"], environment: Self.isolated)
+        let toolRequest = try #require(try await server.requests(containing: withTools).first)
+        #expect(((toolRequest["body"] as? [String: Any])?["tools"] as? [[String: Any]])?.count == 2)
+    }
+
+    @Test("Without a terminal to ask, get_location is refused and the model is told")
+    func locationWithoutConsent() async throws {
+        let result = try await ProductRunner.run("agent-cli", ["--server", server.url("tools-single"), "x"], environment: Self.isolated)
+        #expect(result.stdout == "Tool results: Error: the user declined to share their location\n")
+    }
+
+    @Test func unknownToolExits1() async throws {
+        let result = try await ProductRunner.run("agent-cli", ["--server", server.url("tools-unknown"), "x"], environment: Self.isolated)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("launch_rocket"))
+    }
+
+    @Test(arguments: [["--protocol", "grpc"], ["--location", "91,0"], ["--location", "paris"], ["--protocol", "ollama", "x"]])
+    func badToolOptions(arguments: [String]) async throws {
+        let result = try await ProductRunner.run("agent-cli", arguments)
+        #expect(result.status == 2)
+    }
+
     @Test func aRefusedConnectionExits1() async throws {
         let result = try await ProductRunner.run("agent-cli", ["--server", "http://127.0.0.1:9", "hi"])
         #expect(result.status == 1)

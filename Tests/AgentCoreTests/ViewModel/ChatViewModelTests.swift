@@ -138,3 +138,85 @@ struct ChatViewModelTests {
         #expect(model.draft == "anyone?")
     }
 }
+
+@MainActor
+@Suite("Chat view model with tools")
+struct ChatViewModelToolTests {
+    let server = TestServer.shared
+
+    @Test("get_location asks through the view model; the answer reaches the tool; the call is kept in the reply")
+    func consentThroughTheViewModel() async throws {
+        let marker = uniqueMarker()
+        let consent = ConsentBroker()
+        let settings = SettingsStore(file: TestTools.temporarySettingsFile())
+        let toolbox = Toolbox.standard(settings: settings, locationSource: nil, askConsent: { await consent.ask() })
+        let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-single/\(marker)"),
+                                                                                    model: "m"), toolbox: toolbox),
+                                  consent: consent)
+        var asked = 0
+        model.observe { change in
+            if change == .consentRequested {
+                asked += 1
+                model.answerConsent(.deny)
+            }
+        }
+        model.draft = "Where am I?"
+        model.send()
+        await model.waitUntilIdle()
+        #expect(asked == 1)
+        let reply = model.conversation[1]
+        #expect(reply.state == .done)
+        #expect(reply.toolCalls.count == 1)
+        #expect(reply.toolCalls.first?.name == "get_location")
+        #expect(reply.toolCalls.first?.result == "Error: the user declined to share their location")
+        #expect(reply.toolCalls.first?.failed == true)
+        #expect(reply.text == "Tool results: Error: the user declined to share their location")
+        let followUp = try await server.requests(containing: marker).last
+        let messages = (followUp?["body"] as? [String: Any])?["messages"] as? [[String: Any]]
+        #expect(messages?.last?["content"] as? String == "Error: the user declined to share their location")
+        #expect(!settings.locationAlwaysAllowed)
+    }
+
+    @Test("The next turn sends the earlier tool rounds back as they happened")
+    func toolRoundsStayInContext() async throws {
+        let marker = uniqueMarker()
+        let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-several/\(marker)"),
+                                                                                    model: "m"), toolbox: TestTools.toolbox()))
+        model.draft = "first"
+        model.send()
+        await model.waitUntilIdle()
+        model.draft = "second"
+        model.send()
+        await model.waitUntilIdle()
+        let requests = try await server.requests(containing: marker)
+        let last = (requests.last?["body"] as? [String: Any])?["messages"] as? [[String: Any]] ?? []
+        #expect(last.map { $0["role"] as? String } == ["user", "assistant", "tool", "tool", "assistant", "user", "assistant", "tool", "tool"])
+        #expect((last[4]["content"] as? String)?.hasPrefix("Tool results: latitude: 48.8566") == true)
+    }
+
+    @Test("An unknown tool: the alert, the note in the reply, and the reply still completes")
+    func unknownToolIsReported() async throws {
+        let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-unknown"), model: "m"),
+                                                             toolbox: TestTools.toolbox()))
+        model.draft = "go"
+        model.send()
+        await model.waitUntilIdle()
+        #expect(model.showError)
+        #expect(model.errorMessage.contains("launch_rocket"))
+        #expect(model.conversation[1].state == .done)
+        #expect(model.conversation[1].text.contains("Error: The model called a tool Agent does not have"))
+    }
+
+    @Test("The round cap: the reply is kept, marked cut off, and the cap is reported")
+    func roundCap() async throws {
+        let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-loop"), model: "m"),
+                                                             toolbox: TestTools.toolbox()))
+        model.draft = "loop"
+        model.send()
+        await model.waitUntilIdle()
+        try #require(model.conversation.count == 2, "a reply made only of tool calls is kept")
+        #expect(model.conversation[1].state == .cutOff)
+        #expect(model.conversation[1].toolCalls.count == 8)
+        #expect(model.errorMessage.contains("8 rounds"))
+    }
+}

@@ -1,11 +1,10 @@
-import AgentCore
 import Foundation
 
 /// Finds the files the app loads at run time (`Resources/`): `$AGENT_RESOURCE_DIR`, the
 /// installed location next to the binary (`<prefix>/share/<app id>`), or the source tree
 /// for an uninstalled build.
-enum ResourceLocator {
-    static func file(named name: String) -> URL? {
+public enum ResourceLocator {
+    public static func file(named name: String) -> URL? {
         candidates().map { $0.appending(path: name) }.first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
@@ -17,7 +16,7 @@ enum ResourceLocator {
         let executable = URL(filePath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
         folders.append(executable.deletingLastPathComponent().deletingLastPathComponent()
             .appending(path: "share/\(AppIdentity.applicationID)", directoryHint: .isDirectory))
-        // Sources/GtkFront/App/ResourceLocator.swift → the package's Resources/
+        // Sources/AgentCore/Configuration/ResourceLocator.swift → the package's Resources/
         let sourceTree = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         folders.append(sourceTree.appending(path: "Resources", directoryHint: .isDirectory))

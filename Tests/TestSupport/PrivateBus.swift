@@ -1,0 +1,60 @@
+import Foundation
+
+/// A private D-Bus daemon for one test, so services (a GeoClue mock) never touch the
+/// machine's own buses. Ends with the test process (its stdin closes).
+public final class PrivateBus: @unchecked Sendable {
+    public let address: String
+    private let daemon: Process
+    private var services: [Process] = []
+
+    public init() throws {
+        let daemon = Process()
+        daemon.executableURL = URL(filePath: "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--session", "--nofork", "--print-address=1"]
+        let output = Pipe()
+        daemon.standardOutput = output
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        guard let line = output.fileHandleForReading.readLine(), !line.isEmpty else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        address = line
+        self.daemon = daemon
+    }
+
+    /// Starts python-dbusmock with `template` on this bus (as its system bus) and waits
+    /// until `busName` is owned.
+    public func startMock(template: String, busName: String, parameters: [String: Any] = [:]) throws {
+        let mock = Process()
+        mock.executableURL = URL(filePath: "/usr/bin/python3")
+        var arguments = ["-m", "dbusmock", "--template", template]
+        if !parameters.isEmpty {
+            let json = try JSONSerialization.data(withJSONObject: parameters)
+            arguments += ["--parameters", String(decoding: json, as: UTF8.self)]
+        }
+        mock.arguments = arguments
+        mock.environment = ProcessInfo.processInfo.environment.merging(
+            ["DBUS_SYSTEM_BUS_ADDRESS": address, "DBUS_SESSION_BUS_ADDRESS": address]) { $1 }
+        mock.standardOutput = FileHandle.nullDevice
+        mock.standardError = FileHandle.nullDevice
+        try mock.run()
+        services.append(mock)
+        let check = Process()
+        check.executableURL = URL(filePath: "/usr/bin/gdbus")
+        check.arguments = ["wait", "--address", address, "--timeout", "10", busName]
+        try check.run()
+        check.waitUntilExit()
+        guard check.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+    }
+
+    deinit {
+        for service in services { service.terminate() }
+        daemon.terminate()
+    }
+
+    /// A template shipped with the tests (Tests/Servers/).
+    public static func template(_ name: String) -> String {
+        URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appending(path: "Servers/\(name)").path
+    }
+}
