@@ -92,6 +92,74 @@ static inline GtkWindow *agent_show_dialog(GtkWindow *parent, gboolean is_error,
 #endif
 }
 
+typedef void (*agent_file_chosen)(const char *path, void *context);
+
+typedef struct {
+    agent_file_chosen chosen;
+    void *context;
+} AgentFileState;
+
+#if GTK_CHECK_VERSION(4, 10, 0)
+static inline void agent_file_dialog_finished(GObject *source, GAsyncResult *result, gpointer data) {
+    AgentFileState *state = data;
+    GFile *file = g_object_get_data(source, "agent-save") ?
+        gtk_file_dialog_save_finish(GTK_FILE_DIALOG(source), result, NULL) :
+        gtk_file_dialog_open_finish(GTK_FILE_DIALOG(source), result, NULL);
+    char *path = file ? g_file_get_path(file) : NULL;
+    state->chosen(path, state->context);
+    g_free(path);
+    if (file) g_object_unref(file);
+    g_free(state);
+}
+#else
+static inline void agent_file_chooser_response(GtkNativeDialog *dialog, int response, gpointer data) {
+    AgentFileState *state = data;
+    char *path = NULL;
+    if (response == GTK_RESPONSE_ACCEPT) {
+        GFile *file = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(dialog));
+        if (file) {
+            path = g_file_get_path(file);
+            g_object_unref(file);
+        }
+    }
+    state->chosen(path, state->context);
+    g_free(path);
+    g_free(state);
+    g_object_unref(dialog);
+}
+#endif
+
+/* Asks for a file to save to (`save`, with `suggested_name`) or to open. `chosen` runs once
+ * with the path, or NULL when the user cancelled. GtkFileDialog on GTK 4.10+,
+ * GtkFileChooserNative (a portal where there is one) on 4.8. */
+static inline void agent_choose_file(GtkWindow *parent, const char *title, gboolean save, const char *suggested_name,
+                                     agent_file_chosen chosen, void *context) {
+    AgentFileState *state = g_new0(AgentFileState, 1);
+    state->chosen = chosen;
+    state->context = context;
+#if GTK_CHECK_VERSION(4, 10, 0)
+    GtkFileDialog *dialog = gtk_file_dialog_new();
+    gtk_file_dialog_set_title(dialog, title);
+    gtk_file_dialog_set_modal(dialog, TRUE);
+    if (save) {
+        g_object_set_data(G_OBJECT(dialog), "agent-save", GINT_TO_POINTER(1));
+        if (suggested_name) gtk_file_dialog_set_initial_name(dialog, suggested_name);
+        gtk_file_dialog_save(dialog, parent, NULL, agent_file_dialog_finished, state);
+    } else {
+        gtk_file_dialog_open(dialog, parent, NULL, agent_file_dialog_finished, state);
+    }
+    g_object_unref(dialog);
+#else
+    GtkFileChooserNative *dialog = gtk_file_chooser_native_new(
+        title, parent, save ? GTK_FILE_CHOOSER_ACTION_SAVE : GTK_FILE_CHOOSER_ACTION_OPEN,
+        save ? "_Save" : "_Open", "_Cancel");
+    gtk_native_dialog_set_modal(GTK_NATIVE_DIALOG(dialog), TRUE);
+    if (save && suggested_name) gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(dialog), suggested_name);
+    g_signal_connect(dialog, "response", G_CALLBACK(agent_file_chooser_response), state);
+    gtk_native_dialog_show(GTK_NATIVE_DIALOG(dialog));
+#endif
+}
+
 /* Emits a signal that takes no arguments, e.g. "clicked" or "activate" (tests and
  * programmatic activation; g_signal_emit_by_name is variadic). */
 static inline void agent_emit_signal(gpointer instance, const char *signal) {

@@ -36,10 +36,21 @@ let status = MainActor.assumeIsolated {
         askConsent: { await consent.ask() })
     let connection = endpoint.map { ChatConnection(endpoint: $0, options: options.generation, toolbox: toolbox) }
         ?? ChatConnection(localServer: LocalModelServer(), options: options.generation, toolbox: toolbox)
-    let appID = "\(AppIdentity.applicationID).\(settings.installationID.prefix(8)).\(UUID().uuidString.prefix(8).lowercased())"
+    var store: ChatStore?
+    var storeProblem: String?
+    do {
+        store = try ChatStore()
+    } catch {
+        storeProblem = "Your chats could not be opened (\(ChatStore.defaultFile.path)): \(error)\n\n"
+            + "Agent works without saving until this is fixed."
+    }
+    let viewModel = ChatViewModel(connection: connection, consent: consent, store: store,
+                                  harnessAppIDPrefix: "\(AppIdentity.applicationID).\(settings.installationID.prefix(8))")
+    viewModel.contextBudget = settings.contextBudget
+    viewModel.defaultSystemPrompt = settings.systemPrompt
+    let library = store.map { ChatLibrary(store: $0, viewModel: viewModel, settings: settings) }
     // Options for one run must not be handed to an already running instance.
     let unique = endpoint == nil && options.location == nil && !options.noTools
-    return AgentApplication(viewModel: ChatViewModel(connection: connection, consent: consent, harnessAppID: appID),
-                            unique: unique).run()
+    return AgentApplication(viewModel: viewModel, library: library, storeProblem: storeProblem, unique: unique).run()
 }
 exit(status)

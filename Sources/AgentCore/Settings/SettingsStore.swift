@@ -75,3 +75,17 @@ extension SettingsStore {
         return made
     }
 }
+
+extension SettingsStore {
+    /// How many tokens of conversation a request may carry (estimated), 4096 unless set.
+    public var contextBudget: Int {
+        get { string("generation", "context-tokens").flatMap(Int.init).map { max(256, $0) } ?? 4096 }
+        set { set(String(newValue), "generation", "context-tokens") }
+    }
+
+    /// The system prompt new chats start with.
+    public var systemPrompt: String {
+        get { string("generation", "system-prompt") ?? "" }
+        set { set(newValue.isEmpty ? nil : newValue, "generation", "system-prompt") }
+    }
+}

@@ -8,14 +8,21 @@ import Foundation
 public final class AgentApplication {
     public let application: UnsafeMutablePointer<GtkApplication>
     public let viewModel: ChatViewModel
+    /// The saved chats; nil when the store could not be opened (the window then keeps the
+    /// conversation in memory and says why).
+    public let library: ChatLibrary?
+    private let storeProblem: String?
     public private(set) var window: ChatWindow?
     /// Benchmarks: `AGENT_REPORT_FIRST_FRAME=exit|stay` prints when the first frame is painted.
     private let firstFrameReport = ProcessInfo.processInfo.environment["AGENT_REPORT_FIRST_FRAME"]
 
     /// `unique`: a second launch presents the first window instead of opening another.
     /// `applicationID` differs from the app's own only in tests that run several at once.
-    public init(viewModel: ChatViewModel, unique: Bool = true, applicationID: String = AppIdentity.applicationID) {
+    public init(viewModel: ChatViewModel, library: ChatLibrary? = nil, storeProblem: String? = nil, unique: Bool = true,
+                applicationID: String = AppIdentity.applicationID) {
         self.viewModel = viewModel
+        self.library = library
+        self.storeProblem = storeProblem
         application = gtk_application_new(applicationID,
                                           unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE)
         let app = UnsafeMutableRawPointer(application)
@@ -51,14 +58,25 @@ public final class AgentApplication {
         Actions.setAccelerators(["<Control>q"], for: "app.quit", in: application)
         Actions.setAccelerators(["<Control>w"], for: "window.close", in: application)
         Actions.setAccelerators(["Escape"], for: "win.stop", in: application)
+        Actions.setAccelerators(["<Control>n"], for: "win.new-chat", in: application)
+        Actions.setAccelerators(["<Control>f"], for: "win.search", in: application)
+        Actions.setAccelerators(["F2"], for: "win.rename-chat", in: application)
+        Actions.setAccelerators(["<Control><Shift>r"], for: "win.regenerate", in: application)
+        Actions.setAccelerators(["<Control><Shift>c"], for: "win.copy-chat", in: application)
     }
 
     private func activate() {
         if window == nil {
-            let chatWindow = ChatWindow(application: application, viewModel: viewModel)
+            let chatWindow = ChatWindow(application: application, viewModel: viewModel, library: library)
             window = chatWindow
+            library?.openInitialChat()
             if let firstFrameReport { reportFirstFrame(of: chatWindow.window, thenQuit: firstFrameReport == "exit") }
             viewModel.prepare()
+            window?.present()
+            if let storeProblem {
+                ErrorAlert.show(over: chatWindow.window, message: storeProblem) {}
+            }
+            return
         }
         window?.present()
     }

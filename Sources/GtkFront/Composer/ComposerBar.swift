@@ -11,13 +11,27 @@ final class ComposerBar {
     let sendButton: UnsafeMutablePointer<GtkWidget>
     let stopButton: UnsafeMutablePointer<GtkWidget>
     private let sendContent: UnsafeMutablePointer<GtkWidget>
+    /// "Editing a message" with Cancel, above the entry while a message is being edited.
+    let editingNotice: UnsafeMutablePointer<GtkWidget>
     private let spinner: UnsafeMutablePointer<GtkWidget>
     private let viewModel: ChatViewModel
 
     init(viewModel: ChatViewModel) {
         self.viewModel = viewModel
-        widget = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
+        widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
         GtkText.addClasses(widget, "composer")
+        let row: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
+        editingNotice = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
+        let editingLabel: UnsafeMutablePointer<GtkWidget> = gtk_label_new("Editing a message: sending replaces it and everything after it")
+        gtk_label_set_xalign(editingLabel.opaque, 0)
+        gtk_label_set_wrap(editingLabel.opaque, 1)
+        gtk_widget_set_hexpand(editingLabel, 1)
+        GtkText.addClasses(editingLabel, "dim-label", "editing-label")
+        let cancelEdit: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic("_Cancel")
+        GtkText.addClasses(cancelEdit, "flat")
+        gtk_box_append(editingNotice.cast(), editingLabel)
+        gtk_box_append(editingNotice.cast(), cancelEdit)
+        gtk_widget_set_visible(editingNotice, 0)
 
         entry = gtk_entry_new()
         gtk_entry_set_placeholder_text(entry.cast(), viewModel.instruction)
@@ -40,9 +54,12 @@ final class ComposerBar {
         gtk_widget_set_tooltip_text(stopButton, "Stop (Esc)")
         agent_accessible_set_label(stopButton, "Stop")
 
-        gtk_box_append(widget.cast(), entry)
-        gtk_box_append(widget.cast(), stopButton)
-        gtk_box_append(widget.cast(), sendButton)
+        gtk_box_append(row.cast(), entry)
+        gtk_box_append(row.cast(), stopButton)
+        gtk_box_append(row.cast(), sendButton)
+        gtk_box_append(widget.cast(), editingNotice)
+        gtk_box_append(widget.cast(), row)
+        Signals.connect(cancelEdit.raw, "clicked") { [weak self] in self?.viewModel.cancelEdit() }
 
         Signals.connect(entry.raw, "changed") { [weak self] in
             guard let self else { return }
@@ -63,6 +80,7 @@ final class ComposerBar {
             gtk_editable_set_position(entry.opaque, -1)
         }
         gtk_widget_set_sensitive(sendButton, viewModel.canSend ? 1 : 0)
+        gtk_widget_set_visible(editingNotice, viewModel.editingMessageID == nil ? 0 : 1)
         gtk_widget_set_visible(stopButton, viewModel.isSending ? 1 : 0)
         if viewModel.isSending {
             gtk_stack_set_visible_child_name(sendContent.opaque, "spinner")

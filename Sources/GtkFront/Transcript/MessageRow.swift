@@ -15,6 +15,8 @@ final class MessageRow {
     private let footer: UnsafeMutablePointer<GtkWidget>
     let stateLabel: UnsafeMutablePointer<GtkWidget>
     let copyButton: UnsafeMutablePointer<GtkWidget>
+    let editButton: UnsafeMutablePointer<GtkWidget>
+    let regenerateButton: UnsafeMutablePointer<GtkWidget>
     private var paragraphLabels: [UnsafeMutablePointer<GtkWidget>] = []
     /// Tool calls sit at the top of the bubble, before the text.
     private let toolBox: UnsafeMutablePointer<GtkWidget>
@@ -27,7 +29,14 @@ final class MessageRow {
     private var shownRole: Role?
     private(set) var messageID: UUID?
 
-    init(onCopy: @escaping @MainActor (UUID, UnsafeMutablePointer<GtkWidget>) -> Void) {
+    /// What the row's buttons ask for.
+    struct Actions {
+        var copy: @MainActor (UUID, UnsafeMutablePointer<GtkWidget>) -> Void
+        var edit: @MainActor (UUID) -> Void
+        var regenerate: @MainActor () -> Void
+    }
+
+    init(actions: Actions) {
         root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 3)
         GtkText.addClasses(root, "message-row")
 
@@ -52,8 +61,18 @@ final class MessageRow {
         GtkText.addClasses(copyButton, "flat", "copy-button")
         gtk_widget_set_tooltip_text(copyButton, "Copy reply")
         agent_accessible_set_label(copyButton, "Copy")
-        gtk_box_append(footer.cast(), copyButton)
+        editButton = gtk_button_new_from_icon_name("document-edit-symbolic")
+        GtkText.addClasses(editButton, "flat", "copy-button")
+        gtk_widget_set_tooltip_text(editButton, "Edit and send again")
+        agent_accessible_set_label(editButton, "Edit")
+        regenerateButton = gtk_button_new_from_icon_name("view-refresh-symbolic")
+        GtkText.addClasses(regenerateButton, "flat", "copy-button")
+        gtk_widget_set_tooltip_text(regenerateButton, "Regenerate reply")
+        agent_accessible_set_label(regenerateButton, "Regenerate")
         gtk_box_append(footer.cast(), stateLabel)
+        gtk_box_append(footer.cast(), editButton)
+        gtk_box_append(footer.cast(), copyButton)
+        gtk_box_append(footer.cast(), regenerateButton)
 
         gtk_box_append(root.cast(), metaLine)
         gtk_box_append(root.cast(), bubble)
@@ -62,13 +81,23 @@ final class MessageRow {
         let button = copyButton
         Signals.connect(copyButton.raw, "clicked") { [weak self] in
             guard let id = self?.messageID else { return }
-            onCopy(id, button)
+            actions.copy(id, button)
         }
+        Signals.connect(editButton.raw, "clicked") { [weak self] in
+            guard let id = self?.messageID else { return }
+            actions.edit(id)
+        }
+        Signals.connect(regenerateButton.raw, "clicked") { actions.regenerate() }
     }
 
     /// The text the row shows, paragraphs joined by blank lines (what a screen reader reads).
     var displayedText: String {
         paragraphLabels.map { String(cString: gtk_label_get_text($0.opaque)) }.joined(separator: "\n\n")
+    }
+
+    /// Whether this is the conversation's last reply and may be regenerated now.
+    func showRegenerate(_ shown: Bool) {
+        gtk_widget_set_visible(regenerateButton, shown ? 1 : 0)
     }
 
     func bind(_ message: ChatMessage) {
@@ -127,6 +156,8 @@ final class MessageRow {
         gtk_widget_set_halign(footer, isUser ? GTK_ALIGN_END : GTK_ALIGN_START)
         gtk_widget_set_visible(authorLabel, isUser ? 0 : 1)
         gtk_widget_set_visible(copyButton, isUser ? 0 : 1)
+        gtk_widget_set_visible(editButton, isUser ? 1 : 0)
+        gtk_widget_set_visible(regenerateButton, 0)
         if isUser {
             gtk_widget_remove_css_class(bubble, "assistant")
             gtk_widget_add_css_class(bubble, "user")

@@ -54,7 +54,7 @@ final class TranscriptView {
         switch change {
         case .messageInserted(let index):
             let message = viewModel.conversation[index]
-            if message.role == .user { followsNewest = true }
+            if message.role == .user && index == viewModel.conversation.count - 1 { followsNewest = true }
             message.id.uuidString.withCString { id in
                 var items: [UnsafePointer<CChar>?] = [id, nil]
                 gtk_string_list_splice(store, guint(index), 0, &items)
@@ -64,8 +64,33 @@ final class TranscriptView {
         case .messageChanged(let index):
             pendingUpdates.insert(viewModel.conversation[index].id)
             scheduleFrame()
-        case .composer, .error, .status, .consentRequested:
+        case .composer:
+            // Sending started or ended: only the last reply offers Regenerate, and only then.
+            if let last = viewModel.conversation.messages.last {
+                boundRows[last.id]?.showRegenerate(viewModel.canRegenerate)
+            }
+            if viewModel.conversation.count > 1 {
+                boundRows[viewModel.conversation[viewModel.conversation.count - 2].id]?.showRegenerate(false)
+            }
+        case .reloaded:
+            reload()
+        case .error, .status, .consentRequested:
             break
+        }
+    }
+
+    /// Shows the view model's conversation anew (another chat).
+    private func reload() {
+        pendingUpdates.removeAll()
+        followsNewest = true
+        var ids = viewModel.conversation.messages.map { strdup($0.id.uuidString) }
+        ids.append(nil)
+        defer { ids.forEach { free($0) } }
+        let count = g_list_model_get_n_items(store)
+        ids.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { list in
+                gtk_string_list_splice(store, 0, count, list.baseAddress)
+            }
         }
     }
 
@@ -93,7 +118,10 @@ final class TranscriptView {
     private func connectFactory(_ factory: UnsafeMutableRawPointer) {
         Signals.connect(factory, "setup") { [weak self] item in
             guard let self, let item else { return }
-            let row = MessageRow { [weak self] id, button in self?.copyMessage(id, from: button) }
+            let row = MessageRow(actions: MessageRow.Actions(
+                copy: { [weak self] id, button in self?.copyMessage(id, from: button) },
+                edit: { [weak self] id in self?.viewModel.beginEdit(id) },
+                regenerate: { [weak self] in self?.viewModel.regenerate() }))
             gtk_list_item_set_child(OpaquePointer(item), row.root)
             gtk_list_item_set_activatable(OpaquePointer(item), 0)
             gtk_list_item_set_selectable(OpaquePointer(item), 0)
@@ -105,6 +133,7 @@ final class TranscriptView {
             guard position < viewModel.conversation.count else { return }
             let message = viewModel.conversation[position]
             row.bind(message)
+            row.showRegenerate(position == viewModel.conversation.count - 1 && viewModel.canRegenerate)
             boundRows[message.id] = row
         }
         Signals.connect(factory, "unbind") { [weak self] item in

@@ -22,11 +22,13 @@ enum GtkTestHarness {
     }
 
     /// An application with its window, talking to `endpoint`.
-    static func launch(_ endpoint: ChatEndpoint, toolbox: Toolbox = Toolbox(), consent: ConsentBroker = ConsentBroker()) throws -> AgentApplication {
+    static func launch(_ endpoint: ChatEndpoint, toolbox: Toolbox = Toolbox(), consent: ConsentBroker = ConsentBroker(),
+                       store: ChatStore? = nil, settings: SettingsStore? = nil) throws -> AgentApplication {
         try requireDisplay()
         launches += 1
-        let viewModel = ChatViewModel(connection: ChatConnection(endpoint: endpoint, toolbox: toolbox), consent: consent)
-        let app = AgentApplication(viewModel: viewModel, unique: false,
+        let viewModel = ChatViewModel(connection: ChatConnection(endpoint: endpoint, toolbox: toolbox), consent: consent, store: store)
+        let library = store.map { ChatLibrary(store: $0, viewModel: viewModel, settings: settings) }
+        let app = AgentApplication(viewModel: viewModel, library: library, unique: false,
                                    applicationID: "\(AppIdentity.applicationID).Test\(launches)")
         let gApplication = UnsafeMutableRawPointer(app.application).assumingMemoryBound(to: GApplication.self)
         var error: UnsafeMutablePointer<GError>?

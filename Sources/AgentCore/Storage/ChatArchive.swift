@@ -1,0 +1,168 @@
+import Foundation
+
+/// Chats as files: JSON that imports back exactly (one chat or all), and Markdown to read.
+public enum ChatArchive {
+    /// A chat with all its messages.
+    public struct Chat: Sendable, Equatable {
+        public var summary: ChatSummary
+        public var messages: [ChatMessage]
+
+        public init(summary: ChatSummary, messages: [ChatMessage]) {
+            self.summary = summary
+            self.messages = messages
+        }
+    }
+
+    public static let format = "agent-chats"
+    public static let version = 1
+
+    public struct FormatError: Error, Equatable, LocalizedError {
+        public let message: String
+        public var errorDescription: String? { message }
+    }
+
+    // MARK: JSON
+
+    public static func json(_ chats: [Chat]) -> String {
+        JSONValue.object([
+            ("format", .string(format)),
+            ("version", .number(Double(version))),
+            ("chats", .array(chats.map(json))),
+        ]).serialized + "\n"
+    }
+
+    private static func json(_ chat: Chat) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("id", .string(chat.summary.id.uuidString)),
+            ("title", .string(chat.summary.title)),
+            ("created", .number(chat.summary.created.timeIntervalSince1970)),
+            ("updated", .number(chat.summary.updated.timeIntervalSince1970)),
+            ("systemPrompt", .string(chat.summary.systemPrompt)),
+        ]
+        if let model = chat.summary.model { members.append(("model", .string(model))) }
+        if let profile = chat.summary.serverProfile { members.append(("serverProfile", .string(profile))) }
+        members.append(("messages", .array(chat.messages.map(json))))
+        return .object(members)
+    }
+
+    private static func json(_ message: ChatMessage) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("id", .string(message.id.uuidString)),
+            ("role", .string(message.role.rawValue)),
+            ("text", .string(message.text)),
+            ("time", .number(message.time.timeIntervalSince1970)),
+            ("state", .string(message.state.rawValue)),
+        ]
+        if let model = message.model { members.append(("model", .string(model))) }
+        if !message.toolCalls.isEmpty { members.append(("toolCalls", .array(message.toolCalls.map(\.json)))) }
+        if let usage = message.usage {
+            var fields: [(key: String, value: JSONValue)] = []
+            if let prompt = usage.promptTokens { fields.append(("promptTokens", .number(Double(prompt)))) }
+            if let completion = usage.completionTokens { fields.append(("completionTokens", .number(Double(completion)))) }
+            if let seconds = usage.generationSeconds { fields.append(("generationSeconds", .number(seconds))) }
+            members.append(("usage", .object(fields)))
+        }
+        return .object(members)
+    }
+
+    /// Reads chats exported by `json`; refuses anything else with a reason.
+    public static func parse(_ text: String) throws -> [Chat] {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(text)
+        } catch {
+            throw FormatError(message: "This is not a chat export: \(error)")
+        }
+        guard root["format"]?.stringValue == format else { throw FormatError(message: "This is not an Agent chat export.") }
+        guard let fileVersion = root["version"]?.numberValue, Int(fileVersion) <= version else {
+            throw FormatError(message: "This chat export is from a newer Agent.")
+        }
+        return try (root["chats"]?.arrayValue ?? []).map { chat in
+            guard let id = chat["id"]?.stringValue.flatMap(UUID.init(uuidString:)), let title = chat["title"]?.stringValue else {
+                throw FormatError(message: "A chat in the export has no id or title.")
+            }
+            let summary = ChatSummary(id: id, title: title,
+                                      created: Date(timeIntervalSince1970: chat["created"]?.numberValue ?? 0),
+                                      updated: Date(timeIntervalSince1970: chat["updated"]?.numberValue ?? 0),
+                                      model: chat["model"]?.stringValue, serverProfile: chat["serverProfile"]?.stringValue,
+                                      systemPrompt: chat["systemPrompt"]?.stringValue ?? "")
+            let messages = try (chat["messages"]?.arrayValue ?? []).map { message -> ChatMessage in
+                guard let id = message["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
+                      let role = message["role"]?.stringValue.flatMap(Role.init(rawValue:)),
+                      let text = message["text"]?.stringValue else {
+                    throw FormatError(message: "A message in “\(title)” has no id, role or text.")
+                }
+                let usage = message["usage"].map { usage in
+                    TokenUsage(promptTokens: usage["promptTokens"]?.numberValue.map { Int($0) },
+                               completionTokens: usage["completionTokens"]?.numberValue.map { Int($0) },
+                               generationSeconds: usage["generationSeconds"]?.numberValue)
+                }
+                return ChatMessage(id: id, role: role, text: text, model: message["model"]?.stringValue,
+                                   time: Date(timeIntervalSince1970: message["time"]?.numberValue ?? 0),
+                                   state: message["state"]?.stringValue.flatMap(MessageState.init(rawValue:)) ?? .done,
+                                   toolCalls: (message["toolCalls"]?.arrayValue ?? []).compactMap(ToolCall.init(json:)),
+                                   usage: usage)
+            }
+            return Chat(summary: summary, messages: messages)
+        }
+    }
+
+    // MARK: Markdown
+
+    public static func markdown(_ chat: Chat) -> String {
+        var lines = ["# \(chat.summary.title)", ""]
+        if !chat.summary.systemPrompt.isEmpty {
+            lines += ["> System prompt: \(chat.summary.systemPrompt)", ""]
+        }
+        for message in chat.messages {
+            let author = message.role == .user ? "You" : message.authorLabel
+            var heading = "**\(author)** · \(message.isoTime)"
+            switch message.state {
+            case .cutOff: heading += " · cut off"
+            case .stopped: heading += " · stopped"
+            case .failed: heading += message.role == .user ? " · not delivered" : " · failed"
+            default: break
+            }
+            lines += ["## \(message.role == .user ? "You" : "Reply")", "", heading, ""]
+            for call in message.toolCalls {
+                lines.append("> Tool `\(call.name)(\(call.arguments.serialized))` → \(call.result ?? "")")
+            }
+            if !message.toolCalls.isEmpty { lines.append("") }
+            lines += [message.text, ""]
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension ChatStore {
+    /// A whole chat for export.
+    public func archive(_ id: UUID) throws -> ChatArchive.Chat? {
+        guard let summary = try chat(id) else { return nil }
+        return ChatArchive.Chat(summary: summary, messages: try messages(in: id).map(\.message))
+    }
+
+    /// Every chat, most recent first.
+    public func archiveAll() throws -> [ChatArchive.Chat] {
+        try chats().compactMap { try archive($0.id) }
+    }
+
+    /// Adds exported chats. A chat whose id is already here comes in as a copy with new ids.
+    @discardableResult
+    public func importChats(_ chats: [ChatArchive.Chat]) throws -> [ChatSummary] {
+        try chats.map { chat in
+            var summary = chat.summary
+            var messages = chat.messages
+            if try self.chat(summary.id) != nil || (try? messageCount(in: summary.id)) ?? 0 > 0 {
+                summary = ChatSummary(title: summary.title, created: summary.created, updated: summary.updated,
+                                      model: summary.model, serverProfile: summary.serverProfile, systemPrompt: summary.systemPrompt)
+                messages = messages.map { message in
+                    ChatMessage(role: message.role, text: message.text, model: message.model, time: message.time,
+                                state: message.state, toolCalls: message.toolCalls, usage: message.usage)
+                }
+            }
+            try createChat(summary)
+            try saveAll(messages, in: summary.id, firstSeq: 0)
+            return summary
+        }
+    }
+}

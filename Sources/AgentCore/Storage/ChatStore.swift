@@ -1,0 +1,286 @@
+import Foundation
+import Synchronization
+
+/// A chat as the sidebar lists it.
+public struct ChatSummary: Sendable, Equatable, Identifiable {
+    public let id: UUID
+    public var title: String
+    public var created: Date
+    public var updated: Date
+    public var model: String?
+    public var serverProfile: String?
+    public var systemPrompt: String
+
+    public init(id: UUID = UUID(), title: String, created: Date = Date(), updated: Date = Date(), model: String? = nil,
+                serverProfile: String? = nil, systemPrompt: String = "") {
+        self.id = id
+        self.title = title
+        self.created = created
+        self.updated = updated
+        self.model = model
+        self.serverProfile = serverProfile
+        self.systemPrompt = systemPrompt
+    }
+}
+
+/// A message with its place in its chat.
+public struct StoredMessage: Sendable, Equatable {
+    public let seq: Int
+    public var message: ChatMessage
+}
+
+/// A search result: a chat whose title matched, or a message (with a snippet of its text).
+public struct SearchHit: Sendable, Equatable {
+    public let chatID: UUID
+    public let chatTitle: String
+    public let messageID: UUID?
+    public let snippet: String
+}
+
+/// Every chat and message, in SQLite (`$XDG_DATA_HOME/<app id>/chats.sqlite`): WAL mode,
+/// foreign keys, a versioned schema migrated forward on open, bound parameters only.
+/// Opening also settles what a crash left behind: replies that were streaming are marked
+/// cut off, messages never answered are marked failed.
+public final class ChatStore: Sendable {
+    public let file: URL
+    private let database: Mutex<SQLiteDatabase>
+
+    public static var defaultFile: URL { AppIdentity.dataDirectory.appending(path: "chats.sqlite") }
+
+    public init(file: URL = ChatStore.defaultFile) throws {
+        self.file = file
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let database = try SQLiteDatabase(path: file.path)
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")
+        try ChatStoreSchema.migrate(database)
+        try Self.recoverInterrupted(database)
+        try database.query("DELETE FROM chats WHERE deleted_at IS NOT NULL")
+        self.database = Mutex(database)
+    }
+
+    public var schemaVersion: Int {
+        (try? database.withLock { try ChatStoreSchema.version(of: $0) }) ?? 0
+    }
+
+    private func run<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        try database.withLock { try body($0) }
+    }
+
+    // MARK: Chats
+
+    private static let chatColumns = "id, title, created, updated, model, server_profile, system_prompt"
+
+    /// The chats, most recently updated first (deleted ones left out).
+    public func chats() throws -> [ChatSummary] {
+        try run { database in
+            try database.query("SELECT \(Self.chatColumns) FROM chats WHERE deleted_at IS NULL ORDER BY updated DESC")
+                .compactMap(Self.chat(from:))
+        }
+    }
+
+    public func chat(_ id: UUID) throws -> ChatSummary? {
+        try run { database in
+            try database.query("SELECT \(Self.chatColumns) FROM chats WHERE id = ? AND deleted_at IS NULL",
+                               [.text(id.uuidString)]).first.flatMap(Self.chat(from:))
+        }
+    }
+
+    @discardableResult
+    public func createChat(_ chat: ChatSummary) throws -> ChatSummary {
+        try run { database in
+            try database.query("INSERT INTO chats (\(Self.chatColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)", Self.values(chat))
+        }
+        return chat
+    }
+
+    public func renameChat(_ id: UUID, to title: String) throws {
+        try run { try $0.query("UPDATE chats SET title = ? WHERE id = ?", [.text(title), .text(id.uuidString)]) }
+    }
+
+    /// Records activity: the chat moves to the top of the list.
+    public func touchChat(_ id: UUID, at date: Date = Date(), model: String? = nil) throws {
+        try run { database in
+            try database.query("UPDATE chats SET updated = ?, model = COALESCE(?, model) WHERE id = ?",
+                               [.real(date.timeIntervalSince1970), SQLiteValue(model), .text(id.uuidString)])
+        }
+    }
+
+    public func setSystemPrompt(_ prompt: String, for id: UUID) throws {
+        try run { try $0.query("UPDATE chats SET system_prompt = ? WHERE id = ?", [.text(prompt), .text(id.uuidString)]) }
+    }
+
+    /// Hides a chat; `restoreChat` brings it back until the store is next opened.
+    public func deleteChat(_ id: UUID) throws {
+        try run { database in
+            try database.query("UPDATE chats SET deleted_at = ? WHERE id = ?", [.real(Date().timeIntervalSince1970), .text(id.uuidString)])
+        }
+    }
+
+    public func restoreChat(_ id: UUID) throws {
+        try run { try $0.query("UPDATE chats SET deleted_at = NULL WHERE id = ?", [.text(id.uuidString)]) }
+    }
+
+    // MARK: Messages
+
+    private static let messageColumns = """
+        id, seq, role, text, model, created, state, tool_calls, prompt_tokens, completion_tokens, generation_seconds
+        """
+
+    public func messageCount(in chat: UUID) throws -> Int {
+        try run { database in
+            Int(try database.query("SELECT count(*) FROM messages WHERE chat_id = ?", [.text(chat.uuidString)]).first?.first?.integer ?? 0)
+        }
+    }
+
+    /// The newest `limit` messages before `seq` (all before it when nil), oldest first.
+    public func messages(in chat: UUID, before seq: Int? = nil, limit: Int? = nil) throws -> [StoredMessage] {
+        try run { database in
+            let rows = try database.query("""
+                SELECT \(Self.messageColumns) FROM messages WHERE chat_id = ? AND seq < ?
+                ORDER BY seq DESC LIMIT ?
+                """, [.text(chat.uuidString), .integer(Int64(seq ?? Int.max)), .integer(Int64(limit ?? -1))])
+            return rows.reversed().compactMap(Self.message(from:))
+        }
+    }
+
+    /// The messages from `seq` on, oldest first.
+    public func messages(in chat: UUID, from seq: Int) throws -> [StoredMessage] {
+        try run { database in
+            try database.query("SELECT \(Self.messageColumns) FROM messages WHERE chat_id = ? AND seq >= ? ORDER BY seq",
+                               [.text(chat.uuidString), .integer(Int64(seq))]).compactMap(Self.message(from:))
+        }
+    }
+
+    public func seq(of message: UUID) throws -> Int? {
+        try run { database in
+            try database.query("SELECT seq FROM messages WHERE id = ?", [.text(message.uuidString)]).first?.first?.integer.map(Int.init)
+        }
+    }
+
+    /// The seq a new message in `chat` gets.
+    public func nextSeq(in chat: UUID) throws -> Int {
+        try run { database in
+            Int(try database.query("SELECT COALESCE(MAX(seq) + 1, 0) FROM messages WHERE chat_id = ?",
+                                   [.text(chat.uuidString)]).first?.first?.integer ?? 0)
+        }
+    }
+
+    /// Inserts or updates a message.
+    public func save(_ message: ChatMessage, in chat: UUID, seq: Int) throws {
+        try run { database in
+            try database.query("""
+                INSERT INTO messages (id, chat_id, seq, role, text, model, created, updated, state, tool_calls,
+                                      prompt_tokens, completion_tokens, generation_seconds)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET text = excluded.text, model = excluded.model, created = excluded.created,
+                    updated = excluded.updated, state = excluded.state, tool_calls = excluded.tool_calls,
+                    prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
+                    generation_seconds = excluded.generation_seconds
+                """, [.text(message.id.uuidString), .text(chat.uuidString), .integer(Int64(seq)), .text(message.role.rawValue),
+                      .text(message.text), SQLiteValue(message.model), .real(message.time.timeIntervalSince1970),
+                      .real(Date().timeIntervalSince1970), .text(message.state.rawValue),
+                      SQLiteValue(ToolCall.jsonText(message.toolCalls)), SQLiteValue(message.usage?.promptTokens),
+                      SQLiteValue(message.usage?.completionTokens), SQLiteValue(message.usage?.generationSeconds)])
+        }
+    }
+
+    /// Saves many messages in one transaction (imports, tests, benchmarks).
+    public func saveAll(_ messages: [ChatMessage], in chat: UUID, firstSeq: Int) throws {
+        try run { database in
+            try database.transaction {
+                for (offset, message) in messages.enumerated() {
+                    try database.query("""
+                        INSERT INTO messages (id, chat_id, seq, role, text, model, created, updated, state, tool_calls,
+                                              prompt_tokens, completion_tokens, generation_seconds)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, [.text(message.id.uuidString), .text(chat.uuidString), .integer(Int64(firstSeq + offset)),
+                              .text(message.role.rawValue), .text(message.text), SQLiteValue(message.model),
+                              .real(message.time.timeIntervalSince1970), .real(message.time.timeIntervalSince1970),
+                              .text(message.state.rawValue), SQLiteValue(ToolCall.jsonText(message.toolCalls)),
+                              SQLiteValue(message.usage?.promptTokens), SQLiteValue(message.usage?.completionTokens),
+                              SQLiteValue(message.usage?.generationSeconds)])
+                }
+            }
+        }
+    }
+
+    public func deleteMessage(_ id: UUID) throws {
+        try run { try $0.query("DELETE FROM messages WHERE id = ?", [.text(id.uuidString)]) }
+    }
+
+    /// Removes the messages from `seq` on (editing a message replaces what followed it).
+    public func deleteMessages(in chat: UUID, from seq: Int) throws {
+        try run { try $0.query("DELETE FROM messages WHERE chat_id = ? AND seq >= ?", [.text(chat.uuidString), .integer(Int64(seq))]) }
+    }
+
+    // MARK: Search
+
+    /// Chats whose title, and messages whose text, contain every word of `text` (as
+    /// prefixes): titles first, then messages by relevance.
+    public func search(_ text: String, limit: Int = 50) throws -> [SearchHit] {
+        let words = text.split { !$0.isLetter && !$0.isNumber }.map { "\"\($0)\"*" }
+        guard !words.isEmpty else { return [] }
+        let query = words.joined(separator: " ")
+        return try run { database in
+            let titles = try database.query("""
+                SELECT c.id, c.title FROM chat_search JOIN chats c ON c.rowid = chat_search.rowid
+                WHERE chat_search MATCH ? AND c.deleted_at IS NULL ORDER BY rank LIMIT ?
+                """, [.text(query), .integer(Int64(limit))]).compactMap { row -> SearchHit? in
+                guard let id = row[0].text.flatMap(UUID.init(uuidString:)), let title = row[1].text else { return nil }
+                return SearchHit(chatID: id, chatTitle: title, messageID: nil, snippet: title)
+            }
+            let messages = try database.query("""
+                SELECT m.chat_id, c.title, m.id, snippet(message_search, 0, '', '', '…', 12)
+                FROM message_search JOIN messages m ON m.rowid = message_search.rowid JOIN chats c ON c.id = m.chat_id
+                WHERE message_search MATCH ? AND c.deleted_at IS NULL ORDER BY rank LIMIT ?
+                """, [.text(query), .integer(Int64(limit))]).compactMap { row -> SearchHit? in
+                guard let chat = row[0].text.flatMap(UUID.init(uuidString:)), let title = row[1].text,
+                      let message = row[2].text.flatMap(UUID.init(uuidString:)) else { return nil }
+                return SearchHit(chatID: chat, chatTitle: title, messageID: message, snippet: row[3].text ?? "")
+            }
+            return titles + messages
+        }
+    }
+
+    // MARK: Rows
+
+    private static func values(_ chat: ChatSummary) -> [SQLiteValue] {
+        [.text(chat.id.uuidString), .text(chat.title), .real(chat.created.timeIntervalSince1970),
+         .real(chat.updated.timeIntervalSince1970), SQLiteValue(chat.model), SQLiteValue(chat.serverProfile), .text(chat.systemPrompt)]
+    }
+
+    private static func chat(from row: [SQLiteValue]) -> ChatSummary? {
+        guard let id = row[0].text.flatMap(UUID.init(uuidString:)) else { return nil }
+        return ChatSummary(id: id, title: row[1].text ?? "", created: Date(timeIntervalSince1970: row[2].real ?? 0),
+                           updated: Date(timeIntervalSince1970: row[3].real ?? 0), model: row[4].text,
+                           serverProfile: row[5].text, systemPrompt: row[6].text ?? "")
+    }
+
+    private static func message(from row: [SQLiteValue]) -> StoredMessage? {
+        guard let id = row[0].text.flatMap(UUID.init(uuidString:)), let seq = row[1].integer,
+              let role = row[2].text.flatMap(Role.init(rawValue:)) else { return nil }
+        let usage: TokenUsage? = row[8] == .null && row[9] == .null && row[10] == .null ? nil
+            : TokenUsage(promptTokens: row[8].integer.map(Int.init), completionTokens: row[9].integer.map(Int.init),
+                         generationSeconds: row[10].real)
+        let message = ChatMessage(id: id, role: role, text: row[3].text ?? "", model: row[4].text,
+                                  time: Date(timeIntervalSince1970: row[5].real ?? 0),
+                                  state: row[6].text.flatMap(MessageState.init(rawValue:)) ?? .done,
+                                  toolCalls: ToolCall.list(fromJSONText: row[7].text), usage: usage)
+        return StoredMessage(seq: Int(seq), message: message)
+    }
+
+    /// After a crash: a reply that was streaming keeps its text, marked cut off; a user
+    /// message is delivered if a reply to it had begun, failed otherwise.
+    private static func recoverInterrupted(_ database: SQLiteDatabase) throws {
+        try database.transaction {
+            try database.query("DELETE FROM messages WHERE role = 'assistant' AND state IN ('sending', 'streaming') AND text = '' AND tool_calls IS NULL")
+            try database.query("UPDATE messages SET state = 'cutOff' WHERE role = 'assistant' AND state IN ('sending', 'streaming')")
+            try database.query("""
+                UPDATE messages SET state = 'done' WHERE role = 'user' AND state = 'sending' AND EXISTS (
+                    SELECT 1 FROM messages later WHERE later.chat_id = messages.chat_id AND later.seq > messages.seq
+                    AND later.role = 'assistant')
+                """)
+            try database.query("UPDATE messages SET state = 'failed' WHERE role = 'user' AND state = 'sending'")
+        }
+    }
+}

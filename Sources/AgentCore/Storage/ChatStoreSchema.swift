@@ -1,0 +1,91 @@
+/// The database's schema history. Each step moves a database from one version (SQLite's
+/// `user_version`) to the next; a database of any earlier version is brought forward step
+/// by step, each in its own transaction.
+enum ChatStoreSchema {
+    static let migrations: [String] = [
+        // 1: chats and their messages.
+        """
+        CREATE TABLE chats (
+            id TEXT PRIMARY KEY,
+            title TEXT NOT NULL,
+            created REAL NOT NULL,
+            updated REAL NOT NULL,
+            model TEXT,
+            server_profile TEXT,
+            system_prompt TEXT NOT NULL DEFAULT ''
+        );
+        CREATE TABLE messages (
+            id TEXT PRIMARY KEY,
+            chat_id TEXT NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            role TEXT NOT NULL,
+            text TEXT NOT NULL,
+            model TEXT,
+            created REAL NOT NULL,
+            updated REAL NOT NULL,
+            state TEXT NOT NULL,
+            UNIQUE (chat_id, seq)
+        );
+        CREATE INDEX chats_by_update ON chats(updated DESC);
+        """,
+        // 2: tool calls and token counts on messages.
+        """
+        ALTER TABLE messages ADD COLUMN tool_calls TEXT;
+        ALTER TABLE messages ADD COLUMN prompt_tokens INTEGER;
+        ALTER TABLE messages ADD COLUMN completion_tokens INTEGER;
+        ALTER TABLE messages ADD COLUMN generation_seconds REAL;
+        """,
+        // 3: full-text search over message text and chat titles (FTS5, external content).
+        """
+        CREATE VIRTUAL TABLE message_search USING fts5(text, content='messages', content_rowid='rowid');
+        CREATE TRIGGER message_search_insert AFTER INSERT ON messages BEGIN
+            INSERT INTO message_search(rowid, text) VALUES (new.rowid, new.text);
+        END;
+        CREATE TRIGGER message_search_delete AFTER DELETE ON messages BEGIN
+            INSERT INTO message_search(message_search, rowid, text) VALUES ('delete', old.rowid, old.text);
+        END;
+        CREATE TRIGGER message_search_update AFTER UPDATE OF text ON messages BEGIN
+            INSERT INTO message_search(message_search, rowid, text) VALUES ('delete', old.rowid, old.text);
+            INSERT INTO message_search(rowid, text) VALUES (new.rowid, new.text);
+        END;
+        INSERT INTO message_search(message_search) VALUES ('rebuild');
+        CREATE VIRTUAL TABLE chat_search USING fts5(title, content='chats', content_rowid='rowid');
+        CREATE TRIGGER chat_search_insert AFTER INSERT ON chats BEGIN
+            INSERT INTO chat_search(rowid, title) VALUES (new.rowid, new.title);
+        END;
+        CREATE TRIGGER chat_search_delete AFTER DELETE ON chats BEGIN
+            INSERT INTO chat_search(chat_search, rowid, title) VALUES ('delete', old.rowid, old.title);
+        END;
+        CREATE TRIGGER chat_search_update AFTER UPDATE OF title ON chats BEGIN
+            INSERT INTO chat_search(chat_search, rowid, title) VALUES ('delete', old.rowid, old.title);
+            INSERT INTO chat_search(rowid, title) VALUES (new.rowid, new.title);
+        END;
+        INSERT INTO chat_search(chat_search) VALUES ('rebuild');
+        """,
+        // 4: deleting a chat keeps it (undo) until the next start.
+        """
+        ALTER TABLE chats ADD COLUMN deleted_at REAL;
+        """,
+    ]
+
+    static var latestVersion: Int { migrations.count }
+
+    static func version(of database: SQLiteDatabase) throws -> Int {
+        Int(try database.query("PRAGMA user_version").first?.first?.integer ?? 0)
+    }
+
+    /// Brings `database` to `target` (the latest by default). Refuses a database newer than
+    /// this build knows, rather than guess.
+    static func migrate(_ database: SQLiteDatabase, to target: Int = latestVersion) throws {
+        let current = try version(of: database)
+        guard current <= latestVersion else {
+            throw SQLiteError(code: 0, message: "the chat database is version \(current), newer than this Agent (\(latestVersion)) can read")
+        }
+        for step in current..<max(current, target) {
+            try database.transaction {
+                try database.execute(migrations[step])
+                try database.execute("PRAGMA user_version = \(step + 1)")
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// The chats the sidebar lists, newest first, and what the user does with them: open, start
+/// a new one, rename, delete (with undo), search, export and import. The chat on screen is
+/// the view model's; the library opens chats in it and follows what it saves.
+@MainActor
+public final class ChatLibrary {
+    public enum Change: Equatable, Sendable {
+        /// The list changed (order, titles, membership).
+        case chats
+        /// The chat on screen changed.
+        case selection
+        case searchResults
+        /// A chat was deleted and can be restored, or the chance has passed.
+        case undo
+    }
+
+    public let store: ChatStore
+    public let viewModel: ChatViewModel
+    private let settings: SettingsStore?
+    public private(set) var chats: [ChatSummary] = []
+    public private(set) var searchResults: [SearchHit] = []
+    public private(set) var searchQuery = ""
+    /// The chat just deleted, until it is restored or forgotten.
+    public private(set) var recentlyDeleted: ChatSummary?
+    private var observers: [(Change) -> Void] = []
+
+    public init(store: ChatStore, viewModel: ChatViewModel, settings: SettingsStore? = nil) {
+        self.store = store
+        self.viewModel = viewModel
+        self.settings = settings
+        chats = (try? store.chats()) ?? []
+        viewModel.onChatSaved = { [weak self] summary in self?.chatSaved(summary) }
+    }
+
+    public func observe(_ handler: @escaping (Change) -> Void) {
+        observers.append(handler)
+    }
+
+    /// The position of the chat on screen in `chats`.
+    public var selectedIndex: Int? {
+        guard let id = viewModel.chat?.id else { return nil }
+        return chats.firstIndex { $0.id == id }
+    }
+
+    /// Opens the chat used last (remembered in settings), or a new one.
+    public func openInitialChat() {
+        if let last = settings?.string("window", "last-chat").flatMap(UUID.init(uuidString:)),
+           chats.contains(where: { $0.id == last }) {
+            open(last)
+        } else {
+            newChat()
+        }
+    }
+
+    public func newChat() {
+        viewModel.startNewChat()
+        settings?.set(nil, "window", "last-chat")
+        notify(.selection)
+    }
+
+    public func open(_ id: UUID, focusing message: UUID? = nil) {
+        do {
+            try viewModel.open(id, focusing: message)
+            settings?.set(id.uuidString, "window", "last-chat")
+        } catch {
+            viewModel.startNewChat()
+        }
+        notify(.selection)
+    }
+
+    public func open(_ hit: SearchHit) {
+        open(hit.chatID, focusing: hit.messageID)
+    }
+
+    public func rename(_ id: UUID, to title: String) {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, let index = chats.firstIndex(where: { $0.id == id }) else { return }
+        try? store.renameChat(id, to: trimmed)
+        chats[index].title = trimmed
+        viewModel.chatRenamed(chats[index])
+        notify(.chats)
+    }
+
+    /// Deletes a chat; `undoDelete` brings it back until the next delete or restart.
+    public func delete(_ id: UUID) {
+        guard let index = chats.firstIndex(where: { $0.id == id }) else { return }
+        let wasOpen = viewModel.chat?.id == id
+        try? store.deleteChat(id)
+        recentlyDeleted = chats.remove(at: index)
+        notify(.chats)
+        notify(.undo)
+        if wasOpen {
+            if chats.indices.contains(index) {
+                open(chats[index].id)
+            } else if let last = chats.last {
+                open(last.id)
+            } else {
+                newChat()
+            }
+        }
+    }
+
+    public func undoDelete() {
+        guard let chat = recentlyDeleted else { return }
+        recentlyDeleted = nil
+        try? store.restoreChat(chat.id)
+        chats = (try? store.chats()) ?? chats
+        notify(.chats)
+        notify(.undo)
+        open(chat.id)
+    }
+
+    /// The undo notice timed out.
+    public func forgetDeleted() {
+        guard recentlyDeleted != nil else { return }
+        recentlyDeleted = nil
+        notify(.undo)
+    }
+
+    public func search(_ text: String) {
+        searchQuery = text
+        searchResults = text.trimmingCharacters(in: .whitespaces).isEmpty ? [] : ((try? store.search(text)) ?? [])
+        notify(.searchResults)
+    }
+
+    // MARK: Export and import
+
+    public func markdown(of id: UUID) -> String? {
+        (try? store.archive(id)).flatMap { $0 }.map(ChatArchive.markdown)
+    }
+
+    public func json(of id: UUID) -> String? {
+        (try? store.archive(id)).flatMap { $0 }.map { ChatArchive.json([$0]) }
+    }
+
+    public func jsonOfAll() throws -> String {
+        ChatArchive.json(try store.archiveAll())
+    }
+
+    /// Imports chats exported as JSON; returns how many came in.
+    @discardableResult
+    public func importJSON(_ text: String) throws -> Int {
+        let imported = try store.importChats(ChatArchive.parse(text))
+        chats = try store.chats()
+        notify(.chats)
+        return imported.count
+    }
+
+    // MARK: Following the view model
+
+    private func chatSaved(_ summary: ChatSummary) {
+        chats.removeAll { $0.id == summary.id }
+        let position = chats.firstIndex { $0.updated <= summary.updated } ?? chats.count
+        chats.insert(summary, at: position)
+        settings?.set(summary.id.uuidString, "window", "last-chat")
+        notify(.chats)
+        notify(.selection)
+    }
+
+    private func notify(_ change: Change) {
+        for observer in observers { observer(change) }
+    }
+}

@@ -1,0 +1,24 @@
+import CGtk
+import Foundation
+
+/// Asks for a file to save to or open: GtkFileDialog on GTK 4.10+, GtkFileChooserNative on
+/// 4.8 (switched in the C shim).
+@MainActor
+enum FileChooser {
+    private final class Box {
+        let chosen: @MainActor (URL?) -> Void
+        init(_ chosen: @escaping @MainActor (URL?) -> Void) { self.chosen = chosen }
+    }
+
+    static func choose(over parent: UnsafeMutablePointer<GtkWidget>, title: String, saving suggestedName: String?,
+                       chosen: @escaping @MainActor (URL?) -> Void) {
+        let callback: agent_file_chosen = { path, context in
+            guard let context else { return }
+            let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
+            let url = path.map { URL(filePath: String(cString: $0)) }
+            MainActor.assumeIsolated { box.chosen(url) }
+        }
+        agent_choose_file(parent.cast(), title, suggestedName == nil ? 0 : 1, suggestedName, callback,
+                          Unmanaged.passRetained(Box(chosen)).toOpaque())
+    }
+}

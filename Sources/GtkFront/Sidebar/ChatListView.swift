@@ -1,0 +1,89 @@
+import AgentCore
+import CGtk
+import Foundation
+
+/// The chats, newest first, in a `GtkListView` (only visible rows are built, so a thousand
+/// chats cost what a screenful does). Selecting a row opens its chat.
+@MainActor
+final class ChatListView {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let listView: UnsafeMutablePointer<GtkWidget>
+    private let store: OpaquePointer
+    private let selection: OpaquePointer
+    private let library: ChatLibrary
+    private var rowsByItem: [UnsafeMutableRawPointer: ChatRow] = [:]
+    private var settingSelection = false
+
+    init(library: ChatLibrary) {
+        self.library = library
+        store = gtk_string_list_new(nil)
+        g_object_ref(UnsafeMutableRawPointer(store))
+        selection = gtk_single_selection_new(store)
+        gtk_single_selection_set_autoselect(selection, 0)
+        gtk_single_selection_set_can_unselect(selection, 1)
+        let factory: OpaquePointer = gtk_signal_list_item_factory_new()
+        listView = gtk_list_view_new(selection, factory)
+        GtkText.addClasses(listView, "navigation-sidebar", "chat-list")
+        agent_accessible_set_label(listView, "Chats")
+        widget = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(widget.opaque, listView)
+        gtk_widget_set_vexpand(widget, 1)
+        connectFactory(UnsafeMutableRawPointer(factory))
+        Signals.connect(UnsafeMutableRawPointer(selection), "selection-changed") { [weak self] in self?.selectionChanged() }
+        reload()
+    }
+
+    /// Mirrors the library's list (a splice of the ids) and selects the chat on screen.
+    func reload() {
+        var ids = library.chats.map { strdup($0.id.uuidString) }
+        ids.append(nil)
+        defer { ids.forEach { free($0) } }
+        settingSelection = true
+        ids.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { list in
+                gtk_string_list_splice(store, 0, g_list_model_get_n_items(store), list.baseAddress)
+            }
+        }
+        settingSelection = false
+        showSelection()
+    }
+
+    func showSelection() {
+        settingSelection = true
+        gtk_single_selection_set_selected(selection, library.selectedIndex.map { guint($0) } ?? guint(GTK_INVALID_LIST_POSITION))
+        settingSelection = false
+    }
+
+    /// The row showing chat `id`, if built (for tests).
+    func row(for id: UUID) -> ChatRow? {
+        rowsByItem.values.first { $0.chatID == id }
+    }
+
+    private func selectionChanged() {
+        guard !settingSelection else { return }
+        let position = Int(gtk_single_selection_get_selected(selection))
+        guard library.chats.indices.contains(position) else { return }
+        let id = library.chats[position].id
+        if library.viewModel.chat?.id != id { library.open(id) }
+    }
+
+    private func connectFactory(_ factory: UnsafeMutableRawPointer) {
+        Signals.connect(factory, "setup") { [weak self] item in
+            guard let self, let item else { return }
+            let row = ChatRow { [weak self] id in self?.library.delete(id) }
+            gtk_list_item_set_child(OpaquePointer(item), row.root)
+            rowsByItem[item] = row
+        }
+        Signals.connect(factory, "bind") { [weak self] item in
+            guard let self, let item, let row = rowsByItem[item] else { return }
+            let position = Int(gtk_list_item_get_position(OpaquePointer(item)))
+            guard library.chats.indices.contains(position) else { return }
+            row.bind(library.chats[position])
+        }
+        Signals.connect(factory, "teardown") { [weak self] item in
+            guard let self, let item else { return }
+            rowsByItem[item] = nil
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import AgentCore
+import CGtk
+import Foundation
+
+/// A chat in the sidebar: its title, when it was last used, and a Delete button.
+@MainActor
+final class ChatRow {
+    let root: UnsafeMutablePointer<GtkWidget>
+    let titleLabel: UnsafeMutablePointer<GtkWidget>
+    private let dateLabel: UnsafeMutablePointer<GtkWidget>
+    let deleteButton: UnsafeMutablePointer<GtkWidget>
+    private(set) var chatID: UUID?
+
+    init(onDelete: @escaping @MainActor (UUID) -> Void) {
+        root = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
+        GtkText.addClasses(root, "chat-row")
+        let texts: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)
+        gtk_widget_set_hexpand(texts, 1)
+        titleLabel = gtk_label_new(nil)
+        gtk_label_set_ellipsize(titleLabel.opaque, PANGO_ELLIPSIZE_END)
+        gtk_label_set_xalign(titleLabel.opaque, 0)
+        GtkText.addClasses(titleLabel, "chat-title")
+        dateLabel = gtk_label_new(nil)
+        gtk_label_set_xalign(dateLabel.opaque, 0)
+        GtkText.addClasses(dateLabel, "chat-date", "dim-label")
+        gtk_box_append(texts.cast(), titleLabel)
+        gtk_box_append(texts.cast(), dateLabel)
+        deleteButton = gtk_button_new_from_icon_name("user-trash-symbolic")
+        GtkText.addClasses(deleteButton, "flat", "chat-delete")
+        gtk_widget_set_valign(deleteButton, GTK_ALIGN_CENTER)
+        gtk_widget_set_tooltip_text(deleteButton, "Delete chat")
+        agent_accessible_set_label(deleteButton, "Delete chat")
+        gtk_box_append(root.cast(), texts)
+        gtk_box_append(root.cast(), deleteButton)
+        Signals.connect(deleteButton.raw, "clicked") { [weak self] in
+            if let id = self?.chatID { onDelete(id) }
+        }
+    }
+
+    func bind(_ chat: ChatSummary) {
+        chatID = chat.id
+        gtk_label_set_text(titleLabel.opaque, chat.title)
+        gtk_label_set_text(dateLabel.opaque, MessageTimeFormat.short(chat.updated))
+        gtk_widget_set_tooltip_text(root, chat.title)
+    }
+
+    var title: String { String(cString: gtk_label_get_text(titleLabel.opaque)) }
+}

@@ -1,0 +1,72 @@
+import AgentCore
+import CGtk
+
+/// Search results (chat titles and message snippets) in a `GtkListBox`; activating one
+/// opens its chat at that message.
+@MainActor
+final class SearchResultsView {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let listBox: UnsafeMutablePointer<GtkWidget>
+    private let library: ChatLibrary
+    private let placeholder: UnsafeMutablePointer<GtkWidget>
+    /// Runs after a result was opened (the sidebar closes its search).
+    var onOpened: (() -> Void)?
+
+    init(library: ChatLibrary) {
+        self.library = library
+        listBox = gtk_list_box_new()
+        gtk_list_box_set_selection_mode(listBox.opaque, GTK_SELECTION_NONE)
+        gtk_list_box_set_activate_on_single_click(listBox.opaque, 1)
+        GtkText.addClasses(listBox, "navigation-sidebar", "search-results")
+        agent_accessible_set_label(listBox, "Search results")
+        placeholder = gtk_label_new("No matches")
+        GtkText.addClasses(placeholder, "dim-label")
+        gtk_widget_set_margin_top(placeholder, 24)
+        gtk_list_box_set_placeholder(listBox.opaque, placeholder)
+        widget = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(widget.opaque, listBox)
+        gtk_widget_set_vexpand(widget, 1)
+        Signals.connect(listBox.raw, "row-activated") { [weak self] row in
+            guard let self, let row else { return }
+            let index = Int(gtk_list_box_row_get_index(row.assumingMemoryBound(to: GtkListBoxRow.self)))
+            open(index)
+        }
+    }
+
+    /// The hits' texts as shown (for tests): "title — snippet".
+    private(set) var shownTexts: [String] = []
+
+    func reload() {
+        while let child = gtk_widget_get_first_child(listBox) {
+            gtk_list_box_remove(listBox.opaque, child)
+        }
+        shownTexts = []
+        for hit in library.searchResults {
+            let box: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)
+            GtkText.addClasses(box, "search-hit")
+            let title: UnsafeMutablePointer<GtkWidget> = gtk_label_new(hit.chatTitle)
+            gtk_label_set_xalign(title.opaque, 0)
+            gtk_label_set_ellipsize(title.opaque, PANGO_ELLIPSIZE_END)
+            GtkText.addClasses(title, "chat-title")
+            gtk_box_append(box.cast(), title)
+            if hit.messageID != nil {
+                let snippet: UnsafeMutablePointer<GtkWidget> = gtk_label_new(hit.snippet)
+                gtk_label_set_xalign(snippet.opaque, 0)
+                gtk_label_set_wrap(snippet.opaque, 1)
+                gtk_label_set_lines(snippet.opaque, 2)
+                gtk_label_set_ellipsize(snippet.opaque, PANGO_ELLIPSIZE_END)
+                GtkText.addClasses(snippet, "dim-label", "search-snippet")
+                gtk_box_append(box.cast(), snippet)
+            }
+            gtk_list_box_append(listBox.opaque, box)
+            shownTexts.append(hit.messageID == nil ? hit.chatTitle : "\(hit.chatTitle) — \(hit.snippet)")
+        }
+    }
+
+    func open(_ index: Int) {
+        guard library.searchResults.indices.contains(index) else { return }
+        library.open(library.searchResults[index])
+        onOpened?()
+    }
+}

@@ -1,0 +1,72 @@
+import AgentCore
+import CGtk
+
+/// The left pane: a search bar over the chat list, which gives way to search results while
+/// there is a query.
+@MainActor
+final class SidebarView {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let searchBar: UnsafeMutablePointer<GtkWidget>
+    let searchEntry: UnsafeMutablePointer<GtkWidget>
+    let chatList: ChatListView
+    let results: SearchResultsView
+    private let stack: UnsafeMutablePointer<GtkWidget>
+    private let library: ChatLibrary
+
+    init(library: ChatLibrary) {
+        self.library = library
+        chatList = ChatListView(library: library)
+        results = SearchResultsView(library: library)
+        searchEntry = gtk_search_entry_new()
+        gtk_widget_set_hexpand(searchEntry, 1)
+        agent_accessible_set_label(searchEntry, "Search chats")
+        searchBar = gtk_search_bar_new()
+        gtk_search_bar_set_child(searchBar.opaque, searchEntry)
+        gtk_search_bar_connect_entry(searchBar.opaque, searchEntry.opaque)
+        gtk_search_bar_set_show_close_button(searchBar.opaque, 0)
+        stack = gtk_stack_new()
+        gtk_stack_add_named(stack.opaque, chatList.widget, "chats")
+        gtk_stack_add_named(stack.opaque, results.widget, "results")
+        widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        GtkText.addClasses(widget, "sidebar")
+        gtk_widget_set_size_request(widget, 220, -1)
+        gtk_box_append(widget.cast(), searchBar)
+        gtk_box_append(widget.cast(), stack)
+
+        Signals.connect(searchEntry.raw, "search-changed") { [weak self] in
+            guard let self else { return }
+            library.search(String(cString: gtk_editable_get_text(searchEntry.opaque)))
+        }
+        Signals.connect(searchEntry.raw, "activate") { [weak self] in self?.results.open(0) }
+        Signals.connect(searchEntry.raw, "stop-search") { [weak self] in self?.closeSearch() }
+        Signals.connect(searchBar.raw, "notify::search-mode-enabled") { [weak self] in
+            guard let self, gtk_search_bar_get_search_mode(searchBar.opaque) == 0 else { return }
+            gtk_editable_set_text(searchEntry.opaque, "")
+            library.search("")
+        }
+        results.onOpened = { [weak self] in self?.closeSearch() }
+        library.observe { [weak self] change in self?.apply(change) }
+    }
+
+    /// Ctrl+F: opens the search bar (or closes it when open).
+    func toggleSearch() {
+        let open = gtk_search_bar_get_search_mode(searchBar.opaque) == 0
+        gtk_search_bar_set_search_mode(searchBar.opaque, open ? 1 : 0)
+        if open { gtk_widget_grab_focus(searchEntry) }
+    }
+
+    func closeSearch() {
+        gtk_search_bar_set_search_mode(searchBar.opaque, 0)
+    }
+
+    private func apply(_ change: ChatLibrary.Change) {
+        switch change {
+        case .chats: chatList.reload()
+        case .selection: chatList.showSelection()
+        case .searchResults:
+            results.reload()
+            gtk_stack_set_visible_child_name(stack.opaque, library.searchQuery.isEmpty ? "chats" : "results")
+        case .undo: break
+        }
+    }
+}
