@@ -12,6 +12,13 @@ struct AgentCLI {
 
         \(LaunchOptions.optionsHelp)
 
+        Stored chats (the app's own, in $XDG_DATA_HOME/\(AppIdentity.applicationID)/chats.sqlite):
+          --chat ID|new       continue a stored chat, or start one (its id goes to stderr); the turn is saved
+          --list-chats        print the chats: id, last use, title
+          --export ID|all     print a chat (or all chats) …
+          --format md|json    … as Markdown (the default; one chat) or JSON (imports back exactly)
+          --import FILE       add the chats in a JSON export
+
         Tool calls are shown on stderr. Exit status: 0 on a complete reply, 1 on any failure,
         2 on a usage error, 130 when interrupted.
         """
@@ -32,6 +39,10 @@ struct AgentCLI {
         }
         if options.showVersion {
             print("agent-cli \(AppIdentity.version)")
+            return
+        }
+        if options.listChats || options.export != nil || options.importFile != nil {
+            manageChats(options)
             return
         }
         var prompt = options.words.joined(separator: " ")
@@ -55,13 +66,26 @@ struct AgentCLI {
             writeError("agent-cli: using the local model \(connection.modelName)")
         }
 
+        let stored: StoredChat?
+        do {
+            stored = try options.chat.map {
+                try StoredChat($0, store: try ChatStore(), prompt: prompt, model: connection.modelName, settings: settings)
+            }
+        } catch {
+            writeError("agent-cli: error: \(ChatError.describe(error))")
+            exit(1)
+        }
+        if let stored { writeError("agent-cli: chat \(stored.chat.id.uuidString)") }
+        let context = stored?.context ?? [ChatMessage(role: .user, text: prompt, state: .done)]
         let printer = ReplyPrinter()
-        let appID = "\(AppIdentity.applicationID).\(settings.installationID.prefix(8)).cli"
+        let appID = "\(AppIdentity.applicationID).\(settings.installationID.prefix(8))."
+            + (stored?.chat.id.uuidString.lowercased() ?? "cli")
         let reply = Task { @MainActor in
             let turn = try await connection.turn(appID: appID)
             try Task.checkCancellation()
-            try await turn.run(context: [ChatMessage(role: .user, text: prompt, state: .done)]) { event in
+            try await turn.run(context: context) { event in
                 printer.handle(event)
+                stored?.handle(event)
             }
         }
         var interrupted = false
@@ -74,6 +98,7 @@ struct AgentCLI {
         interruption.resume()
 
         let result = await reply.result
+        stored?.finish(result, interrupted: interrupted)
         printer.finishLine()
         connection.shutdown()
         if case .failure(let error) = result, !(error is CancellationError) {
@@ -82,6 +107,35 @@ struct AgentCLI {
         }
         if printer.hadProblems { exit(1) }
         if interrupted { exit(130) }
+    }
+
+    /// `--list-chats`, `--export`, `--import`: the store without a model.
+    static func manageChats(_ options: LaunchOptions) {
+        do {
+            let store = try ChatStore()
+            if let file = options.importFile {
+                let text = String(decoding: try Data(contentsOf: URL(filePath: file)), as: UTF8.self)
+                let imported = try store.importChats(ChatArchive.parse(text))
+                print("imported \(imported.count) chat\(imported.count == 1 ? "" : "s")")
+            }
+            if options.listChats {
+                for chat in try store.chats() {
+                    print("\(chat.id.uuidString)\t\(chat.updated.formatted(.iso8601))\t\(chat.title)")
+                }
+            }
+            if let export = options.export {
+                let chats = export == "all" ? try store.archiveAll() : try UUID(uuidString: export).flatMap { try store.archive($0) }.map { [$0] } ?? []
+                guard !chats.isEmpty || export == "all" else { throw StoredChat.UnknownChat(id: export) }
+                if options.exportFormat == "json" {
+                    FileHandle.standardOutput.write(Data(ChatArchive.json(chats).utf8))
+                } else {
+                    FileHandle.standardOutput.write(Data(chats.map(ChatArchive.markdown).joined(separator: "\n---\n\n").utf8))
+                }
+            }
+        } catch {
+            writeError("agent-cli: error: \(ChatError.describe(error))")
+            exit(1)
+        }
     }
 
     static func fail(usage message: String) -> Never {

@@ -15,6 +15,16 @@ public struct LaunchOptions: Sendable, Equatable {
     public var noTools = false
     /// Sampling settings for this run (`--temperature`, `--seed`, `--max-tokens`).
     public var generation = GenerationOptions()
+    /// agent-cli: continue a stored chat by id, or `new` to start one.
+    public var chat: String?
+    /// agent-cli: list the stored chats.
+    public var listChats = false
+    /// agent-cli: print a stored chat (an id, or `all`) in `exportFormat`.
+    public var export: String?
+    /// `md` or `json`.
+    public var exportFormat = "md"
+    /// agent-cli: add the chats in this JSON export to the store.
+    public var importFile: String?
     /// The prompt words (agent-cli only).
     public var words: [String] = []
     public var showHelp = false
@@ -33,6 +43,7 @@ public struct LaunchOptions: Sendable, Equatable {
 
     private static let valueOptions = ["--server", "--api", "--model", "--api-key-env", "--ca-file",
                                        "--temperature", "--seed", "--max-tokens", "--protocol", "--location"]
+    private static let cliValueOptions = ["--chat", "--export", "--format", "--import"]
 
     /// Parses `arguments` (without the program name). `acceptsWords` allows a prompt.
     public static func parse(_ arguments: [String], acceptsWords: Bool) throws(ParseError) -> LaunchOptions {
@@ -54,13 +65,16 @@ public struct LaunchOptions: Sendable, Equatable {
             if argument == "--help" { options.showHelp = true; continue }
             if argument == "--version" { options.showVersion = true; continue }
             if argument == "--no-tools" { options.noTools = true; continue }
+            if argument == "--list-chats", acceptsWords { options.listChats = true; continue }
             var name = argument
             var value: String?
             if let equals = argument.firstIndex(of: "=") {
                 name = String(argument[..<equals])
                 value = String(argument[argument.index(after: equals)...])
             }
-            guard valueOptions.contains(name) else { throw ParseError(message: "unknown option “\(name)”") }
+            guard valueOptions.contains(name) || (acceptsWords && cliValueOptions.contains(name)) else {
+                throw ParseError(message: "unknown option “\(name)”")
+            }
             if value == nil {
                 guard index < arguments.count else { throw ParseError(message: "option \(name) needs a value") }
                 value = arguments[index]
@@ -73,6 +87,16 @@ public struct LaunchOptions: Sendable, Equatable {
             case "--model": options.model = value
             case "--api-key-env": options.apiKeyEnvironmentVariable = value
             case "--ca-file": options.caFile = value
+            case "--chat":
+                guard value == "new" || UUID(uuidString: value) != nil else { throw ParseError(message: "--chat needs a chat id or “new”") }
+                options.chat = value
+            case "--export":
+                guard value == "all" || UUID(uuidString: value) != nil else { throw ParseError(message: "--export needs a chat id or “all”") }
+                options.export = value
+            case "--format":
+                guard value == "md" || value == "json" else { throw ParseError(message: "--format must be md or json") }
+                options.exportFormat = value
+            case "--import": options.importFile = value
             case "--protocol":
                 guard let kind = ChatProtocol(rawValue: value) else {
                     throw ParseError(message: "--protocol must be one of: \(ChatProtocol.allCases.map(\.rawValue).joined(separator: ", "))")

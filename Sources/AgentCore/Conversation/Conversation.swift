@@ -31,6 +31,12 @@ public struct Conversation: Sendable, Equatable {
         messages[index].text += text
     }
 
+    /// Changes a message in place (a growing reply's text is never copied).
+    @discardableResult
+    public mutating func update<Result>(_ index: Int, _ body: (inout ChatMessage) -> Result) -> Result {
+        body(&messages[index])
+    }
+
     /// The messages a request carries so the model keeps the context: everything said so
     /// far except user messages that never reached the model and replies with nothing in them.
     public func context(through lastIndex: Int? = nil) -> [ChatMessage] {

@@ -123,7 +123,7 @@ public enum ChatArchive {
             case .failed: heading += message.role == .user ? " · not delivered" : " · failed"
             default: break
             }
-            lines += ["## \(message.role == .user ? "You" : "Reply")", "", heading, ""]
+            lines += [heading, ""]
             for call in message.toolCalls {
                 lines.append("> Tool `\(call.name)(\(call.arguments.serialized))` → \(call.result ?? "")")
             }

@@ -66,7 +66,14 @@ final class SQLiteDatabase: @unchecked Sendable {
             case .null: sqlite3_bind_null(statement, position)
             case .integer(let number): sqlite3_bind_int64(statement, position, number)
             case .real(let number): sqlite3_bind_double(statement, position, number)
-            case .text(let text): sqlite3_bind_text(statement, position, text, -1, agent_sqlite_transient())
+            case .text(let text):
+                // With its byte length: text may hold NUL characters, which C strings would cut.
+                // (An empty text still needs a non-null pointer, or SQLite stores NULL.)
+                (Array(text.utf8) + [0]).withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { chars in
+                        sqlite3_bind_text(statement, position, chars.baseAddress, Int32(chars.count - 1), agent_sqlite_transient())
+                    }
+                }
             }
             guard code == SQLITE_OK else { throw failure(code) }
         }
@@ -80,7 +87,7 @@ final class SQLiteDatabase: @unchecked Sendable {
                 switch sqlite3_column_type(statement, column) {
                 case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
                 case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
-                case SQLITE_TEXT: .text(sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "")
+                case SQLITE_TEXT: .text(Self.text(statement, column))
                 default: .null
                 }
             })
@@ -102,6 +109,12 @@ final class SQLiteDatabase: @unchecked Sendable {
     }
 
     var changes: Int { Int(sqlite3_changes(handle)) }
+
+    private static func text(_ statement: OpaquePointer, _ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(statement, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
 
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let cached = statements[sql] { return cached }

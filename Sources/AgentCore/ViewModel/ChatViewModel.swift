@@ -64,7 +64,6 @@ public final class ChatViewModel {
 
     /// How many messages a chat opens with; earlier ones load a page at a time.
     public static let pageSize = 60
-    static let newChatTitle = "New Chat"
 
     private let harnessAppIDPrefix: String
     private let sessionID = UUID()
@@ -313,36 +312,10 @@ public final class ChatViewModel {
         guard let index = conversation.index(of: replyID) else { return }
         if conversation[index].state == .sending { markDelivered(userID, reply: index) }
         for event in events {
-            switch event {
-            case .reply(let reply):
-                apply(reply, to: index)
-            case .toolStarted(let call):
-                conversation[index].toolCalls.append(call)
-            case .toolFinished(let call):
-                if let position = conversation[index].toolCalls.lastIndex(where: { $0.id == call.id && $0.result == nil }) {
-                    conversation[index].toolCalls[position] = call
-                } else {
-                    conversation[index].toolCalls.append(call)
-                }
-            case .problem(let message):
-                report(message)
-            }
+            if let problem = conversation.update(index, { ReplyAssembler.apply(event, to: &$0) }) { report(problem) }
         }
         if let recorder, let seq = seqs[replyID] { recorder.update(conversation[index], seq: seq) }
         notify(.messageChanged(index))
-    }
-
-    private func apply(_ event: ReplyEvent, to index: Int) {
-        switch event {
-        case .started(let model, _):
-            if let model, !model.isEmpty { conversation[index].model = model }
-        case .usage(let usage):
-            conversation[index].usage = usage
-        default:
-            if let text = event.transcriptText(replyIsEmpty: conversation[index].text.isEmpty) {
-                conversation.appendText(text, to: index)
-            }
-        }
     }
 
     private func markDelivered(_ userID: UUID, reply index: Int) {
@@ -413,7 +386,7 @@ public final class ChatViewModel {
 
     private func ensureChat(firstPrompt: String) {
         guard chat == nil, let store else { return }
-        let title = Self.title(from: firstPrompt)
+        let title = ChatTitle.make(from: firstPrompt)
         let summary = ChatSummary(title: title, model: connection.modelName, systemPrompt: defaultSystemPrompt)
         do {
             try store.createChat(summary)
@@ -423,16 +396,6 @@ public final class ChatViewModel {
         } catch {
             report(error)
         }
-    }
-
-    /// A chat's automatic title: the first line of its first prompt, shortened.
-    static func title(from prompt: String) -> String {
-        let line = prompt.split(whereSeparator: \.isNewline).first.map(String.init) ?? prompt
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        guard trimmed.count > 48 else { return trimmed.isEmpty ? newChatTitle : trimmed }
-        let cut = trimmed.prefix(48)
-        let atWord = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut
-        return atWord.trimmingCharacters(in: .whitespaces) + "…"
     }
 
     private func touchChat() {

@@ -30,7 +30,9 @@ final class ChatListView {
         gtk_scrolled_window_set_child(widget.opaque, listView)
         gtk_widget_set_vexpand(widget, 1)
         connectFactory(UnsafeMutableRawPointer(factory))
-        Signals.connect(UnsafeMutableRawPointer(selection), "selection-changed") { [weak self] in self?.selectionChanged() }
+        Signals.connect(UnsafeMutableRawPointer(selection), "selection-changed") { [weak self] (_: UInt32, _: UInt32) in
+            self?.selectionChanged()
+        }
         reload()
     }
 

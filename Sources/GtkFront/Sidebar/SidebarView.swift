@@ -39,7 +39,7 @@ final class SidebarView {
         }
         Signals.connect(searchEntry.raw, "activate") { [weak self] in self?.results.open(0) }
         Signals.connect(searchEntry.raw, "stop-search") { [weak self] in self?.closeSearch() }
-        Signals.connect(searchBar.raw, "notify::search-mode-enabled") { [weak self] in
+        Signals.connect(searchBar.raw, "notify::search-mode-enabled") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, gtk_search_bar_get_search_mode(searchBar.opaque) == 0 else { return }
             gtk_editable_set_text(searchEntry.opaque, "")
             library.search("")

@@ -13,8 +13,10 @@ enum Signals {
     private typealias VoidBox = Box<@MainActor () -> Void>
     private typealias PointerBox = Box<@MainActor (UnsafeMutableRawPointer?) -> Void>
     private typealias KeyBox = Box<@MainActor (UInt32, GdkModifierType) -> Bool>
+    private typealias PairBox = Box<@MainActor (UInt32, UInt32) -> Void>
 
     /// For signals whose handler takes only the instance: `clicked`, `activate`, `changed`, …
+    /// (A handler of the wrong shape reads garbage as its closure: match the signal's C signature.)
     @discardableResult
     static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
                         _ handler: @escaping @MainActor () -> Void) -> gulong {
@@ -48,6 +50,25 @@ enum Signals {
         }
         return g_signal_connect_data(instance, signal, unsafeBitCast(thunk, to: GCallback.self),
                                      Unmanaged.passRetained(PointerBox(handler)).toOpaque(), release,
+                                     GConnectFlags(rawValue: 0))
+    }
+
+    /// For signals whose handler takes the instance and two unsigned integers:
+    /// `GtkSelectionModel::selection-changed` (position, count), …
+    @discardableResult
+    static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String,
+                        _ handler: @escaping @MainActor (UInt32, UInt32) -> Void) -> gulong {
+        let thunk: @convention(c) (gpointer?, guint, guint, gpointer?) -> Void = { _, first, second, data in
+            guard let data else { return }
+            let box = Unmanaged<PairBox>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { box.handler(first, second) }
+        }
+        let release: GClosureNotify = { data, _ in
+            guard let data else { return }
+            Unmanaged<PairBox>.fromOpaque(data).release()
+        }
+        return g_signal_connect_data(instance, signal, unsafeBitCast(thunk, to: GCallback.self),
+                                     Unmanaged.passRetained(PairBox(handler)).toOpaque(), release,
                                      GConnectFlags(rawValue: 0))
     }
 

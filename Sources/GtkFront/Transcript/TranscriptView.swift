@@ -17,6 +17,8 @@ final class TranscriptView {
     private var boundRows: [UUID: MessageRow] = [:]
     private var pendingUpdates: Set<UUID> = []
     private var frameScheduled = false
+    /// The reply whose row offers Regenerate: the last one, when nothing is in flight.
+    private var regenerateRowID: UUID?
 
     /// Whether the view keeps the newest text in sight.
     private(set) var followsNewest = true
@@ -61,22 +63,26 @@ final class TranscriptView {
             }
         case .messageRemoved(let index):
             gtk_string_list_remove(store, guint(index))
+            updateRegenerate()
         case .messageChanged(let index):
             pendingUpdates.insert(viewModel.conversation[index].id)
             scheduleFrame()
         case .composer:
-            // Sending started or ended: only the last reply offers Regenerate, and only then.
-            if let last = viewModel.conversation.messages.last {
-                boundRows[last.id]?.showRegenerate(viewModel.canRegenerate)
-            }
-            if viewModel.conversation.count > 1 {
-                boundRows[viewModel.conversation[viewModel.conversation.count - 2].id]?.showRegenerate(false)
-            }
+            updateRegenerate()
         case .reloaded:
             reload()
+            updateRegenerate()
         case .error, .status, .consentRequested:
             break
         }
+    }
+
+    private func updateRegenerate() {
+        let target = viewModel.canRegenerate ? viewModel.conversation.messages.last?.id : nil
+        guard target != regenerateRowID else { return }
+        if let old = regenerateRowID { boundRows[old]?.showRegenerate(false) }
+        if let target { boundRows[target]?.showRegenerate(true) }
+        regenerateRowID = target
     }
 
     /// Shows the view model's conversation anew (another chat).
@@ -133,7 +139,7 @@ final class TranscriptView {
             guard position < viewModel.conversation.count else { return }
             let message = viewModel.conversation[position]
             row.bind(message)
-            row.showRegenerate(position == viewModel.conversation.count - 1 && viewModel.canRegenerate)
+            row.showRegenerate(message.id == regenerateRowID)
             boundRows[message.id] = row
         }
         Signals.connect(factory, "unbind") { [weak self] item in

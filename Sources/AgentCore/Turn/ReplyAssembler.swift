@@ -1,0 +1,27 @@
+/// Builds a reply message from a turn's events — its text, tool calls, model and token
+/// counts — the same way for the window's view model and for `agent-cli`.
+public enum ReplyAssembler {
+    /// Applies `event` to `reply`; returns a problem to show the user, if the event is one.
+    @discardableResult
+    public static func apply(_ event: ChatTurn.Event, to reply: inout ChatMessage) -> String? {
+        switch event {
+        case .reply(.started(let model, _)):
+            if let model, !model.isEmpty { reply.model = model }
+        case .reply(.usage(let usage)):
+            reply.usage = usage
+        case .reply(let event):
+            if let text = event.transcriptText(replyIsEmpty: reply.text.isEmpty) { reply.text += text }
+        case .toolStarted(let call):
+            reply.toolCalls.append(call)
+        case .toolFinished(let call):
+            if let position = reply.toolCalls.lastIndex(where: { $0.id == call.id && $0.result == nil }) {
+                reply.toolCalls[position] = call
+            } else {
+                reply.toolCalls.append(call)
+            }
+        case .problem(let message):
+            return message
+        }
+        return nil
+    }
+}

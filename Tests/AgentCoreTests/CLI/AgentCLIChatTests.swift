@@ -1,0 +1,98 @@
+import AgentCore
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// `agent-cli` with stored chats: continue, list, export, import — and what a kill -9
+/// mid-stream leaves behind.
+@Suite("agent-cli with stored chats")
+struct AgentCLIChatTests {
+    let server = TestServer.shared
+
+    /// A private data and settings folder, as a fresh user would have.
+    static func home() -> [String: String] {
+        let base = FileManager.default.temporaryDirectory.appending(path: "agent-cli-chats-\(UUID())")
+        return ["XDG_DATA_HOME": base.appending(path: "data").path, "XDG_CONFIG_HOME": base.appending(path: "config").path]
+    }
+
+    static func store(in environment: [String: String]) throws -> ChatStore {
+        try ChatStore(file: URL(filePath: environment["XDG_DATA_HOME"] ?? "/nonexistent")
+            .appending(path: "\(AppIdentity.applicationID)/chats.sqlite"))
+    }
+
+    static func chatID(in stderr: String) -> String? {
+        stderr.split(separator: "\n").first { $0.hasPrefix("agent-cli: chat ") }.map { String($0.dropFirst("agent-cli: chat ".count)) }
+    }
+
+    @Test func aNewChatIsSavedAndContinued() async throws {
+        let home = Self.home()
+        let first = try await ProductRunner.run("agent-cli", ["--server", server.url("echo"), "--chat", "new", "Hello there"], environment: home)
+        #expect(first.status == 0)
+        let id = try #require(Self.chatID(in: first.stderr))
+        let second = try await ProductRunner.run("agent-cli", ["--server", server.url("echo"), "--chat", id, "And again"], environment: home)
+        #expect(second.stdout == "Echo: And again (3 messages)\n", "the earlier turn went as context")
+        let list = try await ProductRunner.run("agent-cli", ["--list-chats"], environment: home)
+        #expect(list.stdout.hasPrefix("\(id)\t"))
+        #expect(list.stdout.hasSuffix("\tHello there\n"))
+        let unknown = try await ProductRunner.run("agent-cli", ["--server", server.url("echo"), "--chat", UUID().uuidString, "x"],
+                                                  environment: home)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no chat with id"))
+    }
+
+    @Test("--export prints Markdown or JSON; --import brings JSON back")
+    func exportAndImport() async throws {
+        let home = Self.home()
+        let made = try await ProductRunner.run("agent-cli", ["--server", server.url("echo"), "--chat", "new", "Export me"], environment: home)
+        let id = try #require(Self.chatID(in: made.stderr))
+        let markdown = try await ProductRunner.run("agent-cli", ["--export", id, "--format", "md"], environment: home)
+        #expect(markdown.stdout.hasPrefix("# Export me\n"))
+        #expect(markdown.stdout.contains("Echo: Export me (1 messages)"))
+        let json = try await ProductRunner.run("agent-cli", ["--export", "all", "--format", "json"], environment: home)
+        let file = FileManager.default.temporaryDirectory.appending(path: "export-\(UUID()).json")
+        try Data(json.stdout.utf8).write(to: file)
+        let other = Self.home()
+        let imported = try await ProductRunner.run("agent-cli", ["--import", file.path], environment: other)
+        #expect(imported.stdout == "imported 1 chat\n")
+        let again = try await ProductRunner.run("agent-cli", ["--export", "all", "--format", "json"], environment: other)
+        #expect(again.stdout == json.stdout, "the round trip is exact")
+    }
+
+    @Test("kill -9 mid-stream: the chat is intact up to about a second before, the reply marked cut off")
+    func crashSafety() async throws {
+        let home = Self.home()
+        let (process, output, error) = try ProductRunner.start("agent-cli", ["--server", server.url("paced-600-10"), "--chat", "new",
+                                                                             "Count slowly"], environment: home)
+        let printed = Mutex<[(time: ContinuousClock.Instant, text: String)]>([])
+        let reader = Task.detached {
+            var text = ""
+            while true {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+                let snapshot = text
+                printed.withLock { $0.append((.now, snapshot)) }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(2500))
+        let killedAt = ContinuousClock.now
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        await reader.value
+        let id = try #require(Self.chatID(in: String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)))
+        let store = try Self.store(in: home)
+        let messages = try store.messages(in: try #require(UUID(uuidString: id))).map(\.message)
+        #expect(messages.map(\.role) == [.user, .assistant])
+        #expect(messages[0].text == "Count slowly")
+        #expect(messages[0].state == .done)
+        #expect(messages[1].state == .cutOff, "what the crash left was settled on the next open")
+        let saved = messages[1].text
+        let samples = printed.withLock { $0 }
+        let finalText = samples.last?.text ?? ""
+        #expect(finalText.hasPrefix(saved), "the saved reply is what was printed, up to some point")
+        let secondBefore = samples.last { $0.time <= killedAt - .milliseconds(1300) }?.text ?? ""
+        #expect(saved.count >= secondBefore.count, "no more than about the last second was lost (\(saved.count) saved, \(secondBefore.count) printed by a second before)")
+        #expect(!saved.isEmpty)
+    }
+}

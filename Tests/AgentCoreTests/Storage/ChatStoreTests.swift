@@ -1,0 +1,249 @@
+@testable import AgentCore
+import Foundation
+import TestSupport
+import Testing
+
+func temporaryDatabase() -> URL {
+    FileManager.default.temporaryDirectory.appending(path: "agent-store-\(UUID().uuidString)/chats.sqlite")
+}
+
+@Suite("Chat store (SQLite)")
+struct ChatStoreTests {
+    @Test func newDatabasesAreAtTheLatestVersionInWALModeWithForeignKeys() throws {
+        let file = temporaryDatabase()
+        let store = try ChatStore(file: file)
+        #expect(store.schemaVersion == ChatStoreSchema.latestVersion)
+        let database = try SQLiteDatabase(path: file.path)
+        #expect(try database.query("PRAGMA journal_mode").first?.first?.text == "wal")
+        let chat = try store.createChat(ChatSummary(title: "with messages"))
+        try store.save(ChatMessage(role: .user, text: "hello", state: .done), in: chat.id, seq: 0)
+        #expect(throws: SQLiteError.self, "foreign keys are enforced") {
+            try store.save(ChatMessage(role: .user, text: "orphan", state: .done), in: UUID(), seq: 0)
+        }
+    }
+
+    /// Makes a database at schema `version` holding data valid at that version.
+    static func database(atVersion version: Int) throws -> URL {
+        let file = temporaryDatabase()
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let database = try SQLiteDatabase(path: file.path)
+        try ChatStoreSchema.migrate(database, to: version)
+        guard version >= 1 else { return file }
+        try database.query("INSERT INTO chats (id, title, created, updated, model, server_profile, system_prompt) VALUES (?, ?, 1, 2, 'm', NULL, 'be brief')",
+                           [.text("11111111-1111-1111-1111-111111111111"), .text("Old chat about volcanoes")])
+        for (seq, role, text) in [(0, "user", "Tell me about volcanoes"), (1, "assistant", "Volcanoes are openings in the crust.")] {
+            try database.query("INSERT INTO messages (id, chat_id, seq, role, text, model, created, updated, state) VALUES (?, ?, ?, ?, ?, 'm', 3, 3, 'done')",
+                               [.text(UUID().uuidString), .text("11111111-1111-1111-1111-111111111111"), .integer(Int64(seq)),
+                                .text(role), .text(text)])
+        }
+        if version >= 2 {
+            try database.query("UPDATE messages SET tool_calls = ?, completion_tokens = 12 WHERE role = 'assistant'",
+                               [.text(#"[{"id":"c1","name":"get_location","arguments":{},"result":"latitude: 1.0, longitude: 2.0","failed":false,"textOffset":0,"round":0}]"#)])
+        }
+        return file
+    }
+
+    @Test("Every earlier schema version migrates forward with its data intact", arguments: 0..<ChatStoreSchema.latestVersion)
+    func migrations(from version: Int) throws {
+        let file = try Self.database(atVersion: version)
+        let store = try ChatStore(file: file)
+        #expect(store.schemaVersion == ChatStoreSchema.latestVersion)
+        guard version >= 1 else {
+            #expect(try store.chats().isEmpty)
+            return
+        }
+        let chats = try store.chats()
+        #expect(chats.map(\.title) == ["Old chat about volcanoes"])
+        #expect(chats.first?.systemPrompt == "be brief")
+        let messages = try store.messages(in: chats[0].id).map(\.message)
+        #expect(messages.map(\.text) == ["Tell me about volcanoes", "Volcanoes are openings in the crust."])
+        if version >= 2 {
+            #expect(messages[1].toolCalls.first?.result == "latitude: 1.0, longitude: 2.0")
+            #expect(messages[1].usage?.completionTokens == 12)
+        }
+        #expect(try store.search("volcano").contains { $0.messageID != nil }, "full-text search covers old rows")
+        #expect(try store.search("volcanoes").contains { $0.messageID == nil }, "and old titles")
+    }
+
+    @Test func aNewerDatabaseIsRefusedNotGuessedAt() throws {
+        let file = temporaryDatabase()
+        _ = try ChatStore(file: file)
+        let database = try SQLiteDatabase(path: file.path)
+        try database.execute("PRAGMA user_version = \(ChatStoreSchema.latestVersion + 1)")
+        #expect(throws: SQLiteError.self) { try ChatStore(file: file) }
+    }
+
+    @Test func chatsAreListedNewestFirstAndRenamedDeletedRestored() throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let older = try store.createChat(ChatSummary(title: "older", updated: Date(timeIntervalSince1970: 100)))
+        let newer = try store.createChat(ChatSummary(title: "newer", updated: Date(timeIntervalSince1970: 200)))
+        #expect(try store.chats().map(\.id) == [newer.id, older.id])
+        try store.touchChat(older.id, at: Date(timeIntervalSince1970: 300))
+        #expect(try store.chats().map(\.id) == [older.id, newer.id])
+        try store.renameChat(newer.id, to: "renamed")
+        #expect(try store.chat(newer.id)?.title == "renamed")
+        try store.deleteChat(newer.id)
+        #expect(try store.chats().map(\.id) == [older.id])
+        #expect(try store.search("renamed").isEmpty, "deleted chats are not found")
+        try store.restoreChat(newer.id)
+        #expect(try store.chats().count == 2)
+    }
+
+    @Test("A deleted chat is gone for good once the store is opened again")
+    func deletionIsFinalAfterRestart() throws {
+        let file = temporaryDatabase()
+        let store = try ChatStore(file: file)
+        let chat = try store.createChat(ChatSummary(title: "to delete"))
+        try store.save(ChatMessage(role: .user, text: "bye", state: .done), in: chat.id, seq: 0)
+        try store.deleteChat(chat.id)
+        let reopened = try ChatStore(file: file)
+        #expect(try reopened.chats().isEmpty)
+        #expect(try reopened.messageCount(in: chat.id) == 0, "its messages went with it")
+    }
+
+    @Test("Text is always a bound parameter, never SQL")
+    func hostileText() throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let nasty = "x'); DROP TABLE chats; -- \" \\ 👋 \u{0}end"
+        let chat = try store.createChat(ChatSummary(title: nasty))
+        try store.save(ChatMessage(role: .user, text: nasty, state: .done), in: chat.id, seq: 0)
+        #expect(try store.chat(chat.id)?.title == nasty, "every character kept, NUL included")
+        #expect(try store.messages(in: chat.id).first?.message.text == nasty)
+        #expect(try store.search("DROP TABLE").count == 2)
+        #expect(try store.search("\" OR 1=1 -- NEAR(").isEmpty, "query syntax in the search box is just text")
+    }
+
+    @Test func fullTextSearchFindsTitlesAndMessagesByWordPrefix() throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let a = try store.createChat(ChatSummary(title: "Gardening plans"))
+        let b = try store.createChat(ChatSummary(title: "Travel"))
+        try store.save(ChatMessage(role: .user, text: "Which tomatoes grow best in shade?", state: .done), in: a.id, seq: 0)
+        let hit = ChatMessage(role: .assistant, text: "Cherry tomatoes tolerate partial shade.", state: .done)
+        try store.save(hit, in: a.id, seq: 1)
+        try store.save(ChatMessage(role: .user, text: "Trains from Paris to Rome", state: .done), in: b.id, seq: 0)
+        let results = try store.search("cherry toma")
+        #expect(results.map(\.messageID) == [hit.id])
+        #expect(results.first?.chatTitle == "Gardening plans")
+        #expect(results.first?.snippet.contains("Cherry tomatoes") == true)
+        #expect(try store.search("garden").first?.chatID == a.id)
+        #expect(try store.search("rome").first?.chatID == b.id)
+        #expect(try store.search("   ").isEmpty)
+    }
+
+    @Test("After a crash: a streaming reply is kept and marked cut off; unanswered messages failed")
+    func recovery() throws {
+        let file = temporaryDatabase()
+        let store = try ChatStore(file: file)
+        let chat = try store.createChat(ChatSummary(title: "crash"))
+        try store.save(ChatMessage(role: .user, text: "q1", state: .sending), in: chat.id, seq: 0)
+        try store.save(ChatMessage(role: .assistant, text: "partial ans", state: .streaming), in: chat.id, seq: 1)
+        let other = try store.createChat(ChatSummary(title: "never answered"))
+        try store.save(ChatMessage(role: .user, text: "q2", state: .sending), in: other.id, seq: 0)
+        try store.save(ChatMessage(role: .assistant, text: "", state: .sending), in: other.id, seq: 1)
+        let reopened = try ChatStore(file: file)
+        #expect(try reopened.messages(in: chat.id).map(\.message.state) == [.done, .cutOff])
+        #expect(try reopened.messages(in: chat.id).last?.message.text == "partial ans")
+        #expect(try reopened.messages(in: other.id).map(\.message.state) == [.failed], "the empty placeholder is gone")
+    }
+
+    @Test func pagesOfMessages() throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let chat = try store.createChat(ChatSummary(title: "long"))
+        try store.saveAll((0..<150).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "m\($0)", state: .done) },
+                          in: chat.id, firstSeq: 0)
+        #expect(try store.messageCount(in: chat.id) == 150)
+        #expect(try store.messages(in: chat.id, limit: 60).map(\.seq) == Array(90..<150))
+        #expect(try store.messages(in: chat.id, before: 90, limit: 60).map(\.seq) == Array(30..<90))
+        #expect(try store.messages(in: chat.id, from: 140).map(\.message.text) == (140..<150).map { "m\($0)" })
+        try store.deleteMessages(in: chat.id, from: 100)
+        #expect(try store.nextSeq(in: chat.id) == 100)
+    }
+}
+
+@Suite("Export and import")
+struct ChatArchiveTests {
+    static func sampleStore() throws -> ChatStore {
+        let store = try ChatStore(file: temporaryDatabase())
+        let chat = try store.createChat(ChatSummary(title: "Weather “today”", created: Date(timeIntervalSince1970: 1_700_000_000.25),
+                                                    updated: Date(timeIntervalSince1970: 1_700_000_100.5), model: "qwen3",
+                                                    systemPrompt: "Be terse."))
+        let call = ToolCall(id: "call_1", name: "get_location", arguments: .object([("precise", .bool(true)), ("n", .number(2.5))]),
+                            result: "latitude: 1.0, longitude: 2.0", textOffset: 6, round: 0)
+        try store.saveAll([
+            ChatMessage(role: .user, text: "Where am I?\nAnd the weather?", time: Date(timeIntervalSince1970: 1_700_000_001.125), state: .done),
+            ChatMessage(role: .assistant, text: "Let me see. You are near (1, 2). **Sunny** — 👋", model: "qwen3",
+                        time: Date(timeIntervalSince1970: 1_700_000_002.75), state: .cutOff, toolCalls: [call],
+                        usage: TokenUsage(promptTokens: 20, completionTokens: 10, generationSeconds: 0.5)),
+        ], in: chat.id, firstSeq: 0)
+        let second = try store.createChat(ChatSummary(title: "Empty-ish"))
+        try store.save(ChatMessage(role: .user, text: "hi", state: .failed), in: second.id, seq: 0)
+        return store
+    }
+
+    @Test("Export → import → export gives the same JSON, member for member")
+    func roundTrip() throws {
+        let original = try Self.sampleStore()
+        let exported = ChatArchive.json(try original.archiveAll())
+        let fresh = try ChatStore(file: temporaryDatabase())
+        try fresh.importChats(ChatArchive.parse(exported))
+        #expect(ChatArchive.json(try fresh.archiveAll()) == exported)
+        #expect(try fresh.archiveAll() == (try original.archiveAll()))
+    }
+
+    @Test("Importing a chat that is already there adds a copy")
+    func importTwice() throws {
+        let store = try Self.sampleStore()
+        let exported = ChatArchive.json(try store.archiveAll())
+        try store.importChats(ChatArchive.parse(exported))
+        let chats = try store.chats()
+        #expect(chats.count == 4)
+        #expect(Set(chats.map(\.id)).count == 4)
+        #expect(chats.filter { $0.title == "Weather “today”" }.count == 2)
+    }
+
+    @Test func markdownReadsLikeTheChat() throws {
+        let store = try Self.sampleStore()
+        let chat = try #require(try store.chats().first { $0.title.hasPrefix("Weather") })
+        let markdown = ChatArchive.markdown(try #require(try store.archive(chat.id)))
+        #expect(markdown.hasPrefix("# Weather “today”\n"))
+        #expect(markdown.contains("> System prompt: Be terse."))
+        #expect(markdown.contains("**You** · "))
+        #expect(markdown.contains("Where am I?\nAnd the weather?"))
+        #expect(markdown.contains("**assistant (qwen3)** · ") && markdown.contains(" · cut off"))
+        #expect(markdown.contains("> Tool `get_location({\"precise\":true,\"n\":2.5})` → latitude: 1.0, longitude: 2.0"))
+    }
+
+    @Test("Files that are not exports are refused with a reason", arguments: ["", "{}", "[1,2]", #"{"format":"agent-chats","version":99,"chats":[]}"#,
+                                                                         #"{"format":"agent-chats","version":1,"chats":[{"title":"no id"}]}"#])
+    func badImports(text: String) {
+        #expect(throws: ChatArchive.FormatError.self) { try ChatArchive.parse(text) }
+    }
+}
+
+@Suite("Context budget")
+struct ContextWindowTests {
+    func message(_ role: Role, _ size: Int) -> ChatMessage {
+        ChatMessage(role: role, text: String(repeating: "x", count: size), state: .done)
+    }
+
+    @Test func everythingFitsUnderABigBudget() {
+        let messages = [message(.user, 10), message(.assistant, 10), message(.user, 10)]
+        #expect(ContextWindow.select(messages, systemPrompt: "sys", budget: 10_000).map(\.role) == [.system, .user, .assistant, .user])
+    }
+
+    @Test("Oldest turns go first; the system prompt and the newest turn always stay")
+    func trimming() {
+        let messages = [message(.user, 400), message(.assistant, 400), message(.user, 400), message(.assistant, 400), message(.user, 40)]
+        let kept = ContextWindow.select(messages, systemPrompt: "Be kind.", budget: 250)
+        #expect(kept.first?.role == .system && kept.first?.text == "Be kind.")
+        #expect(kept.last == messages.last)
+        #expect(kept.count == 4, "system + the last full exchange + the newest user turn")
+        #expect(kept[1] == messages[2], "it starts on a user message")
+        let tiny = ContextWindow.select(messages, systemPrompt: "Be kind.", budget: 1)
+        #expect(tiny.map(\.role) == [.system, .user], "over budget, the newest turn still goes")
+    }
+
+    @Test func noSystemPromptNoSystemMessage() {
+        #expect(ContextWindow.select([message(.user, 5)], systemPrompt: "", budget: 100).map(\.role) == [.user])
+    }
+}

@@ -1,0 +1,199 @@
+import AgentCore
+import Foundation
+import TestSupport
+import Testing
+
+@MainActor
+@Suite("Chats that last: the view model with a store")
+struct ChatPersistenceTests {
+    let server = TestServer.shared
+
+    func viewModel(_ scenario: String, store: ChatStore) -> ChatViewModel {
+        ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url(scenario), model: "m")), store: store)
+    }
+
+    func send(_ text: String, in model: ChatViewModel) async {
+        model.draft = text
+        model.send()
+        await model.waitUntilIdle()
+    }
+
+    @Test("A new chat is saved with its first message, titled from it, and reopens as it was")
+    func savedAndReopened() async throws {
+        let file = temporaryDatabase()
+        let store = try ChatStore(file: file)
+        let model = viewModel("echo", store: store)
+        #expect(model.chat == nil)
+        await send("Plan a picnic for Saturday", in: model)
+        await send("Add lemonade", in: model)
+        let chat = try #require(model.chat)
+        #expect(chat.title == "Plan a picnic for Saturday")
+
+        let reopened = viewModel("echo", store: try ChatStore(file: file))
+        try reopened.open(chat.id)
+        #expect(reopened.conversation.messages.map(\.text) == model.conversation.messages.map(\.text))
+        #expect(reopened.conversation.messages.map(\.state) == [.done, .done, .done, .done])
+        await send("And cake", in: reopened)
+        #expect(reopened.conversation.messages.last?.text == "Echo: And cake (5 messages)", "the context came from the store")
+    }
+
+    @Test("Editing a message replaces it and every later turn")
+    func edit() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("echo", store: store)
+        await send("one", in: model)
+        await send("two", in: model)
+        await send("three", in: model)
+        let second = model.conversation[2]
+        model.beginEdit(second.id)
+        #expect(model.draft == "two")
+        #expect(model.editingMessageID == second.id)
+        await send("TWO", in: model)
+        #expect(model.conversation.messages.map(\.text) == ["one", "Echo: one (1 messages)", "TWO", "Echo: TWO (3 messages)"])
+        let chat = try #require(model.chat)
+        #expect(try store.messages(in: chat.id).map(\.message.text) == model.conversation.messages.map(\.text))
+        #expect(model.editingMessageID == nil)
+    }
+
+    @Test("Regenerate replaces the last reply with a new one to the same message")
+    func regenerate() async throws {
+        let marker = uniqueMarker()
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("echo/\(marker)", store: store)
+        await send("hello", in: model)
+        let firstReply = model.conversation[1].id
+        #expect(model.canRegenerate)
+        model.regenerate()
+        await model.waitUntilIdle()
+        #expect(model.conversation.count == 2)
+        #expect(model.conversation[1].id != firstReply)
+        #expect(model.conversation[1].text == "Echo: hello (1 messages)")
+        let requests = try await server.requests(containing: marker)
+        #expect(requests.count == 2, "the same message went again")
+        #expect(try store.messages(in: #require(model.chat).id).count == 2)
+    }
+
+    @Test("Stop keeps what arrived, saved and marked stopped")
+    func stopIsSaved() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("stall", store: store)
+        model.draft = "wait"
+        model.send()
+        for _ in 0..<500 where model.conversation.count < 2 || model.conversation[1].text.isEmpty {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        model.stop()
+        await model.waitUntilIdle()
+        let saved = try store.messages(in: #require(model.chat).id).map(\.message)
+        #expect(saved.map(\.state) == [.done, .stopped])
+        #expect(saved.last?.text == "Waiting")
+    }
+
+    @Test("A long chat opens on its newest page; earlier pages load on demand; context reaches back")
+    func paging() async throws {
+        let marker = uniqueMarker()
+        let store = try ChatStore(file: temporaryDatabase())
+        let chat = try store.createChat(ChatSummary(title: "long"))
+        try store.saveAll((0..<150).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "message \($0)", state: .done) },
+                          in: chat.id, firstSeq: 0)
+        let model = viewModel("echo/\(marker)", store: store)
+        try model.open(chat.id)
+        #expect(model.conversation.count == ChatViewModel.pageSize)
+        #expect(model.conversation[0].text == "message 90")
+        #expect(model.hasEarlierMessages)
+        #expect(model.loadEarlier() == 60)
+        #expect(model.conversation[0].text == "message 30")
+        #expect(model.loadEarlier() == 30)
+        #expect(!model.hasEarlierMessages)
+        #expect(model.loadEarlier() == 0)
+
+        let fresh = viewModel("echo/\(marker)", store: store)
+        try fresh.open(chat.id)
+        fresh.contextBudget = 100_000
+        await send("the newest", in: fresh)
+        let request = try #require(try await server.requests(containing: marker).last)
+        let messages = (request["body"] as? [String: Any])?["messages"] as? [[String: Any]] ?? []
+        #expect(messages.count == 151, "everything fits the budget, so earlier pages were read from the store")
+        #expect(messages.first?["content"] as? String == "message 0")
+    }
+
+    @Test func focusingASearchHitOpensAroundIt() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let chat = try store.createChat(ChatSummary(title: "long"))
+        let messages = (0..<300).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "message \($0)", state: .done) }
+        try store.saveAll(messages, in: chat.id, firstSeq: 0)
+        let model = viewModel("echo", store: store)
+        try model.open(chat.id, focusing: messages[40].id)
+        #expect(model.conversation[0].text == "message 20")
+        #expect(model.conversation.index(of: messages[40].id) == 20)
+        #expect(model.conversation.messages.last?.text == "message 299")
+    }
+
+    @Test("The chat list follows: new chats on top, rename, delete with undo, search")
+    func library() async throws {
+        let file = temporaryDatabase()
+        let settings = SettingsStore(file: TestTools.temporarySettingsFile())
+        let store = try ChatStore(file: file)
+        let model = viewModel("echo", store: store)
+        let library = ChatLibrary(store: store, viewModel: model, settings: settings)
+        var changes: [ChatLibrary.Change] = []
+        library.observe { changes.append($0) }
+        await send("First chat about gardening", in: model)
+        library.newChat()
+        await send("Second chat about trains", in: model)
+        #expect(library.chats.map(\.title) == ["Second chat about trains", "First chat about gardening"])
+        #expect(library.selectedIndex == 0)
+        #expect(changes.contains(.chats))
+
+        library.search("gardening")
+        #expect(library.searchResults.first?.chatTitle == "First chat about gardening")
+        library.open(library.searchResults[0])
+        #expect(model.chat?.title == "First chat about gardening")
+
+        let second = library.chats[0]
+        library.rename(second.id, to: "Rail trip")
+        #expect(library.chats[0].title == "Rail trip")
+        library.delete(second.id)
+        #expect(library.chats.map(\.title) == ["First chat about gardening"])
+        #expect(library.recentlyDeleted?.id == second.id)
+        library.undoDelete()
+        #expect(library.chats.map(\.title).contains("Rail trip"))
+        #expect(model.chat?.id == second.id, "undo brings the chat back on screen")
+
+        let restarted = ChatLibrary(store: try ChatStore(file: file), viewModel: viewModel("echo", store: try ChatStore(file: file)),
+                                    settings: settings)
+        restarted.openInitialChat()
+        #expect(restarted.viewModel.chat?.id == second.id, "the app reopens on the last chat")
+    }
+}
+
+@Suite("Saving a streaming reply")
+struct ReplyRecorderTests {
+    @Test("At most about one write a second, and the latest text is always saved within the second")
+    func throttled() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let chat = try store.createChat(ChatSummary(title: "r"))
+        let recorder = ReplyRecorder(store: store, chat: chat.id, interval: .milliseconds(400))
+        var reply = ChatMessage(role: .assistant, text: "a", state: .streaming)
+        recorder.update(reply, seq: 0)
+        #expect(try store.messages(in: chat.id).first?.message.text == "a", "the first update is saved at once")
+        reply.text = "ab"
+        recorder.update(reply, seq: 0)
+        reply.text = "abc"
+        recorder.update(reply, seq: 0)
+        #expect(try store.messages(in: chat.id).first?.message.text == "a", "updates within the interval wait")
+        var saved = ""
+        for _ in 0..<200 where saved != "abc" {
+            try await Task.sleep(for: .milliseconds(10))
+            saved = try store.messages(in: chat.id).first?.message.text ?? ""
+        }
+        #expect(saved == "abc", "the latest text landed when the interval was up, with no further update")
+        reply.text = "abcd"
+        reply.state = .done
+        recorder.finish(reply, seq: 0)
+        reply.text = "late"
+        recorder.update(reply, seq: 0)
+        #expect(try store.messages(in: chat.id).first?.message == ChatMessage(id: reply.id, role: .assistant, text: "abcd",
+                                                                              time: reply.time, state: .done))
+    }
+}
