@@ -63,7 +63,7 @@ public final class ChatViewModel {
     public let instruction = "Type a message…"
 
     /// How many messages a chat opens with; earlier ones load a page at a time.
-    public static let pageSize = 60
+    public static let pageSize = 30
 
     private let harnessAppIDPrefix: String
     private let sessionID = UUID()

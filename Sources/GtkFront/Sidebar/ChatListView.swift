@@ -2,8 +2,9 @@ import AgentCore
 import CGtk
 import Foundation
 
-/// The chats, newest first, in a `GtkListView` (only visible rows are built, so a thousand
-/// chats cost what a screenful does). Selecting a row opens its chat.
+/// The chats, newest first, in a `GtkListView`. The list model holds a page of chats and
+/// grows by a page when the user scrolls near its end, so start-up costs the same with a
+/// thousand chats as with forty. Selecting a row opens its chat.
 @MainActor
 final class ChatListView {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -13,6 +14,9 @@ final class ChatListView {
     private let library: ChatLibrary
     private var rowsByItem: [UnsafeMutableRawPointer: ChatRow] = [:]
     private var settingSelection = false
+    /// How many of the library's chats the list model holds.
+    private(set) var shownCount = 0
+    static let pageSize = 30
 
     init(library: ChatLibrary) {
         self.library = library
@@ -30,6 +34,13 @@ final class ChatListView {
         gtk_scrolled_window_set_child(widget.opaque, listView)
         gtk_widget_set_vexpand(widget, 1)
         connectFactory(UnsafeMutableRawPointer(factory))
+        if let adjustment = gtk_scrolled_window_get_vadjustment(widget.opaque) {
+            Signals.connect(UnsafeMutableRawPointer(adjustment), "value-changed") { [weak self] in
+                guard let self else { return }
+            let value = gtk_adjustment_get_value(adjustment), page = gtk_adjustment_get_page_size(adjustment)
+                if value + page >= gtk_adjustment_get_upper(adjustment) - page { showMore() }
+            }
+        }
         Signals.connect(UnsafeMutableRawPointer(selection), "selection-changed") { [weak self] (_: UInt32, _: UInt32) in
             self?.selectionChanged()
         }
@@ -38,7 +49,9 @@ final class ChatListView {
 
     /// Mirrors the library's list (a splice of the ids) and selects the chat on screen.
     func reload() {
-        var ids = library.chats.map { strdup($0.id.uuidString) }
+        let selected = library.selectedIndex ?? 0
+        shownCount = min(library.chats.count, max(shownCount, Self.pageSize, selected + 1))
+        var ids = library.chats.prefix(shownCount).map { strdup($0.id.uuidString) }
         ids.append(nil)
         defer { ids.forEach { free($0) } }
         settingSelection = true
@@ -51,8 +64,24 @@ final class ChatListView {
         showSelection()
     }
 
+    /// Adds the next page of chats to the list model.
+    func showMore() {
+        guard shownCount < library.chats.count else { return }
+        let more = library.chats[shownCount..<min(library.chats.count, shownCount + Self.pageSize)]
+        var ids = more.map { strdup($0.id.uuidString) }
+        ids.append(nil)
+        defer { ids.forEach { free($0) } }
+        ids.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { list in
+                gtk_string_list_splice(store, guint(shownCount), 0, list.baseAddress)
+            }
+        }
+        shownCount += more.count
+    }
+
     func showSelection() {
         settingSelection = true
+        if let index = library.selectedIndex, index >= shownCount { reload() }
         gtk_single_selection_set_selected(selection, library.selectedIndex.map { guint($0) } ?? guint(GTK_INVALID_LIST_POSITION))
         settingSelection = false
     }

@@ -183,8 +183,12 @@ final class TranscriptView {
     }
 
     /// A scroll the user made decides whether to follow; GTK's own reconfiguring does not.
+    /// Near the top, the chat's earlier messages are loaded.
     private func scrollPositionChanged() {
         guard !settingScroll, !reconfiguredThisFrame else { return }
+        if gtk_adjustment_get_value(adjustment) < gtk_adjustment_get_page_size(adjustment), viewModel.hasEarlierMessages {
+            viewModel.loadEarlier()
+        }
         let bottom = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
         followsNewest = gtk_adjustment_get_value(adjustment) >= bottom - 2
     }

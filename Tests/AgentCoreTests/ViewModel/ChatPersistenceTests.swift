@@ -99,11 +99,12 @@ struct ChatPersistenceTests {
         let model = viewModel("echo/\(marker)", store: store)
         try model.open(chat.id)
         #expect(model.conversation.count == ChatViewModel.pageSize)
-        #expect(model.conversation[0].text == "message 90")
+        #expect(model.conversation[0].text == "message 120")
         #expect(model.hasEarlierMessages)
-        #expect(model.loadEarlier() == 60)
-        #expect(model.conversation[0].text == "message 30")
         #expect(model.loadEarlier() == 30)
+        #expect(model.conversation[0].text == "message 90")
+        for _ in 0..<3 { model.loadEarlier() }
+        #expect(model.conversation[0].text == "message 0")
         #expect(!model.hasEarlierMessages)
         #expect(model.loadEarlier() == 0)
 
