@@ -4,9 +4,10 @@ minimal C GTK 4 window (bench/reference/minimal_window.c), alternating, same dis
 
 Both report CLOCK_MONOTONIC at their first frame-clock after-paint; the clock starts just
 before fork/exec here. Agent runs with --server pointing nowhere so that it starts no
-model server (its own memory only). Runs under the Xvfb + D-Bus session bench/run gives."""
+model server (its own memory only), as a fresh user (empty data and settings folders). Runs under the Xvfb + D-Bus session bench/run gives."""
 import os
 import subprocess
+import tempfile
 import time
 
 from common import AGENT, MINIMAL, median, row
@@ -35,7 +36,10 @@ def idle_rss_mb(command, env):
 
 
 def main():
-    base = dict(os.environ, GSK_RENDERER="cairo")
+    # A fresh user: private, empty data and settings folders.
+    fresh = tempfile.mkdtemp(prefix="agent-bench-startup-")
+    base = dict(os.environ, GSK_RENDERER="cairo", XDG_DATA_HOME=os.path.join(fresh, "data"),
+                XDG_CONFIG_HOME=os.path.join(fresh, "config"))
     agent_exit = dict(base, AGENT_REPORT_FIRST_FRAME="exit")
     agent_stay = dict(base, AGENT_REPORT_FIRST_FRAME="stay")
     ref_exit = dict(base)

@@ -1,36 +1,124 @@
-/* Typed wrappers for libcurl's variadic calls, which Swift cannot make. */
+/* libcurl for the core, loaded on first use rather than at start-up: libcurl brings some
+ * twenty libraries of its own (TLS, Kerberos, LDAP, SSH, IDN…), and loading and relocating
+ * them on every launch cost the window's first frame. Also typed wrappers for libcurl's
+ * variadic calls, which Swift cannot make. */
 #ifndef AGENT_CCURL_SHIM_H
 #define AGENT_CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
 
 typedef size_t (*agent_curl_data_callback)(char *data, size_t size, size_t count, void *context);
 
+typedef struct {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    const char *(*easy_strerror)(CURLcode);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_cleanup)(CURLM *);
+    CURLMcode (*multi_add_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_perform)(CURLM *, int *);
+    CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
+    CURLMcode (*multi_wakeup)(CURLM *);
+    CURLMsg *(*multi_info_read)(CURLM *, int *);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+    int loaded;
+} AgentCurl;
+
+/* The table lives in a function so that the header carries its definition (Swift emits
+ * inline functions, not file-scope statics). */
+static inline AgentCurl *agent_curl_state(void) {
+    static AgentCurl table;
+    return &table;
+}
+
+#define agent_curl_table (*agent_curl_state())
+
+static inline pthread_once_t *agent_curl_once(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    return &once;
+}
+
+static inline void agent_curl_load(void) {
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return;
+#define AGENT_CURL_SYMBOL(field, name) \
+    *(void **)(&agent_curl_table.field) = dlsym(library, name); \
+    if (!agent_curl_table.field) return;
+    AGENT_CURL_SYMBOL(global_init, "curl_global_init")
+    AGENT_CURL_SYMBOL(easy_init, "curl_easy_init")
+    AGENT_CURL_SYMBOL(easy_cleanup, "curl_easy_cleanup")
+    AGENT_CURL_SYMBOL(easy_setopt, "curl_easy_setopt")
+    AGENT_CURL_SYMBOL(easy_getinfo, "curl_easy_getinfo")
+    AGENT_CURL_SYMBOL(easy_strerror, "curl_easy_strerror")
+    AGENT_CURL_SYMBOL(multi_init, "curl_multi_init")
+    AGENT_CURL_SYMBOL(multi_cleanup, "curl_multi_cleanup")
+    AGENT_CURL_SYMBOL(multi_add_handle, "curl_multi_add_handle")
+    AGENT_CURL_SYMBOL(multi_remove_handle, "curl_multi_remove_handle")
+    AGENT_CURL_SYMBOL(multi_perform, "curl_multi_perform")
+    AGENT_CURL_SYMBOL(multi_poll, "curl_multi_poll")
+    AGENT_CURL_SYMBOL(multi_wakeup, "curl_multi_wakeup")
+    AGENT_CURL_SYMBOL(multi_info_read, "curl_multi_info_read")
+    AGENT_CURL_SYMBOL(slist_append, "curl_slist_append")
+    AGENT_CURL_SYMBOL(slist_free_all, "curl_slist_free_all")
+#undef AGENT_CURL_SYMBOL
+    agent_curl_table.global_init(CURL_GLOBAL_DEFAULT);
+    agent_curl_table.loaded = 1;
+}
+
+/* Loads libcurl (once) and initialises it; false when it cannot be loaded. */
+static inline int agent_curl_available(void) {
+    pthread_once(agent_curl_once(), agent_curl_load);
+    return agent_curl_table.loaded;
+}
+
+/* The calls below are only made after agent_curl_available() returned true. */
+static inline CURL *agent_curl_easy_init(void) { return agent_curl_table.easy_init(); }
+static inline void agent_curl_easy_cleanup(CURL *easy) { agent_curl_table.easy_cleanup(easy); }
+static inline const char *agent_curl_easy_strerror(CURLcode code) { return agent_curl_table.easy_strerror(code); }
+static inline CURLM *agent_curl_multi_init(void) { return agent_curl_table.multi_init(); }
+static inline CURLMcode agent_curl_multi_cleanup(CURLM *multi) { return agent_curl_table.multi_cleanup(multi); }
+static inline CURLMcode agent_curl_multi_add_handle(CURLM *multi, CURL *easy) { return agent_curl_table.multi_add_handle(multi, easy); }
+static inline CURLMcode agent_curl_multi_remove_handle(CURLM *multi, CURL *easy) { return agent_curl_table.multi_remove_handle(multi, easy); }
+static inline CURLMcode agent_curl_multi_perform(CURLM *multi, int *running) { return agent_curl_table.multi_perform(multi, running); }
+static inline CURLMcode agent_curl_multi_poll(CURLM *multi, int timeout_ms) { return agent_curl_table.multi_poll(multi, NULL, 0, timeout_ms, NULL); }
+static inline CURLMcode agent_curl_multi_wakeup(CURLM *multi) { return agent_curl_table.multi_wakeup(multi); }
+static inline CURLMsg *agent_curl_multi_info_read(CURLM *multi, int *remaining) { return agent_curl_table.multi_info_read(multi, remaining); }
+static inline struct curl_slist *agent_curl_slist_append(struct curl_slist *list, const char *line) { return agent_curl_table.slist_append(list, line); }
+static inline void agent_curl_slist_free_all(struct curl_slist *list) { agent_curl_table.slist_free_all(list); }
+
 static inline CURLcode agent_curl_set_long(CURL *easy, CURLoption option, long value) {
-    return curl_easy_setopt(easy, option, value);
+    return agent_curl_table.easy_setopt(easy, option, value);
 }
 
 static inline CURLcode agent_curl_set_string(CURL *easy, CURLoption option, const char *value) {
-    return curl_easy_setopt(easy, option, value);
+    return agent_curl_table.easy_setopt(easy, option, value);
 }
 
 static inline CURLcode agent_curl_set_pointer(CURL *easy, CURLoption option, void *value) {
-    return curl_easy_setopt(easy, option, value);
+    return agent_curl_table.easy_setopt(easy, option, value);
 }
 
 static inline CURLcode agent_curl_set_data_callback(CURL *easy, CURLoption option, agent_curl_data_callback callback) {
-    return curl_easy_setopt(easy, option, callback);
+    return agent_curl_table.easy_setopt(easy, option, callback);
 }
 
 static inline CURLcode agent_curl_set_body(CURL *easy, const char *bytes, long length) {
-    CURLcode code = curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE, length);
+    CURLcode code = agent_curl_table.easy_setopt(easy, CURLOPT_POSTFIELDSIZE, length);
     if (code != CURLE_OK) return code;
-    return curl_easy_setopt(easy, CURLOPT_COPYPOSTFIELDS, bytes);
+    return agent_curl_table.easy_setopt(easy, CURLOPT_COPYPOSTFIELDS, bytes);
 }
 
 static inline long agent_curl_response_code(CURL *easy) {
     long code = 0;
-    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &code);
+    agent_curl_table.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &code);
     return code;
 }
 

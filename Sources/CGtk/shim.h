@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 #include <glib-unix.h>
 
+
 /* libdispatch's main-queue hooks (what Foundation's run loop uses), so that a GLib
  * main loop can drain Swift's main queue and the main actor runs under GTK. */
 extern int _dispatch_get_main_queue_handle_4CF(void);

@@ -1,5 +1,6 @@
+import Glibc
 import AgentCore
-import Foundation
+import FoundationEssentials
 import GtkFront
 
 /// `agent`: the GTK chat window. With no `--server` it runs the local model itself.
@@ -16,7 +17,8 @@ do {
     options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()), acceptsWords: false)
     endpoint = try options.endpoint()
 } catch {
-    FileHandle.standardError.write(Data("agent: \(error.message)\nTry 'agent --help'.\n".utf8))
+    let text = Array("agent: \(error.message)\nTry 'agent --help'.\n".utf8)
+    _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     exit(2)
 }
 if options.showHelp {

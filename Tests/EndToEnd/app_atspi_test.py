@@ -12,6 +12,7 @@ Ctrl+Q and checks that its llama-server went with it.
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 import gi
@@ -107,7 +108,12 @@ def llama_children(pid):
 def main():
     binary = sys.argv[1]
     screenshot = sys.argv[sys.argv.index("--screenshot") + 1] if "--screenshot" in sys.argv else None
-    env = dict(os.environ, GSK_RENDERER=os.environ.get("GSK_RENDERER", "cairo"))
+    # A fresh user (private data and settings), using the installed local model runtime.
+    data_home = os.environ.get("XDG_DATA_HOME", os.path.expanduser("~/.local/share"))
+    runtime = os.environ.get("AGENT_RUNTIME_DIR", os.path.join(data_home, "io.github.agentdesktop.Agent", "runtime"))
+    fresh = tempfile.mkdtemp(prefix="agent-e2e-")
+    env = dict(os.environ, GSK_RENDERER=os.environ.get("GSK_RENDERER", "cairo"), AGENT_RUNTIME_DIR=runtime,
+               XDG_DATA_HOME=os.path.join(fresh, "data"), XDG_CONFIG_HOME=os.path.join(fresh, "config"))
     global APP
     app_process = subprocess.Popen([binary], env=env)
     APP = app_process

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a reply failed, worded for the person reading the alert or the CLI's stderr.
 public enum ChatError: Error, Sendable, Equatable, LocalizedError {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a backend reports while a reply streams in.
 public enum ReplyEvent: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Runs one streamed request for any protocol: the transfer, the protocol's decoder on the

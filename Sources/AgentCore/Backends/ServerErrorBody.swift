@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A server's error report: `{"error": "text"}`, `{"error": {"message": …}}`,
 /// `{"message": …}` or `{"detail": …}`, whichever the server speaks.
@@ -18,6 +18,6 @@ enum ServerErrorBody {
         if let json = try? JSONParser.parse([UInt8](body)), let message = message(in: json) {
             return message
         }
-        return String(decoding: body.prefix(4096), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(decoding: body.prefix(4096), as: UTF8.self).trimmed
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A conversation as chat APIs want it: each assistant reply that called tools becomes, per
 /// round, an assistant message carrying that round's text and calls followed by one tool
@@ -48,7 +48,7 @@ extension ToolCall {
     /// Parses an OpenAI-style argument string: empty means no arguments; text that is not
     /// JSON is kept as a string, which validation then refuses with a clear message.
     static func arguments(fromText text: String) -> JSONValue {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmed
         if trimmed.isEmpty { return .object([]) }
         return (try? JSONParser.parse(trimmed)) ?? .string(text)
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The application's identity and its per-user folders (XDG base directories, as GLib's
 /// `g_get_user_data_dir` and friends resolve them).

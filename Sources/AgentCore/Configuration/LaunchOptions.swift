@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The command-line options `agent` and `agent-cli` share, for one run.
 public struct LaunchOptions: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds the files the app loads at run time (`Resources/`): `$AGENT_RESOURCE_DIR`, the
 /// installed location next to the binary (`<prefix>/share/<app id>`), or the source tree

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A chat's automatic title: the first line of its first prompt, cut at a word near 48
 /// characters.
@@ -7,10 +7,10 @@ public enum ChatTitle {
 
     public static func make(from prompt: String) -> String {
         let line = prompt.split(whereSeparator: \.isNewline).first.map(String.init) ?? prompt
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmedSpaces
         guard trimmed.count > 48 else { return trimmed.isEmpty ? untitled : trimmed }
         let cut = trimmed.prefix(48)
         let atWord = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut
-        return atWord.trimmingCharacters(in: .whitespaces) + "…"
+        return atWord.trimmedSpaces + "…"
     }
 }

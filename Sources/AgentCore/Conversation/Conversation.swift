@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An ordered chat between the user and a model; the source of each request's context.
 public struct Conversation: Sendable, Equatable {

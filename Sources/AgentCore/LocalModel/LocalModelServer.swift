@@ -1,5 +1,6 @@
+import Glibc
 import CProcess
-import Foundation
+import FoundationEssentials
 
 /// The app's own model server: llama.cpp's `llama-server` on a free 127.0.0.1 port,
 /// started on first use and stopped on quit. The child is tied to this process, so even
@@ -92,7 +93,7 @@ public final class LocalModelServer {
         do {
             pid = try await TiedChildLauncher.shared.spawn(arguments, output: logDescriptor)
         } catch {
-            throw ChatError.localModel("Could not start \(runtime.serverExecutable.path): \(error.localizedDescription)")
+            throw ChatError.localModel("Could not start \(runtime.serverExecutable.path): \(ChatError.describe(error))")
         }
         processID = pid
         let endpoint = ChatEndpoint(serverURL: "http://127.0.0.1:\(port)", model: model.displayName)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The installed local model runtime: llama.cpp's `llama-server` and model files, in a
 /// per-user Python virtual environment that `scripts/install-runtime` creates and

@@ -1,6 +1,7 @@
+import Glibc
 import CProcess
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Starts child processes tied to this process's life from one thread that lives as long
@@ -21,9 +22,7 @@ final class TiedChildLauncher: Sendable {
     private let wakeUp = DispatchSemaphore(value: 0)
 
     private init() {
-        let thread = Thread { [self] in serve() }
-        thread.name = "agent.spawner"
-        thread.start()
+        DetachedThread.start { [self] in serve() }
     }
 
     /// Starts `arguments[0]` with `arguments`, output to `outputDescriptor`; returns the

@@ -13,7 +13,7 @@ public struct Coordinates: Sendable, Equatable, CustomStringConvertible {
 
     /// Reads "LAT,LON" (as `--location` and the settings write it); nil unless both are in range.
     public init?(parsing text: String) {
-        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = text.split(separator: ",").map { $0.trimmedSpaces }
         guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
               (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
         self.init(latitude: latitude, longitude: longitude)

@@ -1,5 +1,5 @@
 import CGLib
-import Foundation
+import FoundationEssentials
 
 /// The device's location from GeoClue2 over D-Bus (GDBus): get a client from the manager,
 /// set its desktop id and accuracy, listen for `LocationUpdated`, start it, read the new
@@ -27,9 +27,7 @@ public struct GeoClueLocationSource: LocationSource {
     public func currentLocation() async throws -> Coordinates {
         // GDBus calls block and signals need a main context of their own: one thread per ask.
         try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Result { try locate() }) }
-            thread.name = "agent.geoclue"
-            thread.start()
+            DetachedThread.start { continuation.resume(with: Result { try locate() }) }
         }
     }
 

@@ -1,5 +1,5 @@
 import CGLib
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The user's settings, in a GLib key file (`$XDG_CONFIG_HOME/<app id>/settings.ini`),
@@ -63,7 +63,7 @@ extension SettingsStore {
 
     /// Tools the user switched off.
     public var disabledTools: Set<String> {
-        get { Set((string("tools", "disabled") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
+        get { Set((string("tools", "disabled") ?? "").split(separator: ",").map { $0.trimmedSpaces }.filter { !$0.isEmpty }) }
         set { set(newValue.isEmpty ? nil : newValue.sorted().joined(separator: ","), "tools", "disabled") }
     }
 

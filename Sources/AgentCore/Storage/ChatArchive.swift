@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Chats as files: JSON that imports back exactly (one chat or all), and Markdown to read.
 public enum ChatArchive {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A chat as the sidebar lists it.
@@ -54,7 +54,9 @@ public final class ChatStore: Sendable {
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")
         try ChatStoreSchema.migrate(database)
         try Self.recoverInterrupted(database)
-        try database.query("DELETE FROM chats WHERE deleted_at IS NOT NULL")
+        if try !database.query("SELECT 1 FROM chats WHERE deleted_at IS NOT NULL LIMIT 1").isEmpty {
+            try database.query("DELETE FROM chats WHERE deleted_at IS NOT NULL")
+        }
         self.database = Mutex(database)
     }
 
@@ -272,6 +274,9 @@ public final class ChatStore: Sendable {
     /// After a crash: a reply that was streaming keeps its text, marked cut off; a user
     /// message is delivered if a reply to it had begun, failed otherwise.
     private static func recoverInterrupted(_ database: SQLiteDatabase) throws {
+        // Nothing to settle after a clean exit: no write at start-up.
+        let unsettled = try database.query("SELECT 1 FROM messages WHERE state IN ('sending', 'streaming') LIMIT 1")
+        guard !unsettled.isEmpty else { return }
         try database.transaction {
             try database.query("DELETE FROM messages WHERE role = 'assistant' AND state IN ('sending', 'streaming') AND text = '' AND tool_calls IS NULL")
             try database.query("UPDATE messages SET state = 'cutOff' WHERE role = 'assistant' AND state IN ('sending', 'streaming')")

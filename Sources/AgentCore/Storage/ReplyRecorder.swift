@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Saves a growing reply as it streams, at most about once a second: an update saves at

@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// A value bound to or read from an SQL statement.
 enum SQLiteValue: Equatable {

@@ -1,13 +1,15 @@
-import Foundation
+import FoundationEssentials
 
 /// `get_datetime`: the current local date, time and time zone.
 public struct DateTimeTool: Tool {
     private let now: @Sendable () -> Date
-    private let timeZone: TimeZone
+    /// nil: the system's zone, looked up when the tool runs (not at start-up, where it
+    /// would load the time-zone database for nothing).
+    private let fixedTimeZone: TimeZone?
 
-    public init(now: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone = .current) {
+    public init(now: @escaping @Sendable () -> Date = { Date() }, timeZone: TimeZone? = nil) {
         self.now = now
-        self.timeZone = timeZone
+        fixedTimeZone = timeZone
     }
 
     public var definition: ToolDefinition {
@@ -16,6 +18,7 @@ public struct DateTimeTool: Tool {
 
     public func run(_ arguments: JSONValue) async throws -> String {
         let date = now()
+        let timeZone = fixedTimeZone ?? .current
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
@@ -23,10 +26,13 @@ public struct DateTimeTool: Tool {
         let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
         let weekday = weekdays[((parts.weekday ?? 1) - 1 + 7) % 7]
         let offset = timeZone.secondsFromGMT(for: date)
-        let sign = offset < 0 ? "-" : "+"
-        let utc = String(format: "UTC%@%02d:%02d", sign, abs(offset) / 3600, abs(offset) % 3600 / 60)
-        return String(format: "date: %04d-%02d-%02d (%@), time: %02d:%02d:%02d, time zone: %@ (%@)",
-                      parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, weekday,
-                      parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, timeZone.identifier, utc)
+        let utc = "UTC" + (offset < 0 ? "-" : "+") + Self.two(abs(offset) / 3600) + ":" + Self.two(abs(offset) % 3600 / 60)
+        let day = "\(parts.year ?? 0)-\(Self.two(parts.month ?? 0))-\(Self.two(parts.day ?? 0))"
+        let time = "\(Self.two(parts.hour ?? 0)):\(Self.two(parts.minute ?? 0)):\(Self.two(parts.second ?? 0))"
+        return "date: \(day) (\(weekday)), time: \(time), time zone: \(timeZone.identifier) (\(utc))"
+    }
+
+    private static func two(_ number: Int) -> String {
+        number < 10 ? "0\(number)" : String(number)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Whole-response HTTP requests (health checks, model lists) on top of `HTTPTransfer`.

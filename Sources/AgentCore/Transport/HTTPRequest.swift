@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An HTTP request as the transport sends it.
 public struct HTTPRequest: Sendable {
@@ -37,7 +37,7 @@ public struct HTTPResponseHead: Sendable {
     public var headers: [(name: String, value: String)]
 
     public func header(_ name: String) -> String? {
-        headers.last { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.last { $0.name.lowercased() == name.lowercased() }?.value
     }
 
     public var isSuccess: Bool { (200..<300).contains(status) }

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// What a transfer reports, in order, on its own thread: the head once (before any body),
@@ -43,16 +43,13 @@ public final class HTTPTransfer: Sendable {
 
     /// Starts the exchange on a new thread; the transfer keeps itself alive until it completes.
     public func start() {
-        CurlGlobal.ensureInitialized()
-        let thread = Thread { self.run() }
-        thread.name = "agent.http"
-        thread.start()
+        DetachedThread.start { self.run() }
     }
 
     public func cancel() {
         control.withLock { control in
             control.cancelled = true
-            if let multi = control.multi { curl_multi_wakeup(multi.pointer) }
+            if let multi = control.multi { agent_curl_multi_wakeup(multi.pointer) }
         }
     }
 
@@ -78,7 +75,12 @@ public final class HTTPTransfer: Sendable {
     }
 
     private func run() {
-        guard let easy = curl_easy_init(), let multi = curl_multi_init() else {
+        guard agent_curl_available() != 0 else {
+            handlers.complete(.failed(code: Int(CURLE_FAILED_INIT.rawValue),
+                                      message: "libcurl (libcurl.so.4) could not be loaded; install the libcurl4 package"))
+            return
+        }
+        guard let easy = agent_curl_easy_init(), let multi = agent_curl_multi_init() else {
             handlers.complete(.failed(code: Int(CURLE_FAILED_INIT.rawValue), message: "libcurl could not start a transfer"))
             return
         }
@@ -86,15 +88,15 @@ public final class HTTPTransfer: Sendable {
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer {
             control.withLock { $0.multi = nil }
-            curl_multi_remove_handle(multi, easy)
-            curl_easy_cleanup(easy)
-            curl_multi_cleanup(multi)
-            curl_slist_free_all(headerList)
+            agent_curl_multi_remove_handle(multi, easy)
+            agent_curl_easy_cleanup(easy)
+            agent_curl_multi_cleanup(multi)
+            agent_curl_slist_free_all(headerList)
         }
         let setupError = withExtendedLifetime(exchange) { () -> TransportError? in
             if let error = configure(easy, exchange: exchange, headerList: &headerList) { return error }
             control.withLock { $0.multi = MultiHandle(pointer: multi) }
-            curl_multi_add_handle(multi, easy)
+            agent_curl_multi_add_handle(multi, easy)
             return nil
         }
         if let setupError {
@@ -119,14 +121,14 @@ public final class HTTPTransfer: Sendable {
         var running: Int32 = 1
         while running > 0 {
             if isCancelled { return CURLE_ABORTED_BY_CALLBACK }
-            let code = curl_multi_perform(multi, &running)
+            let code = agent_curl_multi_perform(multi, &running)
             if code != CURLM_OK { return CURLE_FAILED_INIT }
             if running == 0 { break }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            agent_curl_multi_poll(multi, 1000)
         }
         var remaining: Int32 = 0
         var result = CURLE_OK
-        while let message = curl_multi_info_read(multi, &remaining) {
+        while let message = agent_curl_multi_info_read(multi, &remaining) {
             if message.pointee.msg == CURLMSG_DONE { result = message.pointee.data.result }
         }
         return result
@@ -162,10 +164,10 @@ public final class HTTPTransfer: Sendable {
         // "Expect:" stops curl from waiting for a 100 Continue before sending larger bodies.
         var lines = request.headers.map { "\($0.name): \($0.value)" } + ["Expect:"]
         if let token = request.bearerToken { lines.append("Authorization: Bearer \(token)") }
-        for line in lines { headerList = curl_slist_append(headerList, line) }
+        for line in lines { headerList = agent_curl_slist_append(headerList, line) }
         codes.append(agent_curl_set_pointer(easy, CURLOPT_HTTPHEADER, headerList))
         if let failure = codes.first(where: { $0 != CURLE_OK }) {
-            return .failed(code: Int(failure.rawValue), message: String(cString: curl_easy_strerror(failure)))
+            return .failed(code: Int(failure.rawValue), message: String(cString: agent_curl_easy_strerror(failure)))
         }
         return nil
     }
@@ -192,15 +194,15 @@ private final class CurlExchange {
     }
 
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = String(decoding: bytes, as: UTF8.self).trimmed
         if line.hasPrefix("HTTP/") {
             // A new response starts (after a 100 Continue or a redirect): forget the last one.
             headers = []
             let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
             reason = parts.count == 3 ? String(parts[2]) : ""
         } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = line[..<colon].trimmedSpaces
+            let value = line[line.index(after: colon)...].trimmedSpaces
             headers.append((name, value))
         }
     }
@@ -220,7 +222,7 @@ private final class CurlExchange {
 
     func errorMessage(for code: CURLcode) -> String {
         let detail = String(cString: errorBuffer)
-        return detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        return detail.isEmpty ? String(cString: agent_curl_easy_strerror(code)) : detail
     }
 }
 
@@ -238,18 +240,6 @@ private let curlHeaderCallback: agent_curl_data_callback = { data, size, count, 
     let exchange = Unmanaged<CurlExchange>.fromOpaque(context).takeUnretainedValue()
     exchange.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
     return length
-}
-
-/// `curl_global_init` must run once before any other libcurl call.
-private enum CurlGlobal {
-    private static let initialized: Bool = {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        return true
-    }()
-
-    static func ensureInitialized() {
-        _ = initialized
-    }
 }
 
 extension Duration {

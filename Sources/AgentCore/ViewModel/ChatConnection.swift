@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where replies come from for a session: a server the user named, or the local model
 /// the app runs itself.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The chats the sidebar lists, newest first, and what the user does with them: open, start
 /// a new one, rename, delete (with undo), search, export and import. The chat on screen is
@@ -74,7 +74,7 @@ public final class ChatLibrary {
     }
 
     public func rename(_ id: UUID, to title: String) {
-        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = title.trimmed
         guard !trimmed.isEmpty, let index = chats.firstIndex(where: { $0.id == id }) else { return }
         try? store.renameChat(id, to: trimmed)
         chats[index].title = trimmed
@@ -120,7 +120,7 @@ public final class ChatLibrary {
 
     public func search(_ text: String) {
         searchQuery = text
-        searchResults = text.trimmingCharacters(in: .whitespaces).isEmpty ? [] : ((try? store.search(text)) ?? [])
+        searchResults = text.trimmedSpaces.isEmpty ? [] : ((try? store.search(text)) ?? [])
         notify(.searchResults)
     }
 

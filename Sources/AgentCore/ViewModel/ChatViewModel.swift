@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The state the chat window shows and the user's intents on it, free of any toolkit:
 /// the GTK window binds to it, tests run it headless. With a store it works on one saved
@@ -97,7 +97,7 @@ public final class ChatViewModel {
 
     /// Send is possible with some text and nothing in flight.
     public var canSend: Bool {
-        !isSending && !draft.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        !isSending && !draft.trimmed.isEmpty
     }
 
     /// Whether the last reply can be asked for again.
@@ -193,7 +193,7 @@ public final class ChatViewModel {
     /// Sends the draft (replacing the message being edited, if any) and streams the reply.
     public func send() {
         guard canSend else { return }
-        let text = draft.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = draft.trimmed
         if let editing = editingMessageID, let index = conversation.index(of: editing) {
             truncate(from: index)
         }

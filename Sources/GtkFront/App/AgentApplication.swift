@@ -1,6 +1,7 @@
+import Glibc
 import AgentCore
 import CGtk
-import Foundation
+import FoundationEssentials
 
 /// The GtkApplication: one chat window, app-wide actions with their accelerators, the
 /// stylesheet, and an orderly end (the local model server stops with the app).
@@ -70,7 +71,9 @@ public final class AgentApplication {
             let chatWindow = ChatWindow(application: application, viewModel: viewModel, library: library)
             window = chatWindow
             library?.openInitialChat()
-            if let firstFrameReport { reportFirstFrame(of: chatWindow.window, thenQuit: firstFrameReport == "exit") }
+            FirstFrame.after(chatWindow.window) { [weak self] in
+                if let self, let report = firstFrameReport { reportFirstFrame(thenQuit: report == "exit") }
+            }
             viewModel.prepare()
             window?.present()
             if let storeProblem {
@@ -91,19 +94,11 @@ public final class AgentApplication {
     }
 
     /// For benchmarks: print the monotonic time of the first painted frame (and quit).
-    private func reportFirstFrame(of window: UnsafeMutablePointer<GtkWidget>, thenQuit: Bool) {
-        Signals.connect(window.raw, "map") { [weak self] in
-            guard let clock = gtk_widget_get_frame_clock(window) else { return }
-            var reported = false
-            Signals.connect(UnsafeMutableRawPointer(clock), "after-paint", after: true) { [weak self] in
-                guard !reported, let self else { return }
-                reported = true
-                var now = timespec()
-                clock_gettime(CLOCK_MONOTONIC, &now)
-                print("first-frame \(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))")
-                fflush(nil)
-                if thenQuit { g_application_quit(gApplication) }
-            }
-        }
+    private func reportFirstFrame(thenQuit: Bool) {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        print("first-frame \(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))")
+        fflush(nil)
+        if thenQuit { g_application_quit(gApplication) }
     }
 }

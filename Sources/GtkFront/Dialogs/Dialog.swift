@@ -1,3 +1,4 @@
+import Glibc
 import CGtk
 
 /// A modal question or alert with buttons, over a window: `GtkAlertDialog` on GTK 4.10+,

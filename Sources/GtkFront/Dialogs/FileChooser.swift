@@ -1,5 +1,5 @@
 import CGtk
-import Foundation
+import FoundationEssentials
 
 /// Asks for a file to save to or open: GtkFileDialog on GTK 4.10+, GtkFileChooserNative on
 /// 4.8 (switched in the C shim).

@@ -1,6 +1,7 @@
+import Glibc
 import AgentCore
 import CGtk
-import Foundation
+import FoundationEssentials
 
 /// The chats, newest first, in a `GtkListView`. The list model holds a page of chats and
 /// grows by a page when the user scrolls near its end, so start-up costs the same with a

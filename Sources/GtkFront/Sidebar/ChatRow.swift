@@ -1,6 +1,6 @@
 import AgentCore
 import CGtk
-import Foundation
+import FoundationEssentials
 
 /// A chat in the sidebar: its title, when it was last used, and a Delete button.
 @MainActor
@@ -40,7 +40,7 @@ final class ChatRow {
     func bind(_ chat: ChatSummary) {
         chatID = chat.id
         gtk_label_set_text(titleLabel.opaque, chat.title)
-        gtk_label_set_text(dateLabel.opaque, MessageTimeFormat.short(chat.updated))
+        gtk_label_set_text(dateLabel.opaque, TimeText.short(chat.updated))
         gtk_widget_set_tooltip_text(root, chat.title)
     }
 

@@ -1,3 +1,4 @@
+import Glibc
 import CGtk
 
 /// Named actions (`app.quit`, `win.stop`) — the single path for commands that menus,

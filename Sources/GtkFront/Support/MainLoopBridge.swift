@@ -1,5 +1,6 @@
+import Glibc
 import CGtk
-import Foundation
+import FoundationEssentials
 
 /// Lets Swift's main queue — and with it the main actor — run under GLib's main loop.
 /// While `g_application_run` owns the main thread nothing else drains libdispatch's main

@@ -1,6 +1,6 @@
 import AgentCore
 import CGtk
-import Foundation
+import FoundationEssentials
 
 /// One message in the transcript: a bubble on the right for the user, on the left with
 /// "assistant (model)", the time and a Copy button for a reply. Rows are recycled by the
@@ -123,7 +123,7 @@ final class MessageRow {
         }
         if message.time != shownTime {
             shownTime = message.time
-            gtk_label_set_text(timeLabel.opaque, MessageTimeFormat.short(message.time))
+            gtk_label_set_text(timeLabel.opaque, TimeText.short(message.time))
             gtk_widget_set_tooltip_text(timeLabel, message.isoTime)
         }
         if message.state != shownState {

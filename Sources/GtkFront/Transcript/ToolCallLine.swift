@@ -34,7 +34,7 @@ final class ToolCallLine {
         let arguments = call.arguments == .object([]) ? "" : call.arguments.serialized
         let outcome: String
         if let result = call.result {
-            outcome = " → " + result.replacingOccurrences(of: "\n", with: " ")
+            outcome = " → " + result.replacing("\n", with: " ")
         } else {
             outcome = " · running…"
         }

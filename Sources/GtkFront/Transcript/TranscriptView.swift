@@ -1,6 +1,7 @@
+import Glibc
 import AgentCore
 import CGtk
-import Foundation
+import FoundationEssentials
 
 /// The conversation: a `GtkListView` over a string list of message IDs that mirrors the
 /// view model's conversation, so only rows near the viewport exist. Token updates are

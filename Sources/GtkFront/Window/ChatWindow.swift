@@ -1,6 +1,6 @@
 import AgentCore
 import CGtk
-import Foundation
+import FoundationEssentials
 
 /// The main window: the chat list beside the conversation, a header bar with the model in
 /// use, the composer, and the dialogs (error alert, location consent, rename). It renders
@@ -205,7 +205,7 @@ public final class ChatWindow {
 
     static func fileName(for title: String) -> String {
         let cleaned = title.map { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" ? $0 : "_" }
-        let name = String(cleaned).trimmingCharacters(in: .whitespaces)
+        let name = String(cleaned).trimmedSpaces
         return name.isEmpty ? "chat" : String(name.prefix(60))
     }
 

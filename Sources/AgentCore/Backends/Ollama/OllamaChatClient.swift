@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Streams replies from Ollama's `/api/chat` (newline-delimited JSON), with tool calling,
 /// and lists its models (`/api/tags`).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Streams replies from an OpenAI-compatible `chat/completions` endpoint (llama.cpp,
 /// vLLM, LM Studio, OpenAI) or the seed's `/llmprompt` harness, over Server-Sent Events,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decodes a streamed OpenAI chat completion (SSE carrying JSON chunks): text, tool-call
 /// fragments joined per `index`, errors in the stream, `[DONE]`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Optional sampling settings sent with a request; nil fields are left out.
 public struct GenerationOptions: Sendable, Equatable {

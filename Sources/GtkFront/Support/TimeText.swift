@@ -1,0 +1,20 @@
+import CGtk
+import FoundationEssentials
+
+/// How a time reads in the window, formatted by GLib for the user's locale and time zone:
+/// the time alone for today, the day and time otherwise.
+enum TimeText {
+    static func short(_ date: Date, now: Date = Date()) -> String {
+        guard let time = g_date_time_new_from_unix_local(Int(date.timeIntervalSince1970)),
+              let today = g_date_time_new_from_unix_local(Int(now.timeIntervalSince1970)) else { return "" }
+        defer {
+            g_date_time_unref(time)
+            g_date_time_unref(today)
+        }
+        let sameDay = g_date_time_get_year(time) == g_date_time_get_year(today)
+            && g_date_time_get_day_of_year(time) == g_date_time_get_day_of_year(today)
+        guard let text = g_date_time_format(time, sameDay ? "%H:%M" : "%e %b %Y, %H:%M") else { return "" }
+        defer { g_free(text) }
+        return String(cString: text).trimmed
+    }
+}
