@@ -8,8 +8,9 @@ public struct LocalRuntime: Sendable {
     public let serverExecutable: URL
     public let modelFiles: [String: URL]
 
-    /// The command that installs the runtime, named in the error a user sees without it.
-    public static let installCommand = "scripts/install-runtime"
+    /// The command that installs the runtime, named in the error a user sees without it
+    /// (`make install` installs it as `agent-install-runtime`).
+    public static let installCommand = "agent-install-runtime"
 
     /// `$AGENT_RUNTIME_DIR`, else `$XDG_DATA_HOME/<app id>/runtime`.
     public static var defaultDirectory: URL {
@@ -34,7 +35,7 @@ public struct LocalRuntime: Sendable {
         let manifestURL = directory.appending(path: "manifest.json")
         let notInstalled = ChatError.localModel("""
             The local model runtime is not installed (looked in \(directory.path)).
-            Install it with: \(installCommand)   (from the Agent source folder)
+            Install it with: \(installCommand)   (in Agent's source folder: scripts/install-runtime)
             or start Agent with --server URL to use another server.
             """)
         guard let data = try? Data(contentsOf: manifestURL) else { throw notInstalled }

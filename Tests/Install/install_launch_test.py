@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Installs Agent into a temporary prefix with `make install`, finds it the way an
+application menu does (GIO's desktop-file lookup over XDG_DATA_DIRS), launches it from its
+desktop file, and waits for its window. Then `make uninstall` removes every file.
+
+Run inside an X server and a D-Bus session (scripts/test does):
+    /usr/bin/python3 Tests/Install/install_launch_test.py
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import gi
+
+gi.require_version("Gio", "2.0")
+from gi.repository import Gio  # noqa: E402
+
+APP_ID = "io.github.agentdesktop.Agent"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def fail(message):
+    print(f"FAIL: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def windows_named(name):
+    result = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", name], capture_output=True, text=True)
+    return result.stdout.split()
+
+
+def main():
+    prefix = tempfile.mkdtemp(prefix="agent-prefix-")
+    subprocess.run(["make", "-C", ROOT, "install", f"PREFIX={prefix}"], check=True, stdout=subprocess.DEVNULL)
+    expected = [f"bin/agent", "bin/agent-cli", "bin/agent-install-runtime",
+                f"share/applications/{APP_ID}.desktop", f"share/metainfo/{APP_ID}.metainfo.xml",
+                f"share/icons/hicolor/scalable/apps/{APP_ID}.svg", f"share/icons/hicolor/symbolic/apps/{APP_ID}-symbolic.svg",
+                f"share/{APP_ID}/style.css", f"share/{APP_ID}/templates/gemma3-tools.jinja"]
+    for path in expected:
+        if not os.path.exists(os.path.join(prefix, path)):
+            fail(f"make install did not install {path}")
+    desktop_file = os.path.join(prefix, "share/applications", f"{APP_ID}.desktop")
+    subprocess.run(["desktop-file-validate", desktop_file], check=True)
+
+    # What an application menu sees: desktop files under XDG_DATA_DIRS.
+    os.environ["XDG_DATA_DIRS"] = f"{os.path.join(prefix, 'share')}:/usr/local/share:/usr/share"
+    fresh = tempfile.mkdtemp(prefix="agent-install-home-")
+    os.environ["XDG_DATA_HOME"] = os.path.join(fresh, "data")
+    os.environ["XDG_CONFIG_HOME"] = os.path.join(fresh, "config")
+    os.environ.setdefault("GSK_RENDERER", "cairo")
+    info = Gio.DesktopAppInfo.new(f"{APP_ID}.desktop")
+    if info is None:
+        fail("the desktop file is not found through XDG_DATA_DIRS")
+    if info.get_name() != "Agent" or not info.should_show():
+        fail(f"the menu entry is {info.get_name()!r}, shown={info.should_show()}")
+    if info.get_executable() != os.path.join(prefix, "bin/agent"):
+        fail(f"the menu entry runs {info.get_executable()}, not the installed binary")
+
+    before = set(windows_named("^Agent$"))
+    if not info.launch([], None):
+        fail("launching from the desktop file failed")
+    deadline = time.monotonic() + 30
+    window = None
+    while time.monotonic() < deadline and window is None:
+        new = set(windows_named("^Agent$")) - before
+        window = next(iter(new), None)
+        time.sleep(0.2)
+    if window is None:
+        fail("no Agent window appeared after launching from the menu entry")
+    pid = subprocess.run(["xdotool", "getwindowpid", window], capture_output=True, text=True).stdout.strip()
+    launched = None
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.readlink(f"/proc/{entry}/exe") == os.path.join(prefix, "bin/agent"):
+                    launched = int(entry)
+            except OSError:
+                pass
+    if launched is None:
+        fail("the window is not the installed agent's")
+    os.kill(launched, 15)
+    print(f"PASS: installed into {prefix}, found by the menu lookup, launched, window {window}" + (f" (pid {pid})" if pid else ""))
+
+    subprocess.run(["make", "-C", ROOT, "uninstall", f"PREFIX={prefix}"], check=True, stdout=subprocess.DEVNULL)
+    left = [os.path.join(d, f) for d, _, files in os.walk(prefix) for f in files if not f.startswith("mimeinfo") and
+            "icon-theme.cache" not in f]
+    if left:
+        fail(f"make uninstall left files behind: {left}")
+
+
+if __name__ == "__main__":
+    main()
