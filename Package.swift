@@ -28,14 +28,24 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CMarkGFM",
+            pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGtkSourceView",
+            pkgConfig: "gtksourceview-5",
+            providers: [.apt(["libgtksourceview-5-dev"])]
+        ),
         .target(name: "CProcess"),
         .target(
             name: "AgentCore",
-            dependencies: ["CCurl", "CProcess", "CGLib", "CSQLite"]
+            dependencies: ["CCurl", "CProcess", "CGLib", "CSQLite", "CMarkGFM"]
         ),
         .target(
             name: "GtkFront",
-            dependencies: ["AgentCore", "CGtk"]
+            dependencies: ["AgentCore", "CGtk", "CGtkSourceView"]
         ),
         .executableTarget(name: "agent", dependencies: ["GtkFront", "AgentCore"]),
         .executableTarget(name: "agent-cli", dependencies: ["AgentCore"]),

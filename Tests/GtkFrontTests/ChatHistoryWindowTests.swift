@@ -75,16 +75,16 @@ struct ChatHistoryWindowTests {
         defer { GtkTestHarness.close(app) }
         try await send("Keep me", in: window)
         let library = try #require(window.library)
-        let undoBar = try #require(window.undoBar)
+        let toast = window.toast
         let chat = try #require(library.chats.first)
         let row = try #require(window.sidebar?.chatList.row(for: chat.id))
         agent_emit_signal(row.deleteButton.raw, "clicked")
-        try await GtkTestHarness.pump(until: { undoBar.isShown }, "the undo notice")
-        #expect(String(cString: gtk_label_get_text(OpaquePointer(undoBar.label))) == "“Keep me” deleted")
+        try await GtkTestHarness.pump(until: { toast.isShown }, "the undo notice")
+        #expect(toast.text == "“Keep me” deleted")
         #expect(library.chats.isEmpty)
         #expect(window.viewModel.chat == nil, "a new chat is on screen")
-        agent_emit_signal(undoBar.undoButton.raw, "clicked")
-        try await GtkTestHarness.pump(until: { !undoBar.isShown }, "the notice to go")
+        agent_emit_signal(toast.actionButton.raw, "clicked")
+        try await GtkTestHarness.pump(until: { !toast.isShown }, "the notice to go")
         #expect(library.chats.map(\.id) == [chat.id])
         #expect(window.viewModel.chat?.id == chat.id)
     }

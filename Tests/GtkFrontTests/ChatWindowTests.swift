@@ -173,6 +173,45 @@ struct ChatWindowTests {
         #expect(!window.consentShowing)
     }
 
+    @Test("Markdown: blocks render as they complete; code is highlighted and copies; hostile text stays text")
+    func markdownReply() async throws {
+        let (app, window) = try launch("markdown-30")
+        defer { GtkTestHarness.close(app) }
+        type("How do I reverse a string?", into: window)
+        agent_emit_signal(window.composer.entry.raw, "activate")
+        let model = window.viewModel
+        // Mid-stream: the heading is done (rendered), the code fence is still open (plain).
+        try await GtkTestHarness.pump(until: {
+            model.conversation.count == 2 && model.conversation[1].text.contains("let flipped")
+        }, "the code block to be half written")
+        try await GtkTestHarness.pump(for: .milliseconds(40))
+        let streaming = try #require(window.transcript.boundRow(for: model.conversation[1].id))
+        #expect(streaming.codeBlocks.isEmpty, "an unfinished code block is not rendered yet")
+        #expect(streaming.displayedText.hasPrefix("Reversing a string\n\nUse reversed() — it works on any sequence:"))
+        #expect(streaming.displayedText.contains("```swift"), "the block being written shows as plain text")
+
+        try await GtkTestHarness.pump(until: { !model.isSending }, "the reply to finish")
+        try await GtkTestHarness.pump(for: .milliseconds(60))
+        let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
+        let code = try #require(row.codeBlocks.first)
+        #expect(row.codeBlocks.count == 1)
+        #expect(code.code == "let word = \"stressed\"\nlet flipped = String(word.reversed())\nprint(flipped) // desserts")
+        #expect(!row.displayedText.contains("```"))
+        #expect(row.displayedText.contains("and <span foreground=\"red\">safe</span> & sound"), "shown as the text it is")
+        #expect(row.displayedText.contains("Python"))
+
+        agent_emit_signal(code.copyButton.raw, "clicked")
+        #expect(window.toast.isShown && window.toast.text == "Copied")
+        let xclip = Process()
+        xclip.executableURL = URL(filePath: "/usr/bin/xclip")
+        xclip.arguments = ["-selection", "clipboard", "-o"]
+        let output = Pipe()
+        xclip.standardOutput = output
+        try xclip.run()
+        try await GtkTestHarness.pump(until: { !xclip.isRunning }, "xclip")
+        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == code.code)
+    }
+
     @Test("Stop (Escape's action) ends the stream and keeps what arrived")
     func stopKeepsThePartialReply() async throws {
         let (app, window) = try launch("stall")

@@ -439,6 +439,22 @@ class Handler(socketserver.BaseRequestHandler):
     def path_ends_with(self, suffix):
         return self.current_path.endswith(suffix)
 
+    MARKDOWN_REPLY = (
+        "## Reversing a string\n\n"
+        "Use **`reversed()`** — it works on any *sequence*:\n\n"
+        "```swift\nlet word = \"stressed\"\nlet flipped = String(word.reversed())\nprint(flipped) // desserts\n```\n\n"
+        "| Language | Call |\n|---|---|\n| Swift | `String(s.reversed())` |\n| Python | `s[::-1]` |\n\n"
+        "- short\n- and <span foreground=\"red\">safe</span> & sound\n"
+    )
+
+    def scenario_markdown(self, scenario, body, headers):
+        """A reply in Markdown, streamed a few characters at a time (markdown-<ms>)."""
+        pieces = scenario.split("-")
+        delay = int(pieces[1]) / 1000 if len(pieces) > 1 else 0.005
+        text = self.MARKDOWN_REPLY
+        tokens = [text[i:i + 4] for i in range(0, len(text), 4)]
+        self.stream(normal_stream(tokens), delay=delay)
+
     def scenario_paced(self, scenario, body, headers):
         """paced-<N>-<ms>: N tokens, one every <ms> milliseconds, like a model generating."""
         pieces = scenario.split("-")

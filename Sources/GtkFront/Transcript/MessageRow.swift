@@ -18,6 +18,13 @@ final class MessageRow {
     let editButton: UnsafeMutablePointer<GtkWidget>
     let regenerateButton: UnsafeMutablePointer<GtkWidget>
     private var paragraphLabels: [UnsafeMutablePointer<GtkWidget>] = []
+    /// A reply's finished Markdown blocks, rendered; the plain tail (`tailBox`) follows.
+    private let markdownBox: UnsafeMutablePointer<GtkWidget>
+    private let tailBox: UnsafeMutablePointer<GtkWidget>
+    private var renderedOffset = 0
+    private var splitter = MarkdownBlockSplitter()
+    private var markdown: MarkdownWidgets
+    private var renderedWidgets: [UnsafeMutablePointer<GtkWidget>] = []
     /// Tool calls sit at the top of the bubble, before the text.
     private let toolBox: UnsafeMutablePointer<GtkWidget>
     private(set) var toolLines: [ToolCallLine] = []
@@ -32,6 +39,7 @@ final class MessageRow {
     /// What the row's buttons ask for.
     struct Actions {
         var copy: @MainActor (UUID, UnsafeMutablePointer<GtkWidget>) -> Void
+        var copyText: @MainActor (String, UnsafeMutablePointer<GtkWidget>) -> Void
         var edit: @MainActor (UUID) -> Void
         var regenerate: @MainActor () -> Void
     }
@@ -53,6 +61,11 @@ final class MessageRow {
         toolBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)
         gtk_widget_set_visible(toolBox, 0)
         gtk_box_append(bubble.cast(), toolBox)
+        markdownBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
+        tailBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
+        gtk_box_append(bubble.cast(), markdownBox)
+        gtk_box_append(bubble.cast(), tailBox)
+        markdown = MarkdownWidgets(copyCode: actions.copyText)
 
         footer = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
         stateLabel = gtk_label_new(nil)
@@ -92,7 +105,26 @@ final class MessageRow {
 
     /// The text the row shows, paragraphs joined by blank lines (what a screen reader reads).
     var displayedText: String {
-        paragraphLabels.map { String(cString: gtk_label_get_text($0.opaque)) }.joined(separator: "\n\n")
+        let rendered = renderedWidgets.flatMap(Self.labelTexts)
+        let tail = paragraphLabels.map { String(cString: gtk_label_get_text($0.opaque)) }
+        return (rendered + tail).joined(separator: "\n\n")
+    }
+
+    /// The code blocks rendered in this row (tests).
+    var codeBlocks: [CodeBlockView] { markdown.codeBlocks }
+
+    private static func labelTexts(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
+        if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
+                                      gtk_label_get_type()) != 0 {
+            return [String(cString: gtk_label_get_text(widget.opaque))]
+        }
+        var texts: [String] = []
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            texts += labelTexts(in: current)
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return texts
     }
 
     /// Whether this is the conversation's last reply and may be regenerated now.
@@ -103,6 +135,7 @@ final class MessageRow {
     func bind(_ message: ChatMessage) {
         messageID = message.id
         tracker = ParagraphTracker()
+        resetRendered()
         shownModel = nil
         shownTime = nil
         shownState = nil
@@ -184,17 +217,53 @@ final class MessageRow {
         }
     }
 
+    /// A reply's finished blocks are rendered from Markdown (all of it once the reply has
+    /// ended); the block still being written stays plain, updated a paragraph at a time.
+    /// The user's own messages stay plain text.
     private func updateText(_ message: ChatMessage) {
-        let displayed = message.text.isEmpty && message.toolCalls.isEmpty ? "…" : message.text
-        guard let firstChanged = tracker.update(with: displayed) else { return }
-        let paragraphs = tracker.paragraphs
-        while paragraphLabels.count > paragraphs.count {
-            gtk_box_remove(bubble.cast(), paragraphLabels.removeLast())
+        var plain = message.text
+        if message.role == .assistant && !message.text.isEmpty {
+            let utf8 = message.text.utf8
+            if utf8.count < renderedOffset { resetRendered() }
+            let finished = message.state != .sending && message.state != .streaming
+            let boundary = finished ? utf8.count : splitter.advance(message.text)
+            if boundary > renderedOffset {
+                let start = utf8.index(utf8.startIndex, offsetBy: renderedOffset)
+                let end = utf8.index(utf8.startIndex, offsetBy: boundary)
+                let chunk = String(decoding: utf8[start..<end], as: UTF8.self)
+                for widget in markdown.widgets(for: MarkdownParser.parse(chunk)) {
+                    gtk_box_append(markdownBox.cast(), widget)
+                    renderedWidgets.append(widget)
+                }
+                renderedOffset = boundary
+                tracker = ParagraphTracker()
+            }
+            plain = String(decoding: utf8[utf8.index(utf8.startIndex, offsetBy: renderedOffset)...], as: UTF8.self)
+        } else if message.text.isEmpty && message.toolCalls.isEmpty {
+            plain = "…"
         }
-        for index in firstChanged..<paragraphs.count {
+        showPlain(plain)
+    }
+
+    private func showPlain(_ text: String) {
+        guard let firstChanged = tracker.update(with: text) else { return }
+        let paragraphs = text.isEmpty ? [] : tracker.paragraphs
+        while paragraphLabels.count > paragraphs.count {
+            gtk_box_remove(tailBox.cast(), paragraphLabels.removeLast())
+        }
+        for index in min(firstChanged, paragraphs.count)..<paragraphs.count {
             if index == paragraphLabels.count { paragraphLabels.append(makeParagraphLabel()) }
             gtk_label_set_text(paragraphLabels[index].opaque, WrappableText.make(paragraphs[index]))
         }
+    }
+
+    private func resetRendered() {
+        for widget in renderedWidgets { gtk_box_remove(markdownBox.cast(), widget) }
+        renderedWidgets = []
+        renderedOffset = 0
+        splitter = MarkdownBlockSplitter()
+        markdown = MarkdownWidgets(copyCode: markdown.copyCode)
+        tracker = ParagraphTracker()
     }
 
     private func makeParagraphLabel() -> UnsafeMutablePointer<GtkWidget> {
@@ -207,7 +276,7 @@ final class MessageRow {
         gtk_widget_set_halign(label, GTK_ALIGN_START)
         gtk_widget_set_focusable(label, 0)
         GtkText.addClasses(label, "message-text")
-        gtk_box_append(bubble.cast(), label)
+        gtk_box_append(tailBox.cast(), label)
         return label
     }
 }

@@ -21,6 +21,9 @@ final class TranscriptView {
     /// The reply whose row offers Regenerate: the last one, when nothing is in flight.
     private var regenerateRowID: UUID?
 
+    /// Runs after something was copied (the window shows a brief "Copied").
+    var onCopied: (() -> Void)?
+
     /// Whether the view keeps the newest text in sight.
     private(set) var followsNewest = true
     private var settingScroll = false
@@ -127,6 +130,7 @@ final class TranscriptView {
             guard let self, let item else { return }
             let row = MessageRow(actions: MessageRow.Actions(
                 copy: { [weak self] id, button in self?.copyMessage(id, from: button) },
+                copyText: { [weak self] text, button in self?.copy(text, from: button) },
                 edit: { [weak self] id in self?.viewModel.beginEdit(id) },
                 regenerate: { [weak self] in self?.viewModel.regenerate() }))
             gtk_list_item_set_child(OpaquePointer(item), row.root)
@@ -156,7 +160,13 @@ final class TranscriptView {
 
     private func copyMessage(_ id: UUID, from button: UnsafeMutablePointer<GtkWidget>) {
         guard let index = viewModel.conversation.index(of: id) else { return }
-        gdk_clipboard_set_text(gtk_widget_get_clipboard(button), viewModel.conversation[index].text)
+        copy(viewModel.conversation[index].text, from: button)
+    }
+
+    /// Puts `text` on the clipboard and says so.
+    private func copy(_ text: String, from widget: UnsafeMutablePointer<GtkWidget>) {
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(widget), text)
+        onCopied?()
     }
 
     // MARK: Following the newest text

@@ -15,7 +15,7 @@ public final class ChatWindow {
     let composer: ComposerBar
     let header: HeaderTitle
     let sidebar: SidebarView?
-    let undoBar: UndoBar?
+    let toast = Toast()
     /// The alert on screen, when GTK exposes it as a window (GTK 4.8).
     private(set) var alertWindow: UnsafeMutablePointer<GtkWindow>?
     private(set) var alertShowing = false
@@ -35,7 +35,6 @@ public final class ChatWindow {
         transcript = TranscriptView(viewModel: viewModel)
         composer = ComposerBar(viewModel: viewModel)
         sidebar = library.map(SidebarView.init)
-        undoBar = library.map(UndoBar.init)
 
         let headerBar: UnsafeMutablePointer<GtkWidget> = gtk_header_bar_new()
         gtk_header_bar_set_title_widget(headerBar.opaque, header.widget)
@@ -53,7 +52,7 @@ public final class ChatWindow {
         gtk_box_append(conversation.cast(), composer.widget)
         let overlay: UnsafeMutablePointer<GtkWidget> = gtk_overlay_new()
         gtk_overlay_set_child(overlay.opaque, conversation)
-        if let undoBar { gtk_overlay_add_overlay(overlay.opaque, undoBar.widget) }
+        gtk_overlay_add_overlay(overlay.opaque, toast.widget)
         if let sidebar {
             let paned: UnsafeMutablePointer<GtkWidget> = gtk_paned_new(GTK_ORIENTATION_HORIZONTAL)
             gtk_paned_set_start_child(paned.opaque, sidebar.widget)
@@ -68,6 +67,10 @@ public final class ChatWindow {
 
         installActions()
         viewModel.observe { [weak self] change in self?.apply(change) }
+        library?.observe { [weak self] change in
+            if change == .undo { self?.showUndo() }
+        }
+        transcript.onCopied = { [weak self] in self?.toast.show("Copied", seconds: 2) }
         gtk_widget_grab_focus(composer.entry)
     }
 
@@ -95,6 +98,17 @@ public final class ChatWindow {
             composer.refresh()
         case .messageChanged, .messageRemoved:
             break
+        }
+    }
+
+    /// After a delete: the chat can come back for a few seconds.
+    private func showUndo() {
+        guard let library else { return }
+        if let deleted = library.recentlyDeleted {
+            toast.show("“\(deleted.title)” deleted", actionLabel: "_Undo", seconds: 6,
+                       action: { library.undoDelete() }, dismissed: { library.forgetDeleted() })
+        } else if toast.isShown {
+            toast.hide()
         }
     }
 
@@ -159,6 +173,7 @@ public final class ChatWindow {
         let markdown = viewModel.chat.flatMap { library?.markdown(of: $0.id) }
             ?? ChatArchive.markdown(ChatArchive.Chat(summary: ChatSummary(title: AppIdentity.name), messages: viewModel.conversation.messages))
         gdk_clipboard_set_text(gtk_widget_get_clipboard(window), markdown)
+        toast.show("Chat copied as Markdown", seconds: 2)
     }
 
     private func exportChat(markdown: Bool) {

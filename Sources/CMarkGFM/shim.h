@@ -1,0 +1,31 @@
+/* cmark-gfm, GitHub's CommonMark parser, with its extensions (tables, strikethrough,
+ * autolinks, task lists). */
+#ifndef AGENT_CMARK_SHIM_H
+#define AGENT_CMARK_SHIM_H
+
+#include <cmark-gfm.h>
+#include <cmark-gfm-extension_api.h>
+#include <cmark-gfm-core-extensions.h>
+
+/* Parses `length` bytes of Markdown with the GFM extensions attached. Free the result
+ * with cmark_node_free. */
+static inline cmark_node *agent_markdown_parse(const char *text, size_t length) {
+    cmark_gfm_core_extensions_ensure_registered();
+    cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_FOOTNOTES);
+    const char *names[] = { "table", "strikethrough", "autolink", "tasklist" };
+    for (size_t index = 0; index < sizeof names / sizeof names[0]; index++) {
+        cmark_syntax_extension *extension = cmark_find_syntax_extension(names[index]);
+        if (extension) cmark_parser_attach_syntax_extension(parser, extension);
+    }
+    cmark_parser_feed(parser, text, length);
+    cmark_node *document = cmark_parser_finish(parser);
+    cmark_parser_free(parser);
+    return document;
+}
+
+/* 1 for a checked task-list item. */
+static inline int agent_markdown_task_checked(cmark_node *node) {
+    return cmark_gfm_extensions_get_tasklist_item_checked(node) ? 1 : 0;
+}
+
+#endif

@@ -1,0 +1,84 @@
+import AgentCore
+import CGtk
+import CGtkSourceView
+
+/// A code block in a reply: its language and a Copy button over the code, highlighted by
+/// GtkSourceView and scrolled sideways rather than wrapped.
+@MainActor
+final class CodeBlockView {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let copyButton: UnsafeMutablePointer<GtkWidget>
+    let code: String
+    private static var initialized = false
+
+    /// The style scheme for code: light or dark, following the app's appearance.
+    static var darkScheme = false
+
+    init(language: String?, code: String, onCopy: @escaping @MainActor (String, UnsafeMutablePointer<GtkWidget>) -> Void) {
+        if !Self.initialized {
+            gtk_source_init()
+            Self.initialized = true
+        }
+        self.code = code
+        let buffer = gtk_source_buffer_new(nil)
+        gtk_text_buffer_set_text(UnsafeMutablePointer<GtkTextBuffer>(OpaquePointer(buffer)), code, -1)
+        let manager = gtk_source_language_manager_get_default()
+        let sourceLanguage = language.flatMap { Self.language(named: $0, in: manager) }
+        if let sourceLanguage { gtk_source_buffer_set_language(buffer, sourceLanguage) }
+        gtk_source_buffer_set_highlight_syntax(buffer, 1)
+        if let scheme = gtk_source_style_scheme_manager_get_scheme(gtk_source_style_scheme_manager_get_default(),
+                                                                   Self.darkScheme ? "Adwaita-dark" : "Adwaita") {
+            gtk_source_buffer_set_style_scheme(buffer, scheme)
+        }
+        let view: UnsafeMutablePointer<GtkWidget> = gtk_source_view_new_with_buffer(buffer)
+        g_object_unref(UnsafeMutableRawPointer(buffer))
+        gtk_text_view_set_editable(view.cast(), 0)
+        gtk_text_view_set_cursor_visible(view.cast(), 0)
+        gtk_text_view_set_monospace(view.cast(), 1)
+        gtk_text_view_set_wrap_mode(view.cast(), GTK_WRAP_NONE)
+        gtk_text_view_set_left_margin(view.cast(), 10)
+        gtk_text_view_set_right_margin(view.cast(), 10)
+        gtk_text_view_set_top_margin(view.cast(), 8)
+        gtk_text_view_set_bottom_margin(view.cast(), 8)
+        agent_accessible_set_label(view, "Code")
+        GtkText.addClasses(view, "code-view")
+
+        let scroller: UnsafeMutablePointer<GtkWidget> = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_policy(scroller.opaque, GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER)
+        gtk_scrolled_window_set_propagate_natural_height(scroller.opaque, 1)
+        gtk_scrolled_window_set_propagate_natural_width(scroller.opaque, 1)
+        gtk_scrolled_window_set_max_content_width(scroller.opaque, 620)
+        gtk_scrolled_window_set_child(scroller.opaque, view)
+
+        let name: UnsafeMutablePointer<GtkWidget> = gtk_label_new(
+            sourceLanguage.flatMap { gtk_source_language_get_name($0) }.map { String(cString: $0) } ?? language ?? "Code")
+        gtk_label_set_xalign(name.opaque, 0)
+        gtk_widget_set_hexpand(name, 1)
+        GtkText.addClasses(name, "code-language", "dim-label")
+        copyButton = gtk_button_new_from_icon_name("edit-copy-symbolic")
+        GtkText.addClasses(copyButton, "flat", "copy-button")
+        gtk_widget_set_tooltip_text(copyButton, "Copy code")
+        agent_accessible_set_label(copyButton, "Copy code")
+        let header: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)
+        GtkText.addClasses(header, "code-header")
+        gtk_box_append(header.cast(), name)
+        gtk_box_append(header.cast(), copyButton)
+
+        widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        GtkText.addClasses(widget, "code-block")
+        gtk_box_append(widget.cast(), header)
+        gtk_box_append(widget.cast(), scroller)
+        let button = copyButton
+        Signals.connect(copyButton.raw, "clicked") { onCopy(code, button) }
+    }
+
+    private static let aliases = ["js": "js", "javascript": "js", "ts": "typescript", "py": "python", "python3": "python3",
+                                  "sh": "sh", "bash": "sh", "shell": "sh", "zsh": "sh", "console": "sh", "c++": "cpp",
+                                  "yml": "yaml", "rs": "rust", "kt": "kotlin", "rb": "ruby", "md": "markdown", "objc": "objc",
+                                  "html": "html", "xml": "xml", "json": "json", "swift": "swift", "go": "go", "sql": "sql"]
+
+    private static func language(named name: String, in manager: OpaquePointer?) -> OpaquePointer? {
+        let lowered = name.lowercased()
+        return gtk_source_language_manager_get_language(manager, aliases[lowered] ?? lowered)
+    }
+}
