@@ -38,10 +38,15 @@ let package = Package(
             pkgConfig: "gtksourceview-5",
             providers: [.apt(["libgtksourceview-5-dev"])]
         ),
+        .systemLibrary(
+            name: "CSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
         .target(name: "CProcess"),
         .target(
             name: "AgentCore",
-            dependencies: ["CCurl", "CProcess", "CGLib", "CSQLite", "CMarkGFM"]
+            dependencies: ["CCurl", "CProcess", "CGLib", "CSQLite", "CMarkGFM", "CSecret"]
         ),
         .target(
             name: "GtkFront",

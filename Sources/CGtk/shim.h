@@ -5,6 +5,19 @@
 
 #include <gtk/gtk.h>
 #include <glib-unix.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
+
+/* The X11 window id of a realized toplevel (0 elsewhere): tests drive it with xdotool. */
+static inline unsigned long agent_window_xid(GtkWidget *window) {
+#ifdef GDK_WINDOWING_X11
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface && GDK_IS_X11_SURFACE(surface)) return gdk_x11_surface_get_xid(surface);
+#endif
+    (void)window;
+    return 0;
+}
 
 
 /* libdispatch's main-queue hooks (what Foundation's run loop uses), so that a GLib
@@ -182,6 +195,17 @@ static inline void agent_css_provider_load(GtkCssProvider *provider, const char 
 #else
     gtk_css_provider_load_from_data(provider, css, -1);
 #endif
+}
+
+/* The dark or light variant of the theme for the whole app (g_object_set is variadic). */
+static inline void agent_set_prefer_dark(gboolean dark) {
+    g_object_set(gtk_settings_get_default(), "gtk-application-prefer-dark-theme", dark, NULL);
+}
+
+static inline gboolean agent_prefers_dark(void) {
+    gboolean dark = FALSE;
+    g_object_get(gtk_settings_get_default(), "gtk-application-prefer-dark-theme", &dark, NULL);
+    return dark;
 }
 
 #endif

@@ -36,8 +36,15 @@ let status = MainActor.assumeIsolated {
     let toolbox = options.noTools ? Toolbox() : Toolbox.standard(
         settings: settings, locationSource: GeoClueLocationSource(), fixedLocation: options.location,
         askConsent: { await consent.ask() })
+    let secrets = SecretStore()
+    let preferences = AppPreferences(settings: settings, secrets: secrets) {
+        ChatConnection.fromSettings(settings, secrets: secrets, toolbox: Toolbox.standard(
+            settings: settings, locationSource: GeoClueLocationSource(), askConsent: { await consent.ask() }))
+    }
+    // Options given for this run win over the settings, until Preferences changes them.
     let connection = endpoint.map { ChatConnection(endpoint: $0, options: options.generation, toolbox: toolbox) }
-        ?? ChatConnection(localServer: LocalModelServer(), options: options.generation, toolbox: toolbox)
+        ?? (options.usesSettings ? preferences.makeConnection()
+            : ChatConnection(localServer: LocalModelServer(model: settings.localModel), options: options.generation, toolbox: toolbox))
     var store: ChatStore?
     var storeProblem: String?
     do {
@@ -52,7 +59,7 @@ let status = MainActor.assumeIsolated {
     viewModel.defaultSystemPrompt = settings.systemPrompt
     let library = store.map { ChatLibrary(store: $0, viewModel: viewModel, settings: settings) }
     // Options for one run must not be handed to an already running instance.
-    let unique = endpoint == nil && options.location == nil && !options.noTools
-    return AgentApplication(viewModel: viewModel, library: library, storeProblem: storeProblem, unique: unique).run()
+    let unique = options.usesSettings
+    return AgentApplication(viewModel: viewModel, library: library, preferences: preferences, storeProblem: storeProblem, unique: unique).run()
 }
 exit(status)

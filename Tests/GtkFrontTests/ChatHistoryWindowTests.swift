@@ -19,8 +19,8 @@ struct ChatHistoryWindowTests {
     }
 
     func send(_ text: String, in window: ChatWindow) async throws {
-        gtk_editable_set_text(OpaquePointer(window.composer.entry), text)
-        agent_emit_signal(window.composer.entry.raw, "activate")
+        window.composer.input.enter(text)
+        window.composer.input.submit()
         try await GtkTestHarness.pump(until: { !window.viewModel.isSending }, "the reply to “\(text)”")
     }
 
@@ -108,7 +108,7 @@ struct ChatHistoryWindowTests {
         let firstRow = try #require(window.transcript.boundRow(for: model.conversation[0].id))
         agent_emit_signal(firstRow.editButton.raw, "clicked")
         try await GtkTestHarness.pump(until: { GtkTestHarness.isVisible(window.composer.editingNotice) }, "the editing notice")
-        #expect(GtkTestHarness.entryText(window.composer.entry) == "first")
+        #expect(window.composer.input.text == "first")
         try await send("FIRST", in: window)
         #expect(model.conversation.messages.map(\.text) == ["FIRST", "Echo: FIRST (1 messages)"])
         #expect(!GtkTestHarness.isVisible(window.composer.editingNotice))

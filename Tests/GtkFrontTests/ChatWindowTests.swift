@@ -19,7 +19,7 @@ struct ChatWindowTests {
     }
 
     func type(_ text: String, into window: ChatWindow) {
-        gtk_editable_set_text(OpaquePointer(window.composer.entry), text)
+        window.composer.input.enter(text)
     }
 
     @Test func theWindowShowsTitleModelAndAnEmptyComposer() async throws {
@@ -28,7 +28,8 @@ struct ChatWindowTests {
         try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(window.window) != 0 }, "the window on screen")
         #expect(String(cString: gtk_window_get_title(window.window.cast())) == "Agent")
         #expect(window.header.subtitleText == "configured-model · 127.0.0.1")
-        #expect(String(cString: gtk_entry_get_placeholder_text(window.composer.entry.cast())) == "Type a message…")
+        #expect(window.composer.input.placeholderText == "Type a message…")
+        #expect(window.composer.input.placeholderShown)
         #expect(!GtkTestHarness.isSensitive(window.composer.sendButton), "Send is disabled while the entry is empty")
         #expect(!GtkTestHarness.isVisible(window.composer.stopButton))
         type("   ", into: window)
@@ -42,9 +43,9 @@ struct ChatWindowTests {
         let (app, window) = try launch("slow-25")
         defer { GtkTestHarness.close(app) }
         type("What is streaming?", into: window)
-        agent_emit_signal(window.composer.entry.raw, "activate")
+        window.composer.input.submit()
 
-        #expect(GtkTestHarness.entryText(window.composer.entry).isEmpty)
+        #expect(window.composer.input.text.isEmpty)
         #expect(!GtkTestHarness.isSensitive(window.composer.sendButton), "no second send while sending")
         #expect(GtkTestHarness.isVisible(window.composer.stopButton))
         let viewModel = window.viewModel
@@ -73,8 +74,7 @@ struct ChatWindowTests {
         #expect(gtk_widget_get_halign(userRow.root) == GTK_ALIGN_END)
         #expect(!GtkTestHarness.isVisible(window.composer.stopButton))
         let focus = try #require(gtk_window_get_focus(window.window.cast()), "something has the focus")
-        #expect(focus == window.composer.entry || gtk_widget_is_ancestor(focus, window.composer.entry) != 0,
-                "the focus is back in the entry for the next message")
+        #expect(focus == window.composer.input.textView, "the focus is back in the message field for the next message")
     }
 
     @Test("Copy puts the reply on the clipboard, read back through the X server")
@@ -107,7 +107,7 @@ struct ChatWindowTests {
         let (app, window) = try launch("http500")
         defer { GtkTestHarness.close(app) }
         type("Will this fail?", into: window)
-        agent_emit_signal(window.composer.entry.raw, "activate")
+        window.composer.input.submit()
         try await GtkTestHarness.pump(until: { window.alertShowing }, "the alert")
 
         if agent_gtk_has_alert_dialog() == 0 {
@@ -125,7 +125,7 @@ struct ChatWindowTests {
         let row = try #require(window.transcript.boundRow(for: user.id))
         #expect(row.displayedText == "Will this fail?")
         #expect(String(cString: gtk_label_get_text(OpaquePointer(row.stateLabel))) == "Not delivered")
-        #expect(GtkTestHarness.entryText(window.composer.entry) == "Will this fail?", "the text is back in the entry")
+        #expect(window.composer.input.text == "Will this fail?", "the text is back in the entry")
         #expect(GtkTestHarness.isSensitive(window.composer.sendButton), "and can be sent again")
         if agent_gtk_has_alert_dialog() == 0 {
             try await GtkTestHarness.pump(until: { !window.alertShowing }, "the alert to close")
@@ -144,7 +144,7 @@ struct ChatWindowTests {
         defer { GtkTestHarness.close(app) }
         let window = try #require(app.window)
         type("Where am I?", into: window)
-        agent_emit_signal(window.composer.entry.raw, "activate")
+        window.composer.input.submit()
         try await GtkTestHarness.pump(until: { window.consentShowing }, "the consent dialog")
         if agent_gtk_has_alert_dialog() == 0 {
             let dialog = try #require(window.consentWindow)
@@ -178,7 +178,7 @@ struct ChatWindowTests {
         let (app, window) = try launch("markdown-30")
         defer { GtkTestHarness.close(app) }
         type("How do I reverse a string?", into: window)
-        agent_emit_signal(window.composer.entry.raw, "activate")
+        window.composer.input.submit()
         let model = window.viewModel
         // Mid-stream: the heading is done (rendered), the code fence is still open (plain).
         try await GtkTestHarness.pump(until: {
@@ -217,7 +217,7 @@ struct ChatWindowTests {
         let (app, window) = try launch("stall")
         defer { GtkTestHarness.close(app) }
         type("wait for it", into: window)
-        agent_emit_signal(window.composer.entry.raw, "activate")
+        window.composer.input.submit()
         let viewModel = window.viewModel
         try await GtkTestHarness.pump(until: { viewModel.conversation.count == 2 && viewModel.conversation[1].text == "Waiting" }, "the first token")
         gtk_widget_activate_action_variant(window.window, "win.stop", nil)
@@ -241,7 +241,7 @@ struct ChatWindowTests {
         func value() -> Double { gtk_adjustment_get_value(adjustment) }
         func send(_ text: String) {
             type(text, into: window)
-            agent_emit_signal(window.composer.entry.raw, "activate")
+            window.composer.input.submit()
         }
         for turn in 0..<6 {
             send("message number \(turn) " + String(repeating: "with some words ", count: 12))

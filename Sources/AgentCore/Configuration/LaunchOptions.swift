@@ -35,6 +35,11 @@ public struct LaunchOptions: Sendable, Equatable {
 
     public init() {}
 
+    /// Whether this run leaves the server, tools and generation to the saved settings.
+    public var usesSettings: Bool {
+        server == nil && location == nil && !noTools && generation == GenerationOptions()
+    }
+
     /// Why the command line was not understood.
     public struct ParseError: Error, Equatable, LocalizedError {
         public let message: String

@@ -74,6 +74,46 @@ public struct TokenUsage: Sendable, Codable, Equatable {
         self.generationSeconds = generationSeconds
     }
 
+    /// These counts, with the fields `newer` knows replaced (one round's reports merged).
+    public func updated(with newer: TokenUsage) -> TokenUsage {
+        TokenUsage(promptTokens: newer.promptTokens ?? promptTokens, completionTokens: newer.completionTokens ?? completionTokens,
+                   generationSeconds: newer.generationSeconds ?? generationSeconds)
+    }
+
+    /// The counts of a reply made of two rounds: the later prompt (it holds the earlier
+    /// one), the completions and their times added up.
+    public func adding(_ later: TokenUsage?) -> TokenUsage {
+        guard let later else { return self }
+        func sum<T: AdditiveArithmetic>(_ first: T?, _ second: T?) -> T? {
+            first.map { $0 + (second ?? .zero) } ?? second
+        }
+        return TokenUsage(promptTokens: later.promptTokens ?? promptTokens,
+                          completionTokens: sum(completionTokens, later.completionTokens),
+                          generationSeconds: sum(generationSeconds, later.generationSeconds))
+    }
+
+    /// A discreet line under a reply: "128 tokens · 42.1 tokens/s" (nil when nothing is known).
+    public var summary: String? {
+        guard let completionTokens else { return nil }
+        let count = "\(completionTokens) token\(completionTokens == 1 ? "" : "s")"
+        guard let rate = tokensPerSecond else { return count }
+        return "\(count) · \(Self.oneDecimal(rate)) tokens/s"
+    }
+
+    /// The full figures, for a tooltip.
+    public var details: String {
+        var parts: [String] = []
+        if let promptTokens { parts.append("Prompt: \(promptTokens) tokens") }
+        if let completionTokens { parts.append("Reply: \(completionTokens) tokens") }
+        if let generationSeconds { parts.append("Generated in \(Self.oneDecimal(generationSeconds)) s") }
+        return parts.joined(separator: "\n")
+    }
+
+    private static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
     /// Completion tokens per second, when both figures are known.
     public var tokensPerSecond: Double? {
         guard let completionTokens, let generationSeconds, generationSeconds > 0 else { return nil }

@@ -51,8 +51,13 @@ public struct LocalRuntime: Sendable {
     /// The model file for `model`, or an error naming the package to install.
     public func modelFile(for model: LocalModel) throws -> URL {
         guard let file = modelFiles[model.id], FileManager.default.fileExists(atPath: file.path) else {
-            throw ChatError.localModel("The model \(model.displayName) is not installed. Install it with: \(Self.installCommand)")
+            throw ChatError.localModel("The model \(model.displayName) is not installed. Install it with: \(model.installCommand)")
         }
         return file
+    }
+
+    /// Whether `model`'s file is installed.
+    public func has(_ model: LocalModel) -> Bool {
+        (try? modelFile(for: model)) != nil
     }
 }

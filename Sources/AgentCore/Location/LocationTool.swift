@@ -16,8 +16,10 @@ public struct LocationTool: Tool {
         self.askConsent = askConsent
     }
 
+    public static let name = "get_location"
+
     public var definition: ToolDefinition {
-        ToolDefinition(name: "get_location", description: "Get the current location of the user (latitude and longitude)")
+        ToolDefinition(name: Self.name, description: "Get the current location of the user (latitude and longitude)")
     }
 
     public static func resultText(_ location: Coordinates) -> String {

@@ -34,6 +34,29 @@ public final class SettingsStore: Sendable {
         }
     }
 
+    /// The groups whose names start with `prefix`.
+    public func groups(withPrefix prefix: String) -> [String] {
+        keyFile.withLock { keyFile in
+            var count: gsize = 0
+            guard let names = g_key_file_get_groups(keyFile.pointer, &count) else { return [] }
+            defer { g_strfreev(names) }
+            return (0..<Int(count)).compactMap { names[$0].map { String(cString: $0) } }.filter { $0.hasPrefix(prefix) }
+        }
+    }
+
+    /// Removes a whole group and saves the file.
+    public func removeGroup(_ group: String) {
+        keyFile.withLock { keyFile in
+            g_key_file_remove_group(keyFile.pointer, group, nil)
+            save(keyFile)
+        }
+    }
+
+    private func save(_ keyFile: KeyFile) {
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        g_key_file_save_to_file(keyFile.pointer, file.path, nil)
+    }
+
     /// Sets (or with nil removes) a value and saves the file.
     public func set(_ value: String?, _ group: String, _ key: String) {
         keyFile.withLock { keyFile in
@@ -42,50 +65,17 @@ public final class SettingsStore: Sendable {
             } else {
                 g_key_file_remove_key(keyFile.pointer, group, key, nil)
             }
-            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            g_key_file_save_to_file(keyFile.pointer, file.path, nil)
+            save(keyFile)
         }
     }
 }
 
 extension SettingsStore {
-    /// Whether `get_location` may run without asking: "always" once the user chose Always Allow.
-    public var locationAlwaysAllowed: Bool {
-        get { string("location", "consent") == "always" }
-        set { set(newValue ? "always" : nil, "location", "consent") }
-    }
-
-    /// A location to use when the device cannot tell (no GeoClue, or it refused).
-    public var manualLocation: Coordinates? {
-        get { string("location", "manual").flatMap(Coordinates.init(parsing:)) }
-        set { set(newValue?.description, "location", "manual") }
-    }
-
-    /// Tools the user switched off.
-    public var disabledTools: Set<String> {
-        get { Set((string("tools", "disabled") ?? "").split(separator: ",").map { $0.trimmedSpaces }.filter { !$0.isEmpty }) }
-        set { set(newValue.isEmpty ? nil : newValue.sorted().joined(separator: ","), "tools", "disabled") }
-    }
-
     /// A random identifier for this installation, made on first use (the harness's appID).
     public var installationID: String {
         if let existing = string("identity", "installation"), !existing.isEmpty { return existing }
         let made = UUID().uuidString.lowercased()
         set(made, "identity", "installation")
         return made
-    }
-}
-
-extension SettingsStore {
-    /// How many tokens of conversation a request may carry (estimated), 4096 unless set.
-    public var contextBudget: Int {
-        get { string("generation", "context-tokens").flatMap(Int.init).map { max(256, $0) } ?? 4096 }
-        set { set(String(newValue), "generation", "context-tokens") }
-    }
-
-    /// The system prompt new chats start with.
-    public var systemPrompt: String {
-        get { string("generation", "system-prompt") ?? "" }
-        set { set(newValue.isEmpty ? nil : newValue, "generation", "system-prompt") }
     }
 }

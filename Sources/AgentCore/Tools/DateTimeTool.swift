@@ -12,8 +12,10 @@ public struct DateTimeTool: Tool {
         fixedTimeZone = timeZone
     }
 
+    public static let name = "get_datetime"
+
     public var definition: ToolDefinition {
-        ToolDefinition(name: "get_datetime", description: "Get the current local date, time and time zone of the user")
+        ToolDefinition(name: Self.name, description: "Get the current local date, time and time zone of the user")
     }
 
     public func run(_ arguments: JSONValue) async throws -> String {

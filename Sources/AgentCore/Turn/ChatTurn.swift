@@ -30,6 +30,8 @@ public struct ChatTurn: Sendable {
     /// complete (or the task was cancelled); throws a `ChatError` otherwise.
     public func run(context: [ChatMessage], onEvent: @escaping @Sendable (Event) -> Void) async throws {
         let replyText = Mutex("")
+        // Token counts: those of earlier rounds, and the round streaming now.
+        let usage = Mutex((earlier: TokenUsage?.none, round: TokenUsage?.none))
         var calls: [ToolCall] = []
         var answered: [ToolCall] = []
         for round in 0..<maximumRounds {
@@ -39,10 +41,23 @@ public struct ChatTurn: Sendable {
             }
             let request = ChatRound(messages: messages, tools: toolbox.definitions, toolResults: answered)
             let requested = try await backend.streamRound(request) { event in
+                if case .usage(let reported) = event {
+                    // The reply's counts so far: every round's, this one's as last reported.
+                    let total = usage.withLock { usage in
+                        usage.round = usage.round.map { $0.updated(with: reported) } ?? reported
+                        return usage.earlier.map { $0.adding(usage.round) } ?? usage.round
+                    }
+                    if let total { onEvent(.reply(.usage(total))) }
+                    return
+                }
                 replyText.withLock { text in
                     if let piece = event.transcriptText(replyIsEmpty: text.isEmpty) { text += piece }
                 }
                 onEvent(.reply(event))
+            }
+            usage.withLock { usage in
+                usage.earlier = usage.earlier.map { $0.adding(usage.round) } ?? usage.round
+                usage.round = nil
             }
             if requested.isEmpty || Task.isCancelled { return }
             for call in requested where toolbox.tool(named: call.name) == nil {

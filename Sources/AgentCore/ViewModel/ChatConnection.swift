@@ -7,6 +7,8 @@ public final class ChatConnection {
     private enum Source {
         case remote(ChatEndpoint)
         case local(LocalModelServer)
+        /// A server profile from Preferences; its key comes from the keyring when needed.
+        case profile(ServerProfile, SecretStore)
     }
 
     private let source: Source
@@ -26,11 +28,37 @@ public final class ChatConnection {
         self.toolbox = toolbox
     }
 
+    public init(profile: ServerProfile, secrets: SecretStore, options: GenerationOptions = GenerationOptions(),
+                toolbox: Toolbox = Toolbox()) {
+        source = .profile(profile, secrets)
+        self.options = options
+        self.toolbox = profile.toolsEnabled ? toolbox : Toolbox()
+    }
+
+    /// The connection the settings describe: the active server profile, or the local model.
+    public static func fromSettings(_ settings: SettingsStore, secrets: SecretStore, toolbox: Toolbox) -> ChatConnection {
+        let options = settings.generationOptions
+        if let profile = settings.serverProfiles.first(where: { $0.id == settings.activeProfileID }) {
+            return ChatConnection(profile: profile, secrets: secrets, options: options, toolbox: toolbox)
+        }
+        return ChatConnection(localServer: LocalModelServer(model: settings.localModel), options: options, toolbox: toolbox)
+    }
+
+    /// The profile this connection uses (nil for a one-off server or the local model).
+    public var profileID: String? {
+        switch source {
+        case .profile(let profile, _): profile.id
+        case .local: localProfileID
+        case .remote: nil
+        }
+    }
+
     /// The model the user is talking to, as the window's header shows it.
     public var modelName: String {
         switch source {
         case .remote(let endpoint): endpoint.model
         case .local(let server): server.model.displayName
+        case .profile(let profile, _): profile.model
         }
     }
 
@@ -38,7 +66,9 @@ public final class ChatConnection {
     public var locationDescription: String {
         switch source {
         case .remote(let endpoint):
-            URLComponents(string: endpoint.serverURL)?.host ?? endpoint.serverURL
+            URL(string: endpoint.serverURL)?.host() ?? endpoint.serverURL
+        case .profile(let profile, _):
+            profile.name
         case .local:
             "on this computer"
         }
@@ -56,6 +86,7 @@ public final class ChatConnection {
         switch source {
         case .remote(let remote): endpoint = remote
         case .local(let server): endpoint = try await server.endpoint()
+        case .profile(let profile, let secrets): endpoint = profile.endpoint(apiKey: await secrets.key(for: profile.id))
         }
         switch endpoint.protocolKind {
         case .openai: return OpenAIChatClient(endpoint: endpoint, options: options)

@@ -21,6 +21,8 @@ public final class ChatViewModel {
         case status
         /// A tool asks for the user's consent (see `consent`).
         case consentRequested
+        /// A reply came to its end (done, or cut off), e.g. for a notification.
+        case replyFinished(Int)
     }
 
     /// What the connection is doing, for the header's subtitle.
@@ -36,7 +38,7 @@ public final class ChatViewModel {
     public private(set) var errorMessage = ""
     public private(set) var showError = false
     public private(set) var connectionStatus = ConnectionStatus.idle
-    public let connection: ChatConnection
+    public private(set) var connection: ChatConnection
     /// Questions tools ask the user (location consent); the window answers them.
     public let consent: ConsentBroker
     /// Where chats are kept; nil keeps this conversation in memory only.
@@ -129,6 +131,18 @@ public final class ChatViewModel {
                 report(error)
             }
         }
+    }
+
+    /// Switches to another server or model (Preferences): a reply in flight is stopped and
+    /// kept, what the old connection ran (the local model server) is stopped.
+    public func use(_ newConnection: ChatConnection) {
+        abandonReply()
+        connection.shutdown()
+        connection = newConnection
+        connectionStatus = .idle
+        notify(.status)
+        notify(.composer)
+        prepare()
     }
 
     // MARK: Chats
@@ -339,8 +353,10 @@ public final class ChatViewModel {
                 remove(at: index)
             } else {
                 conversation[index].state = state
+                conversation[index].usage = Self.timed(conversation[index])
                 if let recorder, let seq = seqs[replyID] { recorder.finish(conversation[index], seq: seq) }
                 notify(.messageChanged(index))
+                if state == .done || state == .cutOff { notify(.replyFinished(index)) }
             }
         }
         guard let userIndex = conversation.index(of: userID) else { return }
@@ -357,6 +373,15 @@ public final class ChatViewModel {
             if draft.isEmpty { draft = conversation[userIndex].text }
         }
         touchChat()
+    }
+
+    /// The reply's token counts, timed by the clock here (from its first token to now)
+    /// when the server counted tokens but not time and no tool ran in between.
+    private static func timed(_ reply: ChatMessage) -> TokenUsage? {
+        guard var usage = reply.usage, usage.generationSeconds == nil, usage.completionTokens != nil,
+              reply.toolCalls.isEmpty else { return reply.usage }
+        usage.generationSeconds = Date().timeIntervalSince(reply.time)
+        return usage
     }
 
     /// Leaves a reply that is still streaming (another chat was opened): it is stopped and

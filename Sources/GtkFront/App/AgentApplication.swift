@@ -13,16 +13,21 @@ public final class AgentApplication {
     /// conversation in memory and says why).
     public let library: ChatLibrary?
     private let storeProblem: String?
+    /// What Preferences edits; nil disables Preferences (some tests).
+    public let preferences: AppPreferences?
     public private(set) var window: ChatWindow?
+    /// Follows the desktop's dark/light preference.
+    private(set) var appearance: Appearance?
     /// Benchmarks: `AGENT_REPORT_FIRST_FRAME=exit|stay` prints when the first frame is painted.
     private let firstFrameReport = ProcessInfo.processInfo.environment["AGENT_REPORT_FIRST_FRAME"]
 
     /// `unique`: a second launch presents the first window instead of opening another.
     /// `applicationID` differs from the app's own only in tests that run several at once.
-    public init(viewModel: ChatViewModel, library: ChatLibrary? = nil, storeProblem: String? = nil, unique: Bool = true,
-                applicationID: String = AppIdentity.applicationID) {
+    public init(viewModel: ChatViewModel, library: ChatLibrary? = nil, preferences: AppPreferences? = nil,
+                storeProblem: String? = nil, unique: Bool = true, applicationID: String = AppIdentity.applicationID) {
         self.viewModel = viewModel
         self.library = library
+        self.preferences = preferences
         self.storeProblem = storeProblem
         application = gtk_application_new(applicationID,
                                           unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE)
@@ -40,7 +45,7 @@ public final class AgentApplication {
     public func run() -> Int32 {
         MainLoopBridge.install()
         let quitOnSignal: GSourceFunc = { data in
-            g_application_quit(data?.assumingMemoryBound(to: GApplication.self))
+            g_action_group_activate_action(OpaquePointer(data), "quit", nil)
             return 1
         }
         g_unix_signal_add(SIGTERM, quitOnSignal, UnsafeMutableRawPointer(application))
@@ -52,8 +57,12 @@ public final class AgentApplication {
 
     private func startup() {
         loadStylesheet()
+        if let bus = g_application_get_dbus_connection(gApplication) ?? g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) {
+            appearance = Appearance(connection: bus)
+        }
         Actions.add("quit", to: UnsafeMutableRawPointer(application)) { [weak self] in
             guard let self else { return }
+            window?.saveWindowState()
             g_application_quit(gApplication)
         }
         Actions.setAccelerators(["<Control>q"], for: "app.quit", in: application)
@@ -64,11 +73,13 @@ public final class AgentApplication {
         Actions.setAccelerators(["F2"], for: "win.rename-chat", in: application)
         Actions.setAccelerators(["<Control><Shift>r"], for: "win.regenerate", in: application)
         Actions.setAccelerators(["<Control><Shift>c"], for: "win.copy-chat", in: application)
+        Actions.setAccelerators(["<Control>comma"], for: "win.preferences", in: application)
+        Actions.setAccelerators(["<Control>question"], for: "win.show-help-overlay", in: application)
     }
 
     private func activate() {
         if window == nil {
-            let chatWindow = ChatWindow(application: application, viewModel: viewModel, library: library)
+            let chatWindow = ChatWindow(application: application, viewModel: viewModel, library: library, preferences: preferences)
             window = chatWindow
             library?.openInitialChat()
             FirstFrame.after(chatWindow.window) { [weak self] in

@@ -1,13 +1,13 @@
 import AgentCore
 import CGtk
 
-/// The entry and its buttons under the transcript: Enter or Send sends; Send shows a
-/// spinner and is disabled while a reply streams or the entry is empty; Stop appears
-/// while a reply streams.
+/// The message field and its buttons under the transcript: Enter or Send sends (Shift+Enter
+/// for a new line); Send shows a spinner and is disabled while a reply streams or the field
+/// is empty; Stop appears while a reply streams.
 @MainActor
 final class ComposerBar {
     let widget: UnsafeMutablePointer<GtkWidget>
-    let entry: UnsafeMutablePointer<GtkWidget>
+    let input: MessageInput
     let sendButton: UnsafeMutablePointer<GtkWidget>
     let stopButton: UnsafeMutablePointer<GtkWidget>
     private let sendContent: UnsafeMutablePointer<GtkWidget>
@@ -33,10 +33,7 @@ final class ComposerBar {
         gtk_box_append(editingNotice.cast(), cancelEdit)
         gtk_widget_set_visible(editingNotice, 0)
 
-        entry = gtk_entry_new()
-        gtk_entry_set_placeholder_text(entry.cast(), viewModel.instruction)
-        gtk_widget_set_hexpand(entry, 1)
-        agent_accessible_set_label(entry, "Message")
+        input = MessageInput(placeholder: viewModel.instruction)
 
         sendContent = gtk_stack_new()
         let icon: UnsafeMutablePointer<GtkWidget> = gtk_image_new_from_icon_name("go-up-symbolic")
@@ -46,7 +43,7 @@ final class ComposerBar {
         sendButton = gtk_button_new()
         gtk_button_set_child(sendButton.cast(), sendContent)
         GtkText.addClasses(sendButton, "suggested-action", "circular", "send-button")
-        gtk_widget_set_tooltip_text(sendButton, "Send (Enter)")
+        gtk_widget_set_tooltip_text(sendButton, "Send (Enter; Shift+Enter for a new line)")
         agent_accessible_set_label(sendButton, "Send")
 
         stopButton = gtk_button_new_from_icon_name("media-playback-stop-symbolic")
@@ -54,19 +51,18 @@ final class ComposerBar {
         gtk_widget_set_tooltip_text(stopButton, "Stop (Esc)")
         agent_accessible_set_label(stopButton, "Stop")
 
-        gtk_box_append(row.cast(), entry)
+        gtk_box_append(row.cast(), input.widget)
         gtk_box_append(row.cast(), stopButton)
         gtk_box_append(row.cast(), sendButton)
         gtk_box_append(widget.cast(), editingNotice)
         gtk_box_append(widget.cast(), row)
         Signals.connect(cancelEdit.raw, "clicked") { [weak self] in self?.viewModel.cancelEdit() }
 
-        Signals.connect(entry.raw, "changed") { [weak self] in
-            guard let self else { return }
-            let text = String(cString: gtk_editable_get_text(entry.opaque))
-            if text != viewModel.draft { viewModel.draft = text }
+        input.onChanged = { [weak self] text in
+            guard let self, text != viewModel.draft else { return }
+            viewModel.draft = text
         }
-        Signals.connect(entry.raw, "activate") { [weak self] in self?.viewModel.send() }
+        input.onSubmit = { [weak self] in self?.viewModel.send() }
         Signals.connect(sendButton.raw, "clicked") { [weak self] in self?.viewModel.send() }
         Signals.connect(stopButton.raw, "clicked") { [weak self] in self?.viewModel.stop() }
         refresh()
@@ -74,11 +70,7 @@ final class ComposerBar {
 
     /// Shows the view model's draft and sending state.
     func refresh() {
-        let shown = String(cString: gtk_editable_get_text(entry.opaque))
-        if shown != viewModel.draft {
-            gtk_editable_set_text(entry.opaque, viewModel.draft)
-            gtk_editable_set_position(entry.opaque, -1)
-        }
+        input.text = viewModel.draft
         gtk_widget_set_sensitive(sendButton, viewModel.canSend ? 1 : 0)
         gtk_widget_set_visible(editingNotice, viewModel.editingMessageID == nil ? 0 : 1)
         gtk_widget_set_visible(stopButton, viewModel.isSending ? 1 : 0)

@@ -11,9 +11,6 @@ final class CodeBlockView {
     let code: String
     private static var initialized = false
 
-    /// The style scheme for code: light or dark, following the app's appearance.
-    static var darkScheme = false
-
     init(language: String?, code: String, onCopy: @escaping @MainActor (String, UnsafeMutablePointer<GtkWidget>) -> Void) {
         if !Self.initialized {
             gtk_source_init()
@@ -26,10 +23,7 @@ final class CodeBlockView {
         let sourceLanguage = language.flatMap { Self.language(named: $0, in: manager) }
         if let sourceLanguage { gtk_source_buffer_set_language(buffer, sourceLanguage) }
         gtk_source_buffer_set_highlight_syntax(buffer, 1)
-        if let scheme = gtk_source_style_scheme_manager_get_scheme(gtk_source_style_scheme_manager_get_default(),
-                                                                   Self.darkScheme ? "Adwaita-dark" : "Adwaita") {
-            gtk_source_buffer_set_style_scheme(buffer, scheme)
-        }
+        agent_source_buffer_follow_appearance(buffer)
         let view: UnsafeMutablePointer<GtkWidget> = gtk_source_view_new_with_buffer(buffer)
         g_object_unref(UnsafeMutableRawPointer(buffer))
         gtk_text_view_set_editable(view.cast(), 0)

@@ -19,4 +19,14 @@ enum GtkText {
     static func addClasses(_ widget: UnsafeMutablePointer<GtkWidget>, _ names: String...) {
         for name in names { gtk_widget_add_css_class(widget, name) }
     }
+
+    /// All the text in a text buffer.
+    static func contents(of buffer: UnsafeMutablePointer<GtkTextBuffer>?) -> String {
+        var start = GtkTextIter()
+        var end = GtkTextIter()
+        gtk_text_buffer_get_bounds(buffer, &start, &end)
+        guard let chars = gtk_text_buffer_get_text(buffer, &start, &end, 0) else { return "" }
+        defer { g_free(chars) }
+        return String(cString: chars)
+    }
 }

@@ -13,6 +13,8 @@ enum Signals {
     private typealias VoidBox = Box<@MainActor () -> Void>
     private typealias PointerBox = Box<@MainActor (UnsafeMutableRawPointer?) -> Void>
     private typealias KeyBox = Box<@MainActor (UInt32, GdkModifierType) -> Bool>
+    private typealias BoolBox = Box<@MainActor () -> Bool>
+    private typealias PressBox = Box<@MainActor (Int32, Double, Double) -> Void>
     private typealias PairBox = Box<@MainActor (UInt32, UInt32) -> Void>
 
     /// For signals whose handler takes only the instance: `clicked`, `activate`, `changed`, …
@@ -87,6 +89,43 @@ enum Signals {
         }
         return g_signal_connect_data(controller, "key-pressed", unsafeBitCast(thunk, to: GCallback.self),
                                      Unmanaged.passRetained(KeyBox(handler)).toOpaque(), release,
+                                     GConnectFlags(rawValue: 0))
+    }
+
+    /// For signals whose handler takes only the instance and returns a boolean:
+    /// `GtkWindow::close-request` (true stops the close), …
+    @discardableResult
+    static func connectReturning(_ instance: UnsafeMutableRawPointer, _ signal: String,
+                                 _ handler: @escaping @MainActor () -> Bool) -> gulong {
+        let thunk: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
+            guard let data else { return 0 }
+            let box = Unmanaged<BoolBox>.fromOpaque(data).takeUnretainedValue()
+            return MainActor.assumeIsolated { box.handler() } ? 1 : 0
+        }
+        let release: GClosureNotify = { data, _ in
+            guard let data else { return }
+            Unmanaged<BoolBox>.fromOpaque(data).release()
+        }
+        return g_signal_connect_data(instance, signal, unsafeBitCast(thunk, to: GCallback.self),
+                                     Unmanaged.passRetained(BoolBox(handler)).toOpaque(), release,
+                                     GConnectFlags(rawValue: 0))
+    }
+
+    /// For `GtkGestureClick::pressed` (number of presses, x, y).
+    @discardableResult
+    static func connectPressed(_ gesture: UnsafeMutableRawPointer,
+                               _ handler: @escaping @MainActor (Int32, Double, Double) -> Void) -> gulong {
+        let thunk: @convention(c) (gpointer?, gint, gdouble, gdouble, gpointer?) -> Void = { _, presses, x, y, data in
+            guard let data else { return }
+            let box = Unmanaged<PressBox>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { box.handler(presses, x, y) }
+        }
+        let release: GClosureNotify = { data, _ in
+            guard let data else { return }
+            Unmanaged<PressBox>.fromOpaque(data).release()
+        }
+        return g_signal_connect_data(gesture, "pressed", unsafeBitCast(thunk, to: GCallback.self),
+                                     Unmanaged.passRetained(PressBox(handler)).toOpaque(), release,
                                      GConnectFlags(rawValue: 0))
     }
 }

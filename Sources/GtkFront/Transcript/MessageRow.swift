@@ -14,6 +14,8 @@ final class MessageRow {
     private let bubble: UnsafeMutablePointer<GtkWidget>
     private let footer: UnsafeMutablePointer<GtkWidget>
     let stateLabel: UnsafeMutablePointer<GtkWidget>
+    /// Tokens and tokens per second of a finished reply.
+    let usageLabel: UnsafeMutablePointer<GtkWidget>
     let copyButton: UnsafeMutablePointer<GtkWidget>
     let editButton: UnsafeMutablePointer<GtkWidget>
     let regenerateButton: UnsafeMutablePointer<GtkWidget>
@@ -37,14 +39,14 @@ final class MessageRow {
     private(set) var messageID: UUID?
 
     /// What the row's buttons ask for.
-    struct Actions {
+    struct Handlers {
         var copy: @MainActor (UUID, UnsafeMutablePointer<GtkWidget>) -> Void
         var copyText: @MainActor (String, UnsafeMutablePointer<GtkWidget>) -> Void
         var edit: @MainActor (UUID) -> Void
         var regenerate: @MainActor () -> Void
     }
 
-    init(actions: Actions) {
+    init(actions: Handlers) {
         root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 3)
         GtkText.addClasses(root, "message-row")
 
@@ -70,6 +72,9 @@ final class MessageRow {
         footer = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
         stateLabel = gtk_label_new(nil)
         GtkText.addClasses(stateLabel, "message-state")
+        usageLabel = gtk_label_new(nil)
+        GtkText.addClasses(usageLabel, "message-usage", "dim-label")
+        gtk_widget_set_visible(usageLabel, 0)
         copyButton = gtk_button_new_from_icon_name("edit-copy-symbolic")
         GtkText.addClasses(copyButton, "flat", "copy-button")
         gtk_widget_set_tooltip_text(copyButton, "Copy reply")
@@ -86,6 +91,7 @@ final class MessageRow {
         gtk_box_append(footer.cast(), editButton)
         gtk_box_append(footer.cast(), copyButton)
         gtk_box_append(footer.cast(), regenerateButton)
+        gtk_box_append(footer.cast(), usageLabel)
 
         gtk_box_append(root.cast(), metaLine)
         gtk_box_append(root.cast(), bubble)
@@ -101,7 +107,58 @@ final class MessageRow {
             actions.edit(id)
         }
         Signals.connect(regenerateButton.raw, "clicked") { actions.regenerate() }
+
+        let rowActions: UnsafeMutablePointer<GSimpleActionGroup> = g_simple_action_group_new()
+        Actions.add("copy", to: UnsafeMutableRawPointer(rowActions)) { [weak self] in
+            guard let self, let id = messageID else { return }
+            actions.copy(id, bubble)
+        }
+        Actions.add("edit", to: UnsafeMutableRawPointer(rowActions)) { [weak self] in
+            guard let id = self?.messageID else { return }
+            actions.edit(id)
+        }
+        Actions.add("regenerate", to: UnsafeMutableRawPointer(rowActions)) { actions.regenerate() }
+        gtk_widget_insert_action_group(root, "row", OpaquePointer(rowActions))
+        g_object_unref(UnsafeMutableRawPointer(rowActions))
+        let rightClick: OpaquePointer = gtk_gesture_click_new()
+        gtk_gesture_single_set_button(rightClick, guint(GDK_BUTTON_SECONDARY))
+        gtk_event_controller_set_propagation_phase(rightClick, GTK_PHASE_CAPTURE)
+        Signals.connectPressed(UnsafeMutableRawPointer(rightClick)) { [weak self] _, x, y in
+            gtk_gesture_set_state(rightClick, GTK_EVENT_SEQUENCE_CLAIMED)
+            self?.showContextMenu(x: x, y: y)
+        }
+        gtk_widget_add_controller(bubble, rightClick)
     }
+
+    /// The right-click menu of a message: Copy, Edit (the user's) or Regenerate (the last
+    /// reply), and Copy Chat. Made when asked for and dropped once closed.
+    func showContextMenu(x: Double, y: Double) {
+        guard messageID != nil else { return }
+        let menu: OpaquePointer = g_menu_new()
+        let isUser = shownRole == .user
+        g_menu_append(menu, isUser ? "Copy Message" : "Copy Reply", "row.copy")
+        if isUser { g_menu_append(menu, "Edit and Send Again", "row.edit") }
+        if gtk_widget_get_visible(regenerateButton) != 0 { g_menu_append(menu, "Regenerate Reply", "row.regenerate") }
+        g_menu_append(menu, "Copy Chat as Markdown", "win.copy-chat")
+        let popover: UnsafeMutablePointer<GtkWidget> = gtk_popover_menu_new_from_model(
+            UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        gtk_widget_set_parent(popover, bubble)
+        var point = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
+        gtk_popover_set_pointing_to(popover.cast(), &point)
+        gtk_popover_set_has_arrow(popover.cast(), 0)
+        gtk_widget_set_halign(popover, GTK_ALIGN_START)
+        Signals.connect(popover.raw, "closed") { [weak self] in
+            self?.contextMenu = nil
+            // Unparented once the click that closed it has been handled.
+            Task { @MainActor in gtk_widget_unparent(popover) }
+        }
+        contextMenu = popover
+        gtk_popover_popup(popover.cast())
+    }
+
+    /// The open context menu (tests).
+    private(set) var contextMenu: UnsafeMutablePointer<GtkWidget>?
 
     /// The text the row shows, paragraphs joined by blank lines (what a screen reader reads).
     var displayedText: String {
@@ -209,6 +266,10 @@ final class MessageRow {
         }
         gtk_label_set_text(stateLabel.opaque, text ?? "")
         gtk_widget_set_visible(stateLabel, text == nil ? 0 : 1)
+        let usage = message.state == .streaming || message.state == .sending ? nil : message.usage
+        gtk_label_set_text(usageLabel.opaque, usage?.summary ?? "")
+        gtk_widget_set_tooltip_text(usageLabel, usage?.details)
+        gtk_widget_set_visible(usageLabel, usage?.summary == nil ? 0 : 1)
         let inFlight = message.state == .sending || message.state == .streaming
         if inFlight {
             gtk_widget_add_css_class(bubble, "in-flight")

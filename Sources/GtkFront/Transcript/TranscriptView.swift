@@ -76,7 +76,7 @@ final class TranscriptView {
         case .reloaded:
             reload()
             updateRegenerate()
-        case .error, .status, .consentRequested:
+        case .error, .status, .consentRequested, .replyFinished:
             break
         }
     }
@@ -128,7 +128,7 @@ final class TranscriptView {
     private func connectFactory(_ factory: UnsafeMutableRawPointer) {
         Signals.connect(factory, "setup") { [weak self] item in
             guard let self, let item else { return }
-            let row = MessageRow(actions: MessageRow.Actions(
+            let row = MessageRow(actions: MessageRow.Handlers(
                 copy: { [weak self] id, button in self?.copyMessage(id, from: button) },
                 copyText: { [weak self] text, button in self?.copy(text, from: button) },
                 edit: { [weak self] id in self?.viewModel.beginEdit(id) },

@@ -16,6 +16,9 @@ public final class ChatWindow {
     let header: HeaderTitle
     let sidebar: SidebarView?
     let toast = Toast()
+    let preferences: AppPreferences?
+    /// The Preferences window while it is open.
+    private(set) var preferencesWindow: PreferencesWindow?
     /// The alert on screen, when GTK exposes it as a window (GTK 4.8).
     private(set) var alertWindow: UnsafeMutablePointer<GtkWindow>?
     private(set) var alertShowing = false
@@ -23,12 +26,19 @@ public final class ChatWindow {
     private(set) var consentWindow: UnsafeMutablePointer<GtkWindow>?
     private(set) var consentShowing = false
 
-    public init(application: UnsafeMutablePointer<GtkApplication>, viewModel: ChatViewModel, library: ChatLibrary?) {
+    public init(application: UnsafeMutablePointer<GtkApplication>, viewModel: ChatViewModel, library: ChatLibrary?,
+                preferences: AppPreferences? = nil) {
         self.viewModel = viewModel
         self.library = library
+        self.preferences = preferences
         window = gtk_application_window_new(application)
         gtk_window_set_title(window.cast(), AppIdentity.name)
-        gtk_window_set_default_size(window.cast(), library == nil ? 760 : 1000, 700)
+        if let size = preferences?.settings.windowSize {
+            gtk_window_set_default_size(window.cast(), Int32(size.width), Int32(size.height))
+        } else {
+            gtk_window_set_default_size(window.cast(), library == nil ? 760 : 1000, 700)
+        }
+        if preferences?.settings.windowMaximized == true { gtk_window_maximize(window.cast()) }
         gtk_window_set_icon_name(window.cast(), AppIdentity.applicationID)
 
         header = HeaderTitle(viewModel: viewModel)
@@ -66,12 +76,54 @@ public final class ChatWindow {
         }
 
         installActions()
+        ShortcutsWindow.attach(to: window)
         viewModel.observe { [weak self] change in self?.apply(change) }
         library?.observe { [weak self] change in
             if change == .undo { self?.showUndo() }
         }
         transcript.onCopied = { [weak self] in self?.toast.show("Copied", seconds: 2) }
-        gtk_widget_grab_focus(composer.entry)
+        Signals.connect(window.raw, "notify::is-active") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self, gtk_window_is_active(window.cast()) != 0 else { return }
+            ReplyNotification.withdraw(from: window)
+        }
+        Signals.connectReturning(window.raw, "close-request") { [weak self] in
+            self?.saveWindowState()
+            return false
+        }
+        composer.input.focus()
+    }
+
+    /// Remembers the window's size for the next start (the unmaximized size when maximized).
+    func saveWindowState() {
+        guard let settings = preferences?.settings else { return }
+        var width: Int32 = 0
+        var height: Int32 = 0
+        gtk_window_get_default_size(window.cast(), &width, &height)
+        if width > 0, height > 0 { settings.windowSize = (Int(width), Int(height)) }
+        settings.windowMaximized = gtk_window_is_maximized(window.cast()) != 0
+    }
+
+    /// Opens Preferences (Ctrl+,); closing it applies what changed to the chat.
+    func showPreferences() {
+        guard let preferences else { return }
+        if let preferencesWindow {
+            preferencesWindow.present()
+            return
+        }
+        let opened = PreferencesWindow(parent: window, settings: preferences.settings, secrets: preferences.secrets) { [weak self] changed in
+            guard let self else { return }
+            preferencesWindow = nil
+            if changed { applyPreferences() }
+        }
+        preferencesWindow = opened
+        opened.present()
+    }
+
+    private func applyPreferences() {
+        guard let preferences else { return }
+        viewModel.contextBudget = preferences.settings.contextBudget
+        viewModel.defaultSystemPrompt = preferences.settings.systemPrompt
+        viewModel.use(preferences.makeConnection())
     }
 
     public func present() {
@@ -83,19 +135,21 @@ public final class ChatWindow {
         switch change {
         case .composer:
             composer.refresh()
-            if viewModel.editingMessageID != nil { gtk_widget_grab_focus(composer.entry) }
+            if viewModel.editingMessageID != nil { composer.input.focus() }
         case .status:
             header.refresh()
         case .error:
             if viewModel.showError { showAlert() }
         case .messageInserted(let index):
             header.refresh()
-            if viewModel.conversation[index].role == .user { gtk_widget_grab_focus(composer.entry) }
+            if viewModel.conversation[index].role == .user { composer.input.focus() }
         case .consentRequested:
             showConsentDialog()
         case .reloaded:
             header.refresh()
             composer.refresh()
+        case .replyFinished(let index):
+            if gtk_window_is_active(window.cast()) == 0 { ReplyNotification.send(for: viewModel.conversation[index], from: window) }
         case .messageChanged, .messageRemoved:
             break
         }
@@ -121,7 +175,7 @@ public final class ChatWindow {
             alertWindow = nil
             viewModel.dismissError()
             present()
-            gtk_widget_grab_focus(composer.entry)
+            composer.input.focus()
         }
     }
 
@@ -150,7 +204,7 @@ public final class ChatWindow {
         guard let library else { return }
         Actions.add("new-chat", to: target) { [weak self] in
             library.newChat()
-            if let self { gtk_widget_grab_focus(composer.entry) }
+            if let self { composer.input.focus() }
         }
         Actions.add("search", to: target) { [weak self] in self?.sidebar?.toggleSearch() }
         Actions.add("rename-chat", to: target) { [weak self] in self?.renameChat() }
@@ -161,6 +215,9 @@ public final class ChatWindow {
         Actions.add("export-json", to: target) { [weak self] in self?.exportChat(markdown: false) }
         Actions.add("export-all", to: target) { [weak self] in self?.exportAll() }
         Actions.add("import", to: target) { [weak self] in self?.importChats() }
+        if preferences != nil {
+            Actions.add("preferences", to: target) { [weak self] in self?.showPreferences() }
+        }
     }
 
     private func renameChat() {
@@ -256,6 +313,8 @@ public final class ChatWindow {
             g_object_unref(UnsafeMutableRawPointer(files))
         }
         let app = g_menu_new()
+        g_menu_append(app, "Preferences", "win.preferences")
+        g_menu_append(app, "Keyboard Shortcuts", "win.show-help-overlay")
         g_menu_append(app, "Quit", "app.quit")
         g_menu_append_section(menu, nil, model(app))
         let button: UnsafeMutablePointer<GtkWidget> = gtk_menu_button_new()

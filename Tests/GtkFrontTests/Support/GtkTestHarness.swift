@@ -101,10 +101,6 @@ enum GtkTestHarness {
         return texts
     }
 
-    static func entryText(_ entry: UnsafeMutablePointer<GtkWidget>) -> String {
-        String(cString: gtk_editable_get_text(OpaquePointer(entry)))
-    }
-
     static func isVisible(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_get_visible(widget) != 0 }
     static func isSensitive(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_get_sensitive(widget) != 0 }
 }

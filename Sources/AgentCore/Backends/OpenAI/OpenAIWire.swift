@@ -20,6 +20,8 @@ enum OpenAIRequestBody {
             ("model", .string(model)),
             ("messages", .array(WireMessage.expand(round.messages).map(encode))),
             ("stream", .bool(true)),
+            // Token counts in a last chunk, for the reply's tokens per second.
+            ("stream_options", .object([("include_usage", .bool(true))])),
         ]
         if !round.tools.isEmpty { members.append(("tools", .array(round.tools.map(\.wireJSON)))) }
         if let temperature = options.temperature { members.append(("temperature", .number(temperature))) }
@@ -92,9 +94,17 @@ struct ChatCompletionChunk {
         }
         finishReason = first?["finish_reason"]?.stringValue
         errorMessage = json["error"].flatMap { $0.isNull ? nil : ServerErrorBody.message(in: $0) }
-        usage = json["usage"].flatMap { usage in
+        let reported = json["usage"].flatMap { usage in
             usage.isNull ? nil : TokenUsage(promptTokens: usage["prompt_tokens"]?.numberValue.map { Int($0) },
                                              completionTokens: usage["completion_tokens"]?.numberValue.map { Int($0) })
         }
+        // llama.cpp's own figures, with the time spent generating (its prompt count leaves
+        // out cached tokens: `usage` has the say where both are sent).
+        let timings = json["timings"].flatMap { timings in
+            timings.isNull ? nil : TokenUsage(promptTokens: timings["prompt_n"]?.numberValue.map { Int($0) },
+                                               completionTokens: timings["predicted_n"]?.numberValue.map { Int($0) },
+                                               generationSeconds: timings["predicted_ms"]?.numberValue.map { $0 / 1000 })
+        }
+        usage = reported.map { timings?.updated(with: $0) ?? $0 } ?? timings
     }
 }

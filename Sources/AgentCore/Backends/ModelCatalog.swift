@@ -1,0 +1,21 @@
+/// The models a server offers, for Preferences to pick from: `GET /v1/models` from an
+/// OpenAI-compatible server, `GET /api/tags` from Ollama. The seed's harness lists none.
+public enum ModelCatalog {
+    public static func models(for endpoint: ChatEndpoint) async throws -> [String] {
+        switch endpoint.protocolKind {
+        case .ollama:
+            return try await OllamaChatClient(endpoint: endpoint).models()
+        case .llmtools:
+            return []
+        case .openai:
+            let url = endpoint.url(forPath: "/v1/models")
+            let response = try await HTTPClient.fetch(HTTPRequest(url: url, bearerToken: endpoint.apiKey?.value, caFile: endpoint.caFile))
+            guard response.head.isSuccess else {
+                throw ChatError.http(status: response.head.status, reason: response.head.reason, url: url,
+                                     message: ServerErrorBody.message(inBody: response.body))
+            }
+            let json = try JSONParser.parse([UInt8](response.body))
+            return (json["data"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+        }
+    }
+}

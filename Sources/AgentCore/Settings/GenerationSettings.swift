@@ -1,0 +1,35 @@
+/// How replies are generated: sampling, length, context, the default system prompt, and
+/// the model run on this computer.
+extension SettingsStore {
+    /// The local model: "smollm2" (default) or "gemma3".
+    public var localModel: LocalModel {
+        get { LocalModel.all.first { $0.id == string("local", "model") } ?? .smolLM2 }
+        set { set(newValue == .smolLM2 ? nil : newValue.id, "local", "model") }
+    }
+
+    public var temperature: Double? {
+        get { string("generation", "temperature").flatMap(Double.init) }
+        set { set(newValue.map { String($0) }, "generation", "temperature") }
+    }
+
+    public var maxTokens: Int? {
+        get { string("generation", "max-tokens").flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } }
+        set { set(newValue.map { String($0) }, "generation", "max-tokens") }
+    }
+
+    public var generationOptions: GenerationOptions {
+        GenerationOptions(temperature: temperature, maxTokens: maxTokens)
+    }
+
+    /// How many tokens of conversation a request may carry (estimated), 4096 unless set.
+    public var contextBudget: Int {
+        get { string("generation", "context-tokens").flatMap(Int.init).map { max(256, $0) } ?? 4096 }
+        set { set(String(newValue), "generation", "context-tokens") }
+    }
+
+    /// The system prompt new chats start with.
+    public var systemPrompt: String {
+        get { string("generation", "system-prompt") ?? "" }
+        set { set(newValue.isEmpty ? nil : newValue, "generation", "system-prompt") }
+    }
+}

@@ -1,0 +1,35 @@
+import AgentCore
+import CGtk
+
+/// The desktop notification for a reply that finished while the user was in another
+/// window (`GNotification`: the shell's own or org.freedesktop.Notifications). Clicking
+/// it brings the window back; it goes away when the window is focused again.
+@MainActor
+enum ReplyNotification {
+    static let id = "reply-finished"
+
+    static func send(for reply: ChatMessage, from window: UnsafeMutablePointer<GtkWidget>) {
+        guard let application = application(of: window) else { return }
+        let title = reply.model.map { "Reply from \($0)" } ?? "Reply finished"
+        let notification = g_notification_new(title)
+        g_notification_set_body(notification, preview(of: reply.text))
+        g_notification_set_priority(notification, G_NOTIFICATION_PRIORITY_NORMAL)
+        g_application_send_notification(application, id, notification)
+        g_object_unref(UnsafeMutableRawPointer(notification))
+    }
+
+    static func withdraw(from window: UnsafeMutablePointer<GtkWidget>) {
+        guard let application = application(of: window) else { return }
+        g_application_withdraw_notification(application, id)
+    }
+
+    /// The reply's start on one line, short enough for a notification bubble.
+    static func preview(of text: String) -> String {
+        let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ").trimmed
+        return flat.count > 140 ? String(flat.prefix(139)) + "…" : flat
+    }
+
+    private static func application(of window: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GApplication>? {
+        gtk_window_get_application(window.cast()).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GApplication.self) }
+    }
+}
