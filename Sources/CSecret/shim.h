@@ -23,27 +23,46 @@ static inline GHashTable *agent_secret_attributes(const char *profile) {
     return attributes;
 }
 
+/* The desktop's Secret Service (shared; unref when done). */
+static inline SecretService *agent_secret_service(GCancellable *cancellable, GError **error) {
+    return secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, error);
+}
+
 static inline gboolean agent_secret_store(const char *profile, const char *label, const char *password,
                                           GCancellable *cancellable, GError **error) {
+    SecretService *service = agent_secret_service(cancellable, error);
+    if (service == NULL) return FALSE;
     GHashTable *attributes = agent_secret_attributes(profile);
-    gboolean stored = secret_password_storev_sync(agent_secret_schema(), attributes, SECRET_COLLECTION_DEFAULT,
-                                                  label, password, cancellable, error);
+    SecretValue *value = secret_value_new(password, -1, "text/plain");
+    gboolean stored = secret_service_store_sync(service, agent_secret_schema(), attributes, SECRET_COLLECTION_DEFAULT,
+                                                label, value, cancellable, error);
+    secret_value_unref(value);
     g_hash_table_unref(attributes);
+    g_object_unref(service);
     return stored;
 }
 
-/* The stored password (free with secret_password_free), or NULL with or without an error. */
+/* The stored password (free with g_free), or NULL with or without an error. */
 static inline char *agent_secret_lookup(const char *profile, GCancellable *cancellable, GError **error) {
+    SecretService *service = agent_secret_service(cancellable, error);
+    if (service == NULL) return NULL;
     GHashTable *attributes = agent_secret_attributes(profile);
-    char *password = secret_password_lookupv_sync(agent_secret_schema(), attributes, cancellable, error);
+    SecretValue *value = secret_service_lookup_sync(service, agent_secret_schema(), attributes, cancellable, error);
     g_hash_table_unref(attributes);
+    g_object_unref(service);
+    if (value == NULL) return NULL;
+    char *password = g_strdup(secret_value_get_text(value));
+    secret_value_unref(value);
     return password;
 }
 
 static inline gboolean agent_secret_clear(const char *profile, GCancellable *cancellable, GError **error) {
+    SecretService *service = agent_secret_service(cancellable, error);
+    if (service == NULL) return FALSE;
     GHashTable *attributes = agent_secret_attributes(profile);
-    gboolean cleared = secret_password_clearv_sync(agent_secret_schema(), attributes, cancellable, error);
+    gboolean cleared = secret_service_clear_sync(service, agent_secret_schema(), attributes, cancellable, error);
     g_hash_table_unref(attributes);
+    g_object_unref(service);
     return cleared;
 }
 

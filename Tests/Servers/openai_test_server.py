@@ -11,7 +11,7 @@ The scenario is chosen by the request path: POST /s/<scenario>/v1/chat/completio
 Tool-calling scenarios script each round from the request: tools-* speak OpenAI's
 protocol, ollama-* Ollama's /api/chat (NDJSON, and /api/tags) as its API documentation
 describes it, harness-* the seed's /llmtools (SSE carrying Ollama JSON, context by appID).
-GET /_requests returns the recorded requests; GET /_events returns connection events
+GET …/v1/models lists two models. GET /_requests returns the recorded requests; GET /_events returns connection events
 (e.g. when a client closed a stalled stream); POST /_reset clears both.
 
 Prints "PORT <n> TLSPORT <m> CAFILE <path>" on its first line of stdout once it is
@@ -221,6 +221,8 @@ class Handler(socketserver.BaseRequestHandler):
         scenario = "echo"
         if path.startswith("/s/"):
             scenario = path.split("/")[2]
+        if method == "GET" and self.path_ends_with("/v1/models"):
+            return self.models(scenario, headers)
         name = "scenario_" + scenario.split("-")[0].replace(".", "_")
         getattr(self, name, self.scenario_unknown)(scenario, body, headers)
 
@@ -240,10 +242,27 @@ class Handler(socketserver.BaseRequestHandler):
         text = f"Streaming reply to: {last_user_text(body)}. One token at a time, as a model writes."
         self.stream(normal_stream(words(text)), delay=delay)
 
+    @staticmethod
+    def authorized(scenario, headers):
+        """auth scenarios want "Bearer secret-key", or the key named in the scenario (auth-<key>)."""
+        key = scenario.split("-", 1)[1] if "-" in scenario else "secret-key"
+        return headers.get("authorization") == "Bearer " + key
+
+    def refuse_key(self):
+        payload = {"error": {"code": 401, "message": "Invalid API key", "type": "authentication_error"}}
+        self.send_full(401, "Unauthorized", "application/json", json.dumps(payload).encode())
+
+    def models(self, scenario, headers):
+        """GET /v1/models as OpenAI and llama-server answer it."""
+        if scenario.startswith("auth") and not self.authorized(scenario, headers):
+            return self.refuse_key()
+        listing = {"object": "list", "data": [{"id": name, "object": "model", "created": 1700000000, "owned_by": "test"}
+                                              for name in (MODEL, "test-model-large")]}
+        self.send_full(200, "OK", "application/json", json.dumps(listing).encode())
+
     def scenario_auth(self, scenario, body, headers):
-        if headers.get("authorization") != "Bearer secret-key":
-            payload = {"error": {"code": 401, "message": "Invalid API key", "type": "authentication_error"}}
-            return self.send_full(401, "Unauthorized", "application/json", json.dumps(payload).encode())
+        if not self.authorized(scenario, headers):
+            return self.refuse_key()
         self.stream(normal_stream(["Authorized", " reply"]))
 
     def scenario_split(self, scenario, body, headers):

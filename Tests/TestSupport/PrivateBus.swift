@@ -7,10 +7,18 @@ public final class PrivateBus: @unchecked Sendable {
     private let daemon: Process
     private var services: [Process] = []
 
-    public init() throws {
+    /// `activation`: whether the bus starts the machine's services on demand (a session
+    /// bus does); without it only the services a test starts are there.
+    public init(activation: Bool = true) throws {
         let daemon = Process()
         daemon.executableURL = URL(filePath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--print-address=1"]
+        if activation {
+            daemon.arguments = ["--session", "--nofork", "--print-address=1"]
+        } else {
+            let config = FileManager.default.temporaryDirectory.appending(path: "agent-bus-\(UUID().uuidString).conf")
+            try Self.bareConfiguration.write(to: config, atomically: true, encoding: .utf8)
+            daemon.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address=1"]
+        }
         let output = Pipe()
         daemon.standardOutput = output
         daemon.standardError = FileHandle.nullDevice
@@ -46,6 +54,22 @@ public final class PrivateBus: @unchecked Sendable {
         check.waitUntilExit()
         guard check.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
     }
+
+    /// A session bus with no service directories: nothing is activated.
+    private static let bareConfiguration = """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:tmpdir=/tmp</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
 
     deinit {
         for service in services { service.terminate() }

@@ -15,7 +15,6 @@ public final class SecretStore: Sendable {
     private let sessionKeys = Mutex<[String: String]>([:])
     private let problem = Mutex<String?>(nil)
     private let timeout: Duration
-
     public init(timeout: Duration = .seconds(5)) {
         self.timeout = timeout
     }
@@ -47,7 +46,9 @@ public final class SecretStore: Sendable {
 
     public func clear(_ profile: String) async {
         sessionKeys.withLock { $0[profile] = nil }
-        _ = try? await call { cancellable, error in agent_secret_clear(profile, cancellable, &error) != 0 || error == nil }
+        _ = try? await call { cancellable, error in
+            agent_secret_clear(profile, cancellable, &error) != 0 || error == nil
+        }
     }
 
     private func lookup(_ profile: String) async throws -> String? {

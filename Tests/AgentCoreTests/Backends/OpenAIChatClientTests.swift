@@ -53,6 +53,7 @@ struct OpenAIChatClientTests {
         let body = try #require(request["body"] as? [String: Any])
         #expect(body["model"] as? String == "my-model")
         #expect(body["stream"] as? Bool == true)
+        #expect((body["stream_options"] as? [String: Any])?["include_usage"] as? Bool == true, "asks for token counts")
         let messages = try #require(body["messages"] as? [[String: String]])
         #expect(messages == [["role": "user", "content": "first"], ["role": "assistant", "content": "answer"],
                              ["role": "user", "content": "second"]])

@@ -49,6 +49,29 @@ struct OpenAIStreamDecoderTests {
         #expect(result.outcome == .complete(toolCalls: []))
     }
 
+    @Test("Token counts: `usage` (include_usage) and llama.cpp's `timings`, whose time gives tokens per second")
+    func tokenCountsAndTimings() {
+        let result = Self.decode("""
+            data: {"choices":[{"delta":{"content":"Hi"}}]}
+
+            data: {"choices":[{"delta":{},"finish_reason":"stop"}],"timings":{"prompt_n":3,"predicted_n":40,"predicted_ms":500.0}}
+
+            data: {"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":40,"total_tokens":52},"timings":{"prompt_n":3,"predicted_n":40,"predicted_ms":500.0}}
+
+            data: [DONE]
+
+
+            """)
+        let usages = result.events.compactMap { if case .usage(let usage) = $0 { usage } else { nil } }
+        #expect(usages.first == TokenUsage(promptTokens: 3, completionTokens: 40, generationSeconds: 0.5))
+        #expect(usages.last == TokenUsage(promptTokens: 12, completionTokens: 40, generationSeconds: 0.5),
+                "usage's prompt count (cached tokens included) wins over timings'")
+        #expect(usages.last?.tokensPerSecond == 80)
+        #expect(usages.last?.summary == "40 tokens · 80.0 tokens/s")
+        #expect(TokenUsage(completionTokens: 1).summary == "1 token")
+        #expect(TokenUsage().summary == nil)
+    }
+
     @Test func finishReasonCompletesWithoutDone() {
         let result = Self.decode("""
             data: {"choices":[{"delta":{"content":"a"},"finish_reason":null}]}

@@ -59,6 +59,11 @@ struct LocalModelServerTests {
         #expect(text.count > 3)
         #expect(events.filter { if case .text = $0 { true } else { false } }.count > 1, "streamed in pieces")
         #expect(events.contains { if case .finished = $0 { true } else { false } })
+        let usage = try #require(events.compactMap { if case .usage(let usage) = $0 { usage } else { nil } }.last,
+                                 "llama-server reports token counts")
+        #expect((usage.completionTokens ?? 0) > 1 && (usage.completionTokens ?? 0) <= 48)
+        #expect((usage.promptTokens ?? 0) > 5)
+        #expect((usage.tokensPerSecond ?? 0) > 0, "and the time it took")
     }
 
     @Test("The view model keeps context with the real model across turns")

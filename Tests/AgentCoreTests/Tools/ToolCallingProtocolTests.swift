@@ -171,7 +171,9 @@ struct ToolCallingProtocolTests {
         #expect(outcome.error == nil)
         #expect(outcome.recorder.finishedCalls.map(\.name) == ["get_location", "get_datetime"])
         let usages = outcome.recorder.all.compactMap { if case .reply(.usage(let usage)) = $0 { usage } else { nil } }
-        #expect(usages.last == TokenUsage(promptTokens: 122, completionTokens: 33, generationSeconds: 0.552222))
+        // Each round's figures, then the reply's: both rounds' completions and times added up.
+        #expect(usages.first == TokenUsage(promptTokens: 122, completionTokens: 33, generationSeconds: 0.552222))
+        #expect(usages.last == TokenUsage(promptTokens: 122, completionTokens: 66, generationSeconds: 1.104444))
         let followUp = Self.messages(outcome.requests[1])
         #expect(followUp.map { $0["role"] as? String } == ["user", "assistant", "tool", "tool"])
         #expect(followUp[1]["content"] as? String == "Checking. ")
