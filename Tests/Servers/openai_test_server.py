@@ -244,9 +244,12 @@ class Handler(socketserver.BaseRequestHandler):
 
     @staticmethod
     def authorized(scenario, headers):
-        """auth scenarios want "Bearer secret-key", or the key named in the scenario (auth-<key>)."""
-        key = scenario.split("-", 1)[1] if "-" in scenario else "secret-key"
-        return headers.get("authorization") == "Bearer " + key
+        """auth wants "Bearer secret-key"; auth-<end> a key ending in -<end> (the whole key
+        stays out of the URL, which a client may well save)."""
+        given = headers.get("authorization", "")
+        if "-" not in scenario:
+            return given == "Bearer secret-key"
+        return given.startswith("Bearer ") and given.endswith("-" + scenario.split("-", 1)[1]) and len(given) > 40
 
     def refuse_key(self):
         payload = {"error": {"code": 401, "message": "Invalid API key", "type": "authentication_error"}}

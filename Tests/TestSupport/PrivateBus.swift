@@ -5,7 +5,7 @@ import Foundation
 public final class PrivateBus: @unchecked Sendable {
     public let address: String
     private let daemon: Process
-    private var services: [Process] = []
+    private var mocks: [DBusMock] = []
 
     /// `activation`: whether the bus starts the machine's services on demand (a session
     /// bus does); without it only the services a test starts are there.
@@ -30,29 +30,10 @@ public final class PrivateBus: @unchecked Sendable {
         self.daemon = daemon
     }
 
-    /// Starts python-dbusmock with `template` on this bus (as its system bus) and waits
-    /// until `busName` is owned.
+    /// Starts python-dbusmock with `template` on this bus (as its system and session bus)
+    /// and waits until `busName` is owned.
     public func startMock(template: String, busName: String, parameters: [String: Any] = [:]) throws {
-        let mock = Process()
-        mock.executableURL = URL(filePath: "/usr/bin/python3")
-        var arguments = ["-m", "dbusmock", "--template", template]
-        if !parameters.isEmpty {
-            let json = try JSONSerialization.data(withJSONObject: parameters)
-            arguments += ["--parameters", String(decoding: json, as: UTF8.self)]
-        }
-        mock.arguments = arguments
-        mock.environment = ProcessInfo.processInfo.environment.merging(
-            ["DBUS_SYSTEM_BUS_ADDRESS": address, "DBUS_SESSION_BUS_ADDRESS": address]) { $1 }
-        mock.standardOutput = FileHandle.nullDevice
-        mock.standardError = FileHandle.nullDevice
-        try mock.run()
-        services.append(mock)
-        let check = Process()
-        check.executableURL = URL(filePath: "/usr/bin/gdbus")
-        check.arguments = ["wait", "--address", address, "--timeout", "10", busName]
-        try check.run()
-        check.waitUntilExit()
-        guard check.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+        mocks.append(try DBusMock(template: template, busName: busName, objectPath: "/", address: address, parameters: parameters))
     }
 
     /// A session bus with no service directories: nothing is activated.
@@ -72,7 +53,7 @@ public final class PrivateBus: @unchecked Sendable {
         """
 
     deinit {
-        for service in services { service.terminate() }
+        mocks.removeAll()
         daemon.terminate()
     }
 

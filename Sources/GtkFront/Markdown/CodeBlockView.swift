@@ -9,6 +9,7 @@ final class CodeBlockView {
     let widget: UnsafeMutablePointer<GtkWidget>
     let copyButton: UnsafeMutablePointer<GtkWidget>
     let code: String
+    private let buffer: UnsafeMutablePointer<GtkSourceBuffer>
     private static var initialized = false
 
     init(language: String?, code: String, onCopy: @escaping @MainActor (String, UnsafeMutablePointer<GtkWidget>) -> Void) {
@@ -17,7 +18,8 @@ final class CodeBlockView {
             Self.initialized = true
         }
         self.code = code
-        let buffer = gtk_source_buffer_new(nil)
+        let buffer: UnsafeMutablePointer<GtkSourceBuffer> = gtk_source_buffer_new(nil)
+        self.buffer = buffer
         gtk_text_buffer_set_text(UnsafeMutablePointer<GtkTextBuffer>(OpaquePointer(buffer)), code, -1)
         let manager = gtk_source_language_manager_get_default()
         let sourceLanguage = language.flatMap { Self.language(named: $0, in: manager) }
@@ -25,7 +27,6 @@ final class CodeBlockView {
         gtk_source_buffer_set_highlight_syntax(buffer, 1)
         agent_source_buffer_follow_appearance(buffer)
         let view: UnsafeMutablePointer<GtkWidget> = gtk_source_view_new_with_buffer(buffer)
-        g_object_unref(UnsafeMutableRawPointer(buffer))
         gtk_text_view_set_editable(view.cast(), 0)
         gtk_text_view_set_cursor_visible(view.cast(), 0)
         gtk_text_view_set_monospace(view.cast(), 1)
@@ -64,6 +65,15 @@ final class CodeBlockView {
         gtk_box_append(widget.cast(), scroller)
         let button = copyButton
         Signals.connect(copyButton.raw, "clicked") { onCopy(code, button) }
+    }
+
+    isolated deinit {
+        g_object_unref(UnsafeMutableRawPointer(buffer))
+    }
+
+    /// The highlighting colours in use: "Adwaita", or "Adwaita-dark" in dark mode.
+    var styleSchemeID: String? {
+        gtk_source_buffer_get_style_scheme(buffer).flatMap { gtk_source_style_scheme_get_id($0) }.map { String(cString: $0) }
     }
 
     private static let aliases = ["js": "js", "javascript": "js", "ts": "typescript", "py": "python", "python3": "python3",

@@ -26,6 +26,8 @@ final class ServerPage {
     let keyStatus: UnsafeMutablePointer<GtkWidget>
     let caEntry: UnsafeMutablePointer<GtkWidget>
     let toolsSwitch: UnsafeMutablePointer<GtkWidget>
+    let addButton: UnsafeMutablePointer<GtkWidget>
+    let removeButton: UnsafeMutablePointer<GtkWidget>
     private let editor: UnsafeMutablePointer<GtkWidget>
     private var profiles: [ServerProfile] = []
     private var fetchedModels: [String] = []
@@ -54,11 +56,10 @@ final class ServerPage {
         let top = FormGrid()
         top.add("Chats go to", destination)
         let buttons: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
-        let add: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic("_Add Server")
-        let remove: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic("_Remove Server")
-        GtkText.addClasses(remove, "destructive-action")
-        gtk_box_append(buttons.cast(), add)
-        gtk_box_append(buttons.cast(), remove)
+        addButton = gtk_button_new_with_mnemonic("_Add Server")
+        removeButton = gtk_button_new_with_mnemonic("_Remove Server")
+        gtk_box_append(buttons.cast(), addButton)
+        gtk_box_append(buttons.cast(), removeButton)
         top.addWide(buttons)
 
         let form = FormGrid()
@@ -95,8 +96,8 @@ final class ServerPage {
         gtk_box_append(widget.cast(), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL))
         gtk_box_append(widget.cast(), editor)
 
-        Signals.connect(add.raw, "clicked") { [weak self] in self?.addProfile() }
-        Signals.connect(remove.raw, "clicked") { [weak self] in self?.removeProfile() }
+        Signals.connect(addButton.raw, "clicked") { [weak self] in self?.addProfile() }
+        Signals.connect(removeButton.raw, "clicked") { [weak self] in self?.removeProfile() }
         Signals.connect(destination.raw, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.destinationChanged() }
         for entry in [nameEntry, urlEntry, pathEntry, modelEntry, caEntry] {
             Signals.connect(entry.raw, "changed") { [weak self] in self?.fieldsChanged() }
@@ -134,6 +135,7 @@ final class ServerPage {
         loading = true
         defer { loading = false }
         gtk_widget_set_visible(editor, editedProfile == nil ? 0 : 1)
+        gtk_widget_set_sensitive(removeButton, editedProfile == nil ? 0 : 1)
         guard let profile = editedProfile else { return }
         gtk_editable_set_text(nameEntry.opaque, profile.name)
         gtk_editable_set_text(urlEntry.opaque, profile.url)

@@ -201,6 +201,9 @@ public final class ChatWindow {
         }
         Actions.add("regenerate", to: target) { [weak self] in self?.viewModel.regenerate() }
         Actions.add("copy-chat", to: target) { [weak self] in self?.copyChat() }
+        if preferences != nil {
+            Actions.add("preferences", to: target) { [weak self] in self?.showPreferences() }
+        }
         guard let library else { return }
         Actions.add("new-chat", to: target) { [weak self] in
             library.newChat()
@@ -215,9 +218,6 @@ public final class ChatWindow {
         Actions.add("export-json", to: target) { [weak self] in self?.exportChat(markdown: false) }
         Actions.add("export-all", to: target) { [weak self] in self?.exportAll() }
         Actions.add("import", to: target) { [weak self] in self?.importChats() }
-        if preferences != nil {
-            Actions.add("preferences", to: target) { [weak self] in self?.showPreferences() }
-        }
     }
 
     private func renameChat() {

@@ -23,12 +23,14 @@ enum GtkTestHarness {
 
     /// An application with its window, talking to `endpoint`.
     static func launch(_ endpoint: ChatEndpoint, toolbox: Toolbox = Toolbox(), consent: ConsentBroker = ConsentBroker(),
-                       store: ChatStore? = nil, settings: SettingsStore? = nil) throws -> AgentApplication {
+                       store: ChatStore? = nil, settings: SettingsStore? = nil,
+                       preferences: AppPreferences? = nil) throws -> AgentApplication {
         try requireDisplay()
         launches += 1
-        let viewModel = ChatViewModel(connection: ChatConnection(endpoint: endpoint, toolbox: toolbox), consent: consent, store: store)
-        let library = store.map { ChatLibrary(store: $0, viewModel: viewModel, settings: settings) }
-        let app = AgentApplication(viewModel: viewModel, library: library, unique: false,
+        let connection = preferences?.makeConnection() ?? ChatConnection(endpoint: endpoint, toolbox: toolbox)
+        let viewModel = ChatViewModel(connection: connection, consent: consent, store: store)
+        let library = store.map { ChatLibrary(store: $0, viewModel: viewModel, settings: settings ?? preferences?.settings) }
+        let app = AgentApplication(viewModel: viewModel, library: library, preferences: preferences, unique: false,
                                    applicationID: "\(AppIdentity.applicationID).Test\(launches)")
         let gApplication = UnsafeMutableRawPointer(app.application).assumingMemoryBound(to: GApplication.self)
         var error: UnsafeMutablePointer<GError>?
@@ -99,6 +101,19 @@ enum GtkTestHarness {
             child = gtk_widget_get_next_sibling(current)
         }
         return texts
+    }
+
+    /// The clipboard's text, read through the X server by another client (xclip).
+    static func readClipboard() async throws -> String {
+        let xclip = Process()
+        xclip.executableURL = URL(filePath: "/usr/bin/xclip")
+        xclip.arguments = ["-selection", "clipboard", "-o"]
+        let output = Pipe()
+        xclip.standardOutput = output
+        try xclip.run()
+        // The app must answer the selection request, so keep its main loop running.
+        try await pump(until: { !xclip.isRunning }, "xclip to read the clipboard")
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
     static func isVisible(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_get_visible(widget) != 0 }
