@@ -18,7 +18,7 @@ public enum ChildTestRun {
         child.standardError = output
         try child.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
+        while child.isRunning { usleep(1000) }  // (waitUntilExit can hang off the main thread)
         return (child.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

@@ -12,14 +12,12 @@ public final class DBusMock: @unchecked Sendable {
     /// waits until `busName` is owned on the bus at `address`.
     public init(template: String, busName: String, objectPath: String, address: String,
                 parameters: [String: Any] = [:]) throws {
-        let mock = Process()
-        mock.executableURL = URL(filePath: "/usr/bin/python3")
         var arguments = ["-m", "dbusmock", "--template", template]
         if !parameters.isEmpty {
             let json = try JSONSerialization.data(withJSONObject: parameters)
             arguments += ["--parameters", String(decoding: json, as: UTF8.self)]
         }
-        mock.arguments = arguments
+        let mock = TiedProcess.make("/usr/bin/python3", arguments)
         mock.environment = ProcessInfo.processInfo.environment.merging(
             ["DBUS_SYSTEM_BUS_ADDRESS": address, "DBUS_SESSION_BUS_ADDRESS": address]) { $1 }
         mock.standardOutput = FileHandle.nullDevice
@@ -48,7 +46,6 @@ public final class DBusMock: @unchecked Sendable {
 
     deinit {
         process.terminate()
-        process.waitUntilExit()
     }
 
     private static func gdbus(_ arguments: [String]) throws -> (status: Int32, output: String) {
@@ -59,7 +56,8 @@ public final class DBusMock: @unchecked Sendable {
         gdbus.standardOutput = output
         try gdbus.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        gdbus.waitUntilExit()
+        // (Process.waitUntilExit can hang off the main thread; the output has ended, so does gdbus.)
+        while gdbus.isRunning { usleep(1000) }
         return (gdbus.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

@@ -10,15 +10,13 @@ public final class PrivateBus: @unchecked Sendable {
     /// `activation`: whether the bus starts the machine's services on demand (a session
     /// bus does); without it only the services a test starts are there.
     public init(activation: Bool = true) throws {
-        let daemon = Process()
-        daemon.executableURL = URL(filePath: "/usr/bin/dbus-daemon")
-        if activation {
-            daemon.arguments = ["--session", "--nofork", "--print-address=1"]
-        } else {
+        var arguments = ["--session", "--nofork", "--print-address=1"]
+        if !activation {
             let config = FileManager.default.temporaryDirectory.appending(path: "agent-bus-\(UUID().uuidString).conf")
             try Self.bareConfiguration.write(to: config, atomically: true, encoding: .utf8)
-            daemon.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address=1"]
+            arguments[0] = "--config-file=\(config.path)"
         }
+        let daemon = TiedProcess.make("/usr/bin/dbus-daemon", arguments)
         let output = Pipe()
         daemon.standardOutput = output
         daemon.standardError = FileHandle.nullDevice
@@ -59,7 +57,6 @@ public final class PrivateBus: @unchecked Sendable {
 
     /// A template shipped with the tests (Tests/Servers/).
     public static func template(_ name: String) -> String {
-        URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appending(path: "Servers/\(name)").path
+        TiedProcess.serversDirectory.appending(path: name).path
     }
 }

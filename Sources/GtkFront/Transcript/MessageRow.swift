@@ -11,7 +11,7 @@ final class MessageRow {
     private let metaLine: UnsafeMutablePointer<GtkWidget>
     let authorLabel: UnsafeMutablePointer<GtkWidget>
     private let timeLabel: UnsafeMutablePointer<GtkWidget>
-    private let bubble: UnsafeMutablePointer<GtkWidget>
+    let bubble: UnsafeMutablePointer<GtkWidget>
     private let footer: UnsafeMutablePointer<GtkWidget>
     let stateLabel: UnsafeMutablePointer<GtkWidget>
     /// Tokens and tokens per second of a finished reply.
