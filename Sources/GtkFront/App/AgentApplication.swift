@@ -67,7 +67,6 @@ public final class AgentApplication {
         }
         Actions.setAccelerators(["<Control>q"], for: "app.quit", in: application)
         Actions.setAccelerators(["<Control>w"], for: "window.close", in: application)
-        Actions.setAccelerators(["Escape"], for: "win.stop", in: application)
         Actions.setAccelerators(["<Control>n"], for: "win.new-chat", in: application)
         Actions.setAccelerators(["<Control>f"], for: "win.search", in: application)
         Actions.setAccelerators(["F2"], for: "win.rename-chat", in: application)

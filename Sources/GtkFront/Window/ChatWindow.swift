@@ -76,6 +76,13 @@ public final class ChatWindow {
         }
 
         installActions()
+        // Escape stops (or leaves an edit) only when the focused widget has no use for it:
+        // the search entry closes its search, a menu closes itself.
+        let escape: OpaquePointer = gtk_shortcut_controller_new()
+        gtk_event_controller_set_propagation_phase(escape, GTK_PHASE_BUBBLE)
+        gtk_shortcut_controller_add_shortcut(escape, gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"),
+                                                                      gtk_named_action_new("win.stop")))
+        gtk_widget_add_controller(window, escape)
         ShortcutsWindow.attach(to: window)
         viewModel.observe { [weak self] change in self?.apply(change) }
         library?.observe { [weak self] change in
