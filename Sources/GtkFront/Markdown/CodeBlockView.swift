@@ -76,7 +76,7 @@ final class CodeBlockView {
         gtk_source_buffer_get_style_scheme(buffer).flatMap { gtk_source_style_scheme_get_id($0) }.map { String(cString: $0) }
     }
 
-    private static let aliases = ["js": "js", "javascript": "js", "ts": "typescript", "py": "python", "python3": "python3",
+    private static let aliases = ["js": "js", "javascript": "js", "ts": "typescript", "py": "python3", "python": "python3", "python3": "python3",
                                   "sh": "sh", "bash": "sh", "shell": "sh", "zsh": "sh", "console": "sh", "c++": "cpp",
                                   "yml": "yaml", "rs": "rust", "kt": "kotlin", "rb": "ruby", "md": "markdown", "objc": "objc",
                                   "html": "html", "xml": "xml", "json": "json", "swift": "swift", "go": "go", "sql": "sql"]
