@@ -124,7 +124,7 @@ extension GtkSuites {
                     "reopened at \(gtk_widget_get_width(window.window))×\(gtk_widget_get_height(window.window)), closed at \(shown)")
         }
 
-        @Test("Tokens per second under a finished reply; right-click gives its menu, whose Copy copies it")
+        @Test("Tokens per second under a finished reply; right-click gives its menu, whose Copy copies it; Copy Chat copies all")
         func usageAndContextMenu() async throws {
             let (app, window) = try launch("emptychoices")
             defer { GtkTestHarness.close(app) }
@@ -153,6 +153,12 @@ extension GtkSuites {
             #expect(try await GtkTestHarness.readClipboard() == reply.text)
             #expect(window.toast.isShown && window.toast.text == "Copied")
             try await GtkTestHarness.pump(until: { row.contextMenu == nil }, "the menu to go")
+
+            // Copy Chat as Markdown (menu, Ctrl+Shift+C): the whole chat.
+            gtk_widget_activate_action_variant(window.window, "win.copy-chat", nil)
+            let chat = try await GtkTestHarness.readClipboard()
+            #expect(chat.contains("Count my tokens") && chat.contains(reply.text), "\(chat)")
+            #expect(chat.hasPrefix("# "), "a Markdown document with the chat's title")
         }
     }
 }
