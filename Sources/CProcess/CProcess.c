@@ -37,6 +37,14 @@ pid_t agent_spawn_tied_child(const char *path, char *const argv[], int output_fd
             dup2(output_fd, STDOUT_FILENO);
             dup2(output_fd, STDERR_FILENO);
         }
+        /* Nothing else the parent has open (pipes to other children, its X and D-Bus
+         * connections, the database) may leak into the child: a leaked pipe end keeps
+         * another child's output from ever ending. */
+        if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
+            long limit = sysconf(_SC_OPEN_MAX);
+            if (limit < 0 || limit > 65536) limit = 65536;
+            for (int fd = 3; fd < limit; fd++) fcntl(fd, F_SETFD, FD_CLOEXEC);
+        }
         execv(path, argv);
         int exec_errno = errno;
         ssize_t ignored = write(error_pipe[1], &exec_errno, sizeof exec_errno);

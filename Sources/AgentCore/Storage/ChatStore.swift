@@ -64,6 +64,7 @@ public final class ChatStore: Sendable {
         (try? database.withLock { try ChatStoreSchema.version(of: $0) }) ?? 0
     }
 
+    @discardableResult
     private func run<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         try database.withLock { try body($0) }
     }

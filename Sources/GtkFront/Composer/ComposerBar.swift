@@ -58,8 +58,8 @@ final class ComposerBar {
         gtk_box_append(widget.cast(), row)
         Signals.connect(cancelEdit.raw, "clicked") { [weak self] in self?.viewModel.cancelEdit() }
 
-        input.onChanged = { [weak self] text in
-            guard let self, text != viewModel.draft else { return }
+        input.onChanged = { text in
+            guard text != viewModel.draft else { return }
             viewModel.draft = text
         }
         input.onSubmit = { [weak self] in self?.viewModel.send() }

@@ -32,6 +32,8 @@ final class ServerPage {
     private var profiles: [ServerProfile] = []
     private var fetchedModels: [String] = []
     private var loading = false
+    /// Bumped by each change of the key's status line, so an older answer cannot overwrite a newer one.
+    private var keyStatusVersion = 0
 
     init(settings: SettingsStore, secrets: SecretStore, window: UnsafeMutablePointer<GtkWidget>) {
         self.settings = settings
@@ -149,10 +151,12 @@ final class ServerPage {
         gtk_widget_set_visible(modelList, 0)
         let id = profile.id
         gtk_label_set_text(keyStatus.opaque, "")
+        keyStatusVersion += 1
+        let version = keyStatusVersion
         Task { [weak self] in
             guard let self else { return }
             let stored = await secrets.key(for: id) != nil
-            guard editedProfile?.id == id else { return }
+            guard editedProfile?.id == id, version == keyStatusVersion else { return }
             setKeyStatus(stored ? "A key is stored for this server. Type a new one and press Enter to replace it."
                          : "No key stored. Type one and press Enter to keep it in your keyring.")
         }
@@ -186,7 +190,7 @@ final class ServerPage {
             let renamed = profiles[index].name != profile.name
             profiles[index] = profile
             if renamed, let model = gtk_drop_down_get_model(destination.opaque) {
-                var names: [UnsafeMutablePointer<CChar>?] = [strdup(profile.name), nil]
+                let names: [UnsafeMutablePointer<CChar>?] = [strdup(profile.name), nil]
                 defer { names.forEach { free($0) } }
                 loading = true
                 names.withUnsafeBufferPointer { buffer in
@@ -224,10 +228,12 @@ final class ServerPage {
         let key = FormGrid.text(of: keyEntry)
         guard !key.isEmpty else { return }
         gtk_editable_set_text(keyEntry.opaque, "")
+        keyStatusVersion += 1
+        let version = keyStatusVersion
         Task { [weak self] in
             guard let self else { return }
             let kept = await secrets.store(APIKey(key), for: profile.id, label: "Agent: API key for \(profile.name)")
-            setKeyStatus(kept ? "Key saved in your keyring." : "")
+            if version == keyStatusVersion { setKeyStatus(kept ? "Key saved in your keyring." : "") }
             onChange?()
         }
     }

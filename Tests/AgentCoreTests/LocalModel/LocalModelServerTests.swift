@@ -28,6 +28,21 @@ struct LocalModelServerTests {
         #expect(kill(pid, 0) != 0, "the process is gone and reaped")
     }
 
+    @Test("llama-server inherits nothing the app has open (a leaked pipe end would keep another child's output open)")
+    func inheritsNoDescriptors() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0, "a pipe without close-on-exec, as any library may make")
+        defer { ends.forEach { close($0) } }
+        let server = LocalModelServer()
+        defer { server.stop() }
+        _ = try await server.endpoint()
+        let pid = try #require(server.pid)
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+        let pipeTarget = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(ends[1])")
+        let childTargets = descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+        #expect(!childTargets.contains(pipeTarget), "the pipe \(pipeTarget) leaked into llama-server: \(childTargets)")
+    }
+
     @Test("The server outlives the thread that started it (PR_SET_PDEATHSIG fires per thread)")
     func survivesIdleThreads() async throws {
         let server = LocalModelServer()
