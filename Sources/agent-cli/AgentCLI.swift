@@ -100,9 +100,11 @@ struct AgentCLI {
         let result = await reply.result
         stored?.finish(result, interrupted: interrupted)
         printer.finishLine()
+        var failure: (any Error)?
+        if case .failure(let error) = result { failure = connection.explain(error) }
         connection.shutdown()
-        if case .failure(let error) = result, !(error is CancellationError) {
-            writeError("agent-cli: error: \(ChatError.describe(error))")
+        if let failure, !(failure is CancellationError) {
+            writeError("agent-cli: error: \(ChatError.describe(failure))")
             exit(1)
         }
         if printer.hadProblems { exit(1) }

@@ -60,7 +60,8 @@ final class StoredChat: Sendable {
         let delivered = final.state != .sending
         switch result {
         case .success: final.state = interrupted ? .stopped : .done
-        case .failure(ChatError.cutOff) where !final.text.isEmpty: final.state = .cutOff
+        case .failure(ChatError.cutOff) where !final.text.isEmpty, .failure(ChatError.stalled) where !final.text.isEmpty:
+            final.state = .cutOff
         case .failure(ChatError.toolRoundLimit): final.state = .cutOff
         case .failure: final.state = interrupted ? .stopped : .failed
         }

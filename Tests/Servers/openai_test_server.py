@@ -19,6 +19,7 @@ listening: the same server over plain HTTP and over HTTPS with a certificate for
 127.0.0.1 signed by a throw-away CA made at start-up (the CA file is for the client).
 """
 import json
+import struct
 import os
 import signal
 import socket
@@ -321,7 +322,64 @@ class Handler(socketserver.BaseRequestHandler):
         self.send_full(404, "Not Found", "text/plain", b"no route for this path\n")
 
     def scenario_http503(self, scenario, body, headers):
-        self.send_full(503, "Service Unavailable", "text/plain", b"")
+        self.send_head(503, "Service Unavailable", "text/plain", chunked=False,
+                       extra=["Content-Length: 0", "Retry-After: 5"])
+
+    def scenario_http429(self, scenario, body, headers):
+        payload = {"error": {"code": 429, "message": "Rate limit reached for requests", "type": "requests"}}
+        data = json.dumps(payload).encode()
+        self.send_head(429, "Too Many Requests", "application/json", chunked=False,
+                       extra=[f"Content-Length: {len(data)}", "Retry-After: 30"])
+        self.request.sendall(data)
+
+    def scenario_redirect(self, scenario, body, headers):
+        """redirect-<scenario>: 307 to that scenario on this host; redirectother-<scenario>:
+        to it under another host name (localhost for 127.0.0.1)."""
+        kind, _, target = scenario.partition("-")
+        port = self.request.getsockname()[1]
+        host = "localhost" if kind == "redirectother" else "127.0.0.1"
+        rest = self.current_path.split("/", 3)[3]
+        self.send_head(307, "Temporary Redirect", "text/plain", chunked=False,
+                       extra=["Content-Length: 0", f"Location: http://{host}:{port}/s/{target}/{rest}"])
+
+    scenario_redirectother = scenario_redirect
+
+    def scenario_rst(self, scenario, body, headers):
+        """Two tokens, then the connection is reset (RST, not a clean close)."""
+        self.stream(normal_stream(["Reset", " here"], done=False, finish=None), end=False)
+        self.request.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.request.close()
+
+    def scenario_huge(self, scenario, body, headers):
+        """huge-<MB>: a reply of that many megabytes (default 10), as fast as it can go."""
+        megabytes = int(scenario.split("-")[1]) if "-" in scenario else 10
+        line = "All work and no play makes a long reply. " * 2 + "\n"
+        token_count = megabytes * 1_000_000 // len(line.encode())
+        self.send_head(200, "OK", "text/event-stream")
+        self.send_chunk(delta(None, role="assistant"))
+        batch = []
+        for _ in range(token_count):
+            batch.append(delta(line))
+            if len(batch) == 200:
+                self.send_chunk(b"".join(batch))
+                batch = []
+        batch += [delta(None, finish="stop", include_content=False), b"data: [DONE]\n\n"]
+        self.send_chunk(b"".join(batch))
+        self.end_chunks()
+
+    def scenario_badutf8(self, scenario, body, headers):
+        """Invalid UTF-8 inside JSON strings, in a comment and in an unknown field."""
+        bad = [b'data: {"choices":[{"delta":{"content":"caf\xc3"}}]}\n\n',
+               b': \xff\xfe comment\n',
+               b'data: {"choices":[{"delta":{"content":" ok \xe2\x82"}}]}\n\n',
+               b'x-\xff: \xfe\n\n',
+               b'data: {"choices":[{"delta":{"content":" end"}}]}\n\n']
+        self.stream([delta(None, role="assistant")] + bad + [delta(None, finish="stop", include_content=False),
+                                                             b"data: [DONE]\n\n"])
+
+    def scenario_garbageonly(self, scenario, body, headers):
+        """No chat completion at all: HTML and noise where SSE should be."""
+        self.stream([b"<html><body>502 Bad Gateway</body></html>\n", b"data: {not json\n\n", b"\x00\x01\x02\n\n"])
 
     def scenario_errorevent(self, scenario, body, headers):
         parts = normal_stream(["Partial", " answer"], done=False, finish=None)

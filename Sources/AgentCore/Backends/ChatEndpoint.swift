@@ -23,6 +23,8 @@ public struct ChatEndpoint: Sendable, Equatable {
     public var apiKey: APIKey?
     /// A PEM file with the CA that signed a self-signed server's certificate.
     public var caFile: String?
+    /// How long the server may send nothing before Agent stops waiting (nil: no limit).
+    public var idleTimeout: Duration? = HTTPRequest.defaultIdleTimeout
 
     public static let defaultAPIPath = ChatProtocol.openai.defaultAPIPath
 

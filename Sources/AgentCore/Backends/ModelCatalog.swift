@@ -11,8 +11,7 @@ public enum ModelCatalog {
             let url = endpoint.url(forPath: "/v1/models")
             let response = try await HTTPClient.fetch(HTTPRequest(url: url, bearerToken: endpoint.apiKey?.value, caFile: endpoint.caFile))
             guard response.head.isSuccess else {
-                throw ChatError.http(status: response.head.status, reason: response.head.reason, url: url,
-                                     message: ServerErrorBody.message(inBody: response.body))
+                throw ChatError.http(response.head, url: url, body: response.body)
             }
             let json = try JSONParser.parse([UInt8](response.body))
             return (json["data"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }

@@ -28,19 +28,21 @@ enum ReplyStreamRunner {
                 for event in events { onEvent(event) }
             })
         return try state.withLock { state in
-            try ending(of: &state.decoder, head: state.head, errorBody: state.errorBody, error: error, url: url)
+            try ending(of: &state.decoder, head: state.head, errorBody: state.errorBody, error: error, url: url,
+                       idleSeconds: Int((request.idleTimeout ?? .zero).milliseconds / 1000))
         }
     }
 
     private static func ending<Decoder: ReplyStreamDecoder>(of decoder: inout Decoder, head: HTTPResponseHead?, errorBody: Data,
-                                                             error: TransportError?, url: String) throws -> [ToolCall] {
+                                                             error: TransportError?, url: String, idleSeconds: Int) throws -> [ToolCall] {
         if let head, !head.isSuccess {
-            let message = ServerErrorBody.message(inBody: errorBody)
-            throw ChatError.http(status: head.status, reason: head.reason, url: url, message: message.isEmpty ? head.reason : message)
+            throw ChatError.http(head, url: url, body: errorBody)
         }
         switch error {
         case .cancelled:
             return []
+        case .failed(let code, _) where code == 28 && !(error?.isOverallTimeout ?? false):
+            throw ChatError.stalled(url: url, seconds: idleSeconds)
         case .failed(_, let message):
             guard head != nil else { throw ChatError.transport(url: url, message: message) }
             if case .failed(let serverMessage) = decoder.finish() { throw ChatError.server(message: serverMessage) }

@@ -15,6 +15,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var noTools = false
     /// Sampling settings for this run (`--temperature`, `--seed`, `--max-tokens`).
     public var generation = GenerationOptions()
+    /// How long a server may send nothing; nil: wait for ever (`--idle-timeout 0`).
+    public var idleTimeout: Duration? = HTTPRequest.defaultIdleTimeout
     /// agent-cli: continue a stored chat by id, or `new` to start one.
     public var chat: String?
     /// agent-cli: list the stored chats.
@@ -47,7 +49,7 @@ public struct LaunchOptions: Sendable, Equatable {
     }
 
     private static let valueOptions = ["--server", "--api", "--model", "--api-key-env", "--ca-file",
-                                       "--temperature", "--seed", "--max-tokens", "--protocol", "--location"]
+                                       "--temperature", "--seed", "--max-tokens", "--protocol", "--location", "--idle-timeout"]
     private static let cliValueOptions = ["--chat", "--export", "--format", "--import"]
 
     /// Parses `arguments` (without the program name). `acceptsWords` allows a prompt.
@@ -118,6 +120,9 @@ public struct LaunchOptions: Sendable, Equatable {
             case "--seed":
                 guard let number = Int(value) else { throw ParseError(message: "--seed needs a whole number") }
                 options.generation.seed = number
+            case "--idle-timeout":
+                guard let seconds = Int(value), seconds >= 0 else { throw ParseError(message: "--idle-timeout needs whole seconds ≥ 0") }
+                options.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
             default:
                 guard let number = Int(value), number > 0 else { throw ParseError(message: "--max-tokens needs a whole number > 0") }
                 options.generation.maxTokens = number
@@ -147,8 +152,10 @@ public struct LaunchOptions: Sendable, Equatable {
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ParseError(message: "cannot read the CA certificate file “\(caFile)”")
         }
-        return ChatEndpoint(serverURL: server, protocol: protocolKind, apiPath: apiPath,
-                            model: model ?? Self.defaultRemoteModel, apiKey: key, caFile: caFile)
+        var endpoint = ChatEndpoint(serverURL: server, protocol: protocolKind, apiPath: apiPath,
+                                    model: model ?? Self.defaultRemoteModel, apiKey: key, caFile: caFile)
+        endpoint.idleTimeout = idleTimeout
+        return endpoint
     }
 
     /// The options' shared help text.
@@ -161,6 +168,7 @@ public struct LaunchOptions: Sendable, Equatable {
           --api-key-env VAR   read a Bearer API key from environment variable VAR
           --ca-file PATH      trust the CA certificate in PATH (a self-signed server)
           --temperature T, --seed N, --max-tokens N   sampling settings sent with each request
+          --idle-timeout S    give up when the server sends nothing for S seconds (default 60; 0: never)
           --location LAT,LON  the location get_location reports for this run (no consent asked)
           --no-tools          offer the model no tools
           --help, --version

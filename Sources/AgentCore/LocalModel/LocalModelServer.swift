@@ -13,6 +13,8 @@ public final class LocalModelServer {
     private var processID: pid_t?
     private var endpointIfRunning: ChatEndpoint?
     private var starting: Task<ChatEndpoint, any Error>?
+    /// How the last server ended when nobody stopped it ("was killed by signal 9").
+    private var unexpectedEnd: String?
 
     public init(model: LocalModel = .smolLM2, runtimeDirectory: URL = LocalRuntime.defaultDirectory,
                 extraArguments: [String] = []) {
@@ -55,12 +57,21 @@ public final class LocalModelServer {
     /// Whether the child is still running (reaping it when it has died).
     private var isAlive: Bool {
         guard let pid = processID else { return false }
-        if reaped(pid) {
-            processID = nil
-            endpointIfRunning = nil
-            return false
-        }
-        return true
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return true }
+        processID = nil
+        endpointIfRunning = nil
+        // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift cannot call (macros).
+        let signal = status & 0x7f
+        unexpectedEnd = signal != 0 ? "was killed by signal \(signal)" : "exited with status \((status >> 8) & 0xff)"
+        return false
+    }
+
+    /// When the server has died on its own since the last request: how it ended (once).
+    public func takeUnexpectedEnd() -> String? {
+        _ = isAlive
+        defer { unexpectedEnd = nil }
+        return unexpectedEnd
     }
 
     private func reaped(_ pid: pid_t) -> Bool {
@@ -69,6 +80,7 @@ public final class LocalModelServer {
     }
 
     private func launch() async throws -> ChatEndpoint {
+        unexpectedEnd = nil
         let runtime = try LocalRuntime.locate(in: runtimeDirectory)
         let modelFile = try runtime.modelFile(for: model)
         let port = agent_free_loopback_port()

@@ -27,6 +27,13 @@ extension SettingsStore {
         set { set(String(newValue), "generation", "context-tokens") }
     }
 
+    /// How long a server may send nothing before Agent stops waiting (`[network] idle-timeout`,
+    /// seconds; 0: never). Raise it for a big model on a slow machine with long prompts.
+    public var idleTimeout: Duration? {
+        guard let seconds = string("network", "idle-timeout").flatMap(Int.init) else { return HTTPRequest.defaultIdleTimeout }
+        return seconds > 0 ? .seconds(seconds) : nil
+    }
+
     /// The system prompt new chats start with.
     public var systemPrompt: String {
         get { string("generation", "system-prompt") ?? "" }

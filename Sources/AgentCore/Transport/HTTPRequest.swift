@@ -14,10 +14,16 @@ public struct HTTPRequest: Sendable {
     public var connectTimeout: Duration
     /// The whole exchange; replies from a slow model may take many minutes.
     public var totalTimeout: Duration
+    /// How long the server may send nothing at all before the exchange is given up (a
+    /// stalled server or network); nil: no limit.
+    public var idleTimeout: Duration?
+
+    public static let defaultIdleTimeout = Duration.seconds(60)
 
     public init(url: String, method: String = "GET", headers: [(name: String, value: String)] = [],
                 body: Data? = nil, bearerToken: String? = nil, caFile: String? = nil,
-                connectTimeout: Duration = .seconds(10), totalTimeout: Duration = .seconds(20 * 60)) {
+                connectTimeout: Duration = .seconds(10), totalTimeout: Duration = .seconds(20 * 60),
+                idleTimeout: Duration? = HTTPRequest.defaultIdleTimeout) {
         self.url = url
         self.method = method
         self.headers = headers
@@ -26,6 +32,7 @@ public struct HTTPRequest: Sendable {
         self.caFile = caFile
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
+        self.idleTimeout = idleTimeout
     }
 }
 

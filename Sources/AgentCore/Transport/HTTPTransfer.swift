@@ -142,6 +142,18 @@ public final class HTTPTransfer: Sendable {
         codes.append(agent_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
         codes.append(agent_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, request.connectTimeout.milliseconds))
         codes.append(agent_curl_set_long(easy, CURLOPT_TIMEOUT_MS, request.totalTimeout.milliseconds))
+        if let idle = request.idleTimeout {
+            // Less than one byte a second for this long: the server or the network stalled.
+            codes.append(agent_curl_set_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1))
+            codes.append(agent_curl_set_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, idle.milliseconds / 1000)))
+        }
+        // Redirects are followed (a server moved behind a proxy), keeping the POST, never
+        // from https down to http; curl does not send the Authorization header to another host.
+        codes.append(agent_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 1))
+        codes.append(agent_curl_set_long(easy, CURLOPT_MAXREDIRS, 5))
+        codes.append(agent_curl_set_long(easy, CURLOPT_POSTREDIR, 7))  // CURL_REDIR_POST_ALL
+        codes.append(agent_curl_set_string(easy, CURLOPT_REDIR_PROTOCOLS_STR,
+                                           request.url.lowercased().hasPrefix("https:") ? "https" : "http,https"))
         codes.append(agent_curl_set_string(easy, CURLOPT_USERAGENT, "Agent/\(AppIdentity.version)"))
         codes.append(agent_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, exchange.errorBuffer))
         let context = Unmanaged.passUnretained(exchange).toOpaque()

@@ -8,7 +8,7 @@ public final class ChatConnection {
         case remote(ChatEndpoint)
         case local(LocalModelServer)
         /// A server profile from Preferences; its key comes from the keyring when needed.
-        case profile(ServerProfile, SecretStore)
+        case profile(ServerProfile, SecretStore, Duration?)
     }
 
     private let source: Source
@@ -29,8 +29,8 @@ public final class ChatConnection {
     }
 
     public init(profile: ServerProfile, secrets: SecretStore, options: GenerationOptions = GenerationOptions(),
-                toolbox: Toolbox = Toolbox()) {
-        source = .profile(profile, secrets)
+                toolbox: Toolbox = Toolbox(), idleTimeout: Duration? = HTTPRequest.defaultIdleTimeout) {
+        source = .profile(profile, secrets, idleTimeout)
         self.options = options
         self.toolbox = profile.toolsEnabled ? toolbox : Toolbox()
     }
@@ -39,7 +39,8 @@ public final class ChatConnection {
     public static func fromSettings(_ settings: SettingsStore, secrets: SecretStore, toolbox: Toolbox) -> ChatConnection {
         let options = settings.generationOptions
         if let profile = settings.serverProfiles.first(where: { $0.id == settings.activeProfileID }) {
-            return ChatConnection(profile: profile, secrets: secrets, options: options, toolbox: toolbox)
+            return ChatConnection(profile: profile, secrets: secrets, options: options, toolbox: toolbox,
+                                  idleTimeout: settings.idleTimeout)
         }
         return ChatConnection(localServer: LocalModelServer(model: settings.localModel), options: options, toolbox: toolbox)
     }
@@ -47,7 +48,7 @@ public final class ChatConnection {
     /// The profile this connection uses (nil for a one-off server or the local model).
     public var profileID: String? {
         switch source {
-        case .profile(let profile, _): profile.id
+        case .profile(let profile, _, _): profile.id
         case .local: localProfileID
         case .remote: nil
         }
@@ -58,7 +59,7 @@ public final class ChatConnection {
         switch source {
         case .remote(let endpoint): endpoint.model
         case .local(let server): server.model.displayName
-        case .profile(let profile, _): profile.model
+        case .profile(let profile, _, _): profile.model
         }
     }
 
@@ -67,7 +68,7 @@ public final class ChatConnection {
         switch source {
         case .remote(let endpoint):
             URL(string: endpoint.serverURL)?.host() ?? endpoint.serverURL
-        case .profile(let profile, _):
+        case .profile(let profile, _, _):
             profile.name
         case .local:
             "on this computer"
@@ -82,17 +83,27 @@ public final class ChatConnection {
     /// A backend ready for a request; for the local model this starts the server if needed.
     /// `appID` identifies the chat to servers that keep context themselves (the harness).
     public func backend(appID: String = AppIdentity.applicationID) async throws -> any ChatBackend {
-        let endpoint: ChatEndpoint
+        var endpoint: ChatEndpoint
         switch source {
         case .remote(let remote): endpoint = remote
         case .local(let server): endpoint = try await server.endpoint()
-        case .profile(let profile, let secrets): endpoint = profile.endpoint(apiKey: await secrets.key(for: profile.id))
+        case .profile(let profile, let secrets, let idleTimeout):
+            endpoint = profile.endpoint(apiKey: await secrets.key(for: profile.id))
+            endpoint.idleTimeout = idleTimeout
         }
         switch endpoint.protocolKind {
         case .openai: return OpenAIChatClient(endpoint: endpoint, options: options)
         case .ollama: return OllamaChatClient(endpoint: endpoint, options: options)
         case .llmtools: return HarnessChatClient(endpoint: endpoint, appID: appID)
         }
+    }
+
+    /// `error` as the user should hear it: when the local model server died during the
+    /// request, that is what happened (and the next request starts it again).
+    public func explain(_ error: any Error) -> any Error {
+        guard case .local(let server) = source, let end = server.takeUnexpectedEnd() else { return error }
+        return ChatError.localModel("The local model (llama-server) stopped while answering: it \(end). "
+            + "The reply so far is kept; your next message starts it again. Its log: \(server.logFile.path)")
     }
 
     /// A turn through this connection's backend with its tools.

@@ -299,12 +299,12 @@ public final class ChatViewModel {
             guard generation == self.generation else { return }
             let hasText = conversation.index(of: replyID).map { !conversation[$0].text.isEmpty } ?? false
             switch error {
-            case ChatError.cutOff where hasText, ChatError.toolRoundLimit:
+            case ChatError.cutOff where hasText, ChatError.stalled where hasText, ChatError.toolRoundLimit:
                 finish(replyID, as: .cutOff, userID: userID, recorder: recorder)
             default:
                 finish(replyID, as: .failed, userID: userID, recorder: recorder)
             }
-            report(error)
+            report(connection.explain(error))
         }
     }
 

@@ -27,6 +27,8 @@ final class MessageRow {
     private var splitter = MarkdownBlockSplitter()
     private var markdown: MarkdownWidgets
     private var renderedWidgets: [UnsafeMutablePointer<GtkWidget>] = []
+    /// Shown under a reply too long to show whole.
+    private(set) var cutNotice: UnsafeMutablePointer<GtkWidget>?
     /// Tool calls sit at the top of the bubble, before the text.
     private let toolBox: UnsafeMutablePointer<GtkWidget>
     private(set) var toolLines: [ToolCallLine] = []
@@ -282,12 +284,15 @@ final class MessageRow {
     /// ended); the block still being written stays plain, updated a paragraph at a time.
     /// The user's own messages stay plain text.
     private func updateText(_ message: ChatMessage) {
-        var plain = message.text
-        if message.role == .assistant && !message.text.isEmpty {
-            let utf8 = message.text.utf8
+        let (head, isCut) = LongText.head(of: message.text)
+        showCutNotice(isCut ? message.text.utf8.count : nil)
+        let shown = isCut ? String(head) : message.text
+        var plain = shown
+        if message.role == .assistant && !shown.isEmpty {
+            let utf8 = shown.utf8
             if utf8.count < renderedOffset { resetRendered() }
-            let finished = message.state != .sending && message.state != .streaming
-            let boundary = finished ? utf8.count : splitter.advance(message.text)
+            let finished = isCut || (message.state != .sending && message.state != .streaming)
+            let boundary = finished ? utf8.count : splitter.advance(shown)
             if boundary > renderedOffset {
                 let start = utf8.index(utf8.startIndex, offsetBy: renderedOffset)
                 let end = utf8.index(utf8.startIndex, offsetBy: boundary)
@@ -304,6 +309,26 @@ final class MessageRow {
             plain = "…"
         }
         showPlain(plain)
+    }
+
+    /// Under a reply too long to show whole: how long it is, and how to get all of it.
+    private func showCutNotice(_ totalBytes: Int?) {
+        guard let totalBytes else {
+            if let cutNotice { gtk_widget_set_visible(cutNotice, 0) }
+            return
+        }
+        let notice = cutNotice ?? {
+            let label: UnsafeMutablePointer<GtkWidget> = gtk_label_new(nil)
+            gtk_label_set_wrap(label.opaque, 1)
+            gtk_label_set_xalign(label.opaque, 0)
+            GtkText.addClasses(label, "dim-label", "cut-notice")
+            gtk_box_append(bubble.cast(), label)
+            cutNotice = label
+            return label
+        }()
+        gtk_label_set_text(notice.opaque, "This reply is \(LongText.size(ofBytes: totalBytes)) long; the window shows its first "
+            + "\(LongText.size(ofBytes: LongText.displayLimit)). Copy it or export the chat to get all of it.")
+        gtk_widget_set_visible(notice, 1)
     }
 
     private func showPlain(_ text: String) {

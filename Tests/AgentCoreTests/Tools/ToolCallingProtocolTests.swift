@@ -121,7 +121,7 @@ struct ToolCallingProtocolTests {
     @Test func openAIErrorMidRound() async throws {
         let outcome = try await turn("tools-error")
         #expect(outcome.recorder.finishedCalls.count == 1, "the first round's tool ran")
-        guard case .http(let status, _, _, let message) = outcome.error as? ChatError else {
+        guard case .http(let status, _, _, let message, _) = outcome.error as? ChatError else {
             Issue.record("expected the follow-up's HTTP error, got \(String(describing: outcome.error))")
             return
         }
@@ -191,7 +191,7 @@ struct ToolCallingProtocolTests {
         #expect(line.error as? ChatError == .server(message: "an unexpected error occurred"))
         #expect(line.recorder.text.hasPrefix("Half way"))
         let http = try await turn("ollama-http404", protocol: .ollama)
-        guard case .http(404, _, _, let message) = http.error as? ChatError else {
+        guard case .http(404, _, _, let message, _) = http.error as? ChatError else {
             Issue.record("expected HTTP 404, got \(String(describing: http.error))")
             return
         }

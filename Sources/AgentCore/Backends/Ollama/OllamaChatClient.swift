@@ -22,8 +22,7 @@ public struct OllamaChatClient: ChatBackend {
         let url = endpoint.url(forPath: "/api/tags")
         let response = try await HTTPClient.fetch(HTTPRequest(url: url, bearerToken: endpoint.apiKey?.value, caFile: endpoint.caFile))
         guard response.head.isSuccess else {
-            throw ChatError.http(status: response.head.status, reason: response.head.reason, url: url,
-                                 message: ServerErrorBody.message(inBody: response.body))
+            throw ChatError.http(response.head, url: url, body: response.body)
         }
         let json = try JSONParser.parse([UInt8](response.body))
         let models = json["models"]?.arrayValue ?? []

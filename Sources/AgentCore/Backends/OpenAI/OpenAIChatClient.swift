@@ -26,6 +26,7 @@ extension ChatEndpoint {
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else { throw ChatError.invalidURL(serverURL) }
         return HTTPRequest(url: url, method: "POST",
                            headers: [("Content-Type", "application/json; charset=utf-8"), ("Accept", accept)],
-                           body: Data(body.serialized.utf8), bearerToken: apiKey?.value, caFile: caFile)
+                           body: Data(body.serialized.utf8), bearerToken: apiKey?.value, caFile: caFile,
+                           idleTimeout: idleTimeout)
     }
 }

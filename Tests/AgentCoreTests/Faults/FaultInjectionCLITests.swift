@@ -1,0 +1,95 @@
+import AgentCore
+import Foundation
+import TestSupport
+import Testing
+
+/// agent-cli against everything a network, a server or a model can do wrong: it never
+/// crashes, prints whatever text arrived, says what happened on stderr, exits 1 — or,
+/// for what can be survived, answers normally.
+@Suite("Faults through agent-cli")
+struct FaultInjectionCLITests {
+    let server = TestServer.shared
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProductRunner.Output {
+        try await ProductRunner.run("agent-cli", arguments, environment: environment)
+    }
+
+    @Test("Failures: exit 1, what arrived on stdout, a clear reason on stderr", arguments: [
+        // scenario, what stdout holds, what stderr must say
+        ("rst", "Reset here", "cut off"),
+        ("http401", "", "401 Unauthorized"),
+        ("http404", "", "Check the server's URL and API path"),
+        ("http429", "", "try again in 30 seconds"),
+        ("http500", "", "the model crashed"),
+        ("http503", "", "try again in 5 seconds"),
+        ("garbageonly", "", "not a chat completion"),
+        ("redirectother-auth", "", "401 Unauthorized"),
+    ])
+    func failures(scenario: String, stdout: String, message: String) async throws {
+        // A wrong key for the 401; the right one where the redirect must leave it behind.
+        let name = scenario == "http401" ? "auth" : scenario
+        let key = scenario == "redirectother-auth" ? "secret-key" : "wrong-key"
+        let result = try await run(["--server", server.url(name), "--api-key-env", "AGENT_TEST_KEY", "go"],
+                                   environment: ["AGENT_TEST_KEY": key])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout == stdout + "\n")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stderr.contains(key) && !result.stdout.contains(key), "the key is never printed")
+    }
+
+    @Test("A redirect on the same server is followed, the key with it; to another host the key stays behind")
+    func redirects() async throws {
+        let same = try await run(["--server", server.url("redirect-auth"), "--api-key-env", "AGENT_TEST_KEY", "go"],
+                                 environment: ["AGENT_TEST_KEY": "secret-key"])
+        #expect(same.status == 0 && same.stdout == "Authorized reply\n", "\(same.stderr)")
+        // "redirectother-auth" in `failures`: the server at the other host name got no key (401).
+    }
+
+    @Test("Refused connection and unknown host: exit 1, naming the server")
+    func unreachable() async throws {
+        let port = agentTestFreePort()
+        let refused = try await run(["--server", "http://127.0.0.1:\(port)", "go"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("127.0.0.1:\(port)") && refused.stderr.lowercased().contains("connect"), "\(refused.stderr)")
+        let unknown = try await run(["--server", "http://no-such-host.invalid", "go"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no-such-host.invalid") && unknown.stderr.contains("resolve"), "\(unknown.stderr)")
+    }
+
+    @Test("A server that goes silent: the idle timeout gives up and says so; what arrived is printed")
+    func stall() async throws {
+        let result = try await run(["--server", server.url("stall"), "--idle-timeout", "2", "go"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "Waiting\n")
+        #expect(result.stderr.contains("sent nothing for 2 seconds"), "\(result.stderr)")
+    }
+
+    @Test("An untrusted certificate is refused (with advice), and accepted with its CA")
+    func untrustedCertificate() async throws {
+        let refused = try await run(["--server", server.tlsURL("echo"), "go"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("certificate") && refused.stderr.contains("--ca-file"), "\(refused.stderr)")
+        let trusted = try await run(["--server", server.tlsURL("echo"), "--ca-file", server.caFile, "go"])
+        #expect(trusted.status == 0 && trusted.stdout == "Echo: go (1 messages)\n")
+    }
+
+    @Test("What can be survived is: one byte per write, invalid UTF-8, garbage lines, a 10 MB reply", arguments: [
+        ("split", "héllo wörld 👋 世界"),
+        ("badutf8", "caf\u{FFFD} ok \u{FFFD} end"),
+        ("garbage", "Survived"),
+    ])
+    func survivable(scenario: String, reply: String) async throws {
+        let result = try await run(["--server", server.url(scenario), "go"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == reply + "\n")
+    }
+
+    @Test("A 10 MB reply arrives whole on stdout")
+    func tenMegabyteReplyArrivesWhole() async throws {
+        let result = try await run(["--server", server.url("huge-10"), "go"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = String(repeating: "All work and no play makes a long reply. ", count: 2) + "\n"
+        #expect(result.stdout.utf8.count >= 9_900_000 && result.stdout.utf8.count <= 10_100_000)
+        #expect(result.stdout.hasPrefix(line + line) && result.stdout.hasSuffix(line + "\n"))
+    }
+}
