@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .executable(name: "agent", targets: ["agent"]),
         .executable(name: "agent-cli", targets: ["agent-cli"]),
+        // For the fuzz targets in Fuzz/ (a package of their own, built instrumented).
+        .library(name: "AgentCore", targets: ["AgentCore"]),
     ],
     targets: [
         .systemLibrary(

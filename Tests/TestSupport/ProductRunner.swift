@@ -41,11 +41,26 @@ public struct ProductRunner {
     public static func run(_ name: String, _ arguments: [String], stdin: String = "",
                     environment: [String: String] = [:]) async throws -> Output {
         let (process, output, error) = try start(name, arguments, stdin: stdin, environment: environment)
-        async let out = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-        async let err = Task.detached { error.fileHandleForReading.readDataToEndOfFile() }.value
+        async let out = readToEnd(output.fileHandleForReading)
+        async let err = readToEnd(error.fileHandleForReading)
         let (stdout, stderr) = await (out, err)
         while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
         return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                       stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Everything `handle` delivers until its end, read on a thread of its own: a blocking
+    /// read on Swift's cooperative pool (one thread per core) would stall every other test.
+    public static func readToEnd(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }
+        }
+    }
+
+    /// The next data `handle` delivers (empty at its end), read on a thread of its own.
+    public static func nextData(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: handle.availableData) }
+        }
     }
 }

@@ -2,7 +2,7 @@
 /// must not freeze the transcript. The text itself is kept whole (copy, export, storage).
 public enum LongText {
     /// The most a message row shows, in UTF-8 bytes.
-    public static let displayLimit = 256 * 1024
+    public static let displayLimit = 64 * 1024
 
     /// The start of `text` to show — all of it when it fits — ending at a line break near
     /// the limit when there is one, and never inside a character.

@@ -21,7 +21,9 @@ struct MarkdownWidgets {
     private mutating func widget(for block: MarkdownBlock) -> UnsafeMutablePointer<GtkWidget> {
         switch block {
         case .paragraph(let inlines):
-            return Self.label(markup: Self.markup(inlines), classes: ["message-text"])
+            let groups = LineGroups.split(inlines)
+            guard groups.count > 1 else { return Self.label(markup: Self.markup(inlines), classes: ["message-text"]) }
+            return StackedLabel.make(markups: groups.map(Self.markup), classes: ["message-text"])
         case .heading(let level, let inlines):
             return Self.label(markup: Self.markup(inlines), classes: ["message-text", "md-heading", "md-h\(min(level, 4))"])
         case .code(let language, let text):
@@ -95,16 +97,8 @@ struct MarkdownWidgets {
     }
 
     static func label(markup: String, classes: [String]) -> UnsafeMutablePointer<GtkWidget> {
-        let label: UnsafeMutablePointer<GtkWidget> = gtk_label_new(nil)
+        let label = StackedLabel.makeLabel(classes: classes)
         gtk_label_set_markup(label.opaque, markup)
-        gtk_label_set_wrap(label.opaque, 1)
-        gtk_label_set_wrap_mode(label.opaque, PANGO_WRAP_WORD)
-        gtk_label_set_xalign(label.opaque, 0)
-        gtk_label_set_selectable(label.opaque, 1)
-        gtk_label_set_max_width_chars(label.opaque, 64)
-        gtk_widget_set_halign(label, GTK_ALIGN_START)
-        gtk_widget_set_focusable(label, 0)
-        for name in classes { gtk_widget_add_css_class(label, name) }
         return label
     }
 }

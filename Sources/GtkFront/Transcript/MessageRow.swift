@@ -19,7 +19,7 @@ final class MessageRow {
     let copyButton: UnsafeMutablePointer<GtkWidget>
     let editButton: UnsafeMutablePointer<GtkWidget>
     let regenerateButton: UnsafeMutablePointer<GtkWidget>
-    private var paragraphLabels: [UnsafeMutablePointer<GtkWidget>] = []
+    private var paragraphLabels: [StackedLabel] = []
     /// A reply's finished Markdown blocks, rendered; the plain tail (`tailBox`) follows.
     private let markdownBox: UnsafeMutablePointer<GtkWidget>
     private let tailBox: UnsafeMutablePointer<GtkWidget>
@@ -27,8 +27,8 @@ final class MessageRow {
     private var splitter = MarkdownBlockSplitter()
     private var markdown: MarkdownWidgets
     private var renderedWidgets: [UnsafeMutablePointer<GtkWidget>] = []
-    /// Shown under a reply too long to show whole.
-    private(set) var cutNotice: UnsafeMutablePointer<GtkWidget>?
+    /// Shows a reply too long to show whole, in place of the two boxes above.
+    private(set) var longReply: LongReplyView?
     /// Tool calls sit at the top of the bubble, before the text.
     private let toolBox: UnsafeMutablePointer<GtkWidget>
     private(set) var toolLines: [ToolCallLine] = []
@@ -164,8 +164,9 @@ final class MessageRow {
 
     /// The text the row shows, paragraphs joined by blank lines (what a screen reader reads).
     var displayedText: String {
+        if let longReply { return longReply.text }
         let rendered = renderedWidgets.flatMap(Self.labelTexts)
-        let tail = paragraphLabels.map { String(cString: gtk_label_get_text($0.opaque)) }
+        let tail = paragraphLabels.compactMap { StackedLabel.text(of: $0.widget) }
         return (rendered + tail).joined(separator: "\n\n")
     }
 
@@ -177,6 +178,7 @@ final class MessageRow {
                                       gtk_label_get_type()) != 0 {
             return [String(cString: gtk_label_get_text(widget.opaque))]
         }
+        if let stacked = StackedLabel.text(of: widget) { return [stacked] }
         var texts: [String] = []
         var child = gtk_widget_get_first_child(widget)
         while let current = child {
@@ -285,13 +287,15 @@ final class MessageRow {
     /// The user's own messages stay plain text.
     private func updateText(_ message: ChatMessage) {
         let (head, isCut) = LongText.head(of: message.text)
-        showCutNotice(isCut ? message.text.utf8.count : nil)
-        let shown = isCut ? String(head) : message.text
+        showLongReply(isCut ? head : nil, of: message.text.utf8.count,
+                      growing: message.state == .streaming || message.state == .sending)
+        guard !isCut else { return }
+        let shown = message.text
         var plain = shown
         if message.role == .assistant && !shown.isEmpty {
             let utf8 = shown.utf8
             if utf8.count < renderedOffset { resetRendered() }
-            let finished = isCut || (message.state != .sending && message.state != .streaming)
+            let finished = message.state != .sending && message.state != .streaming
             let boundary = finished ? utf8.count : splitter.advance(shown)
             if boundary > renderedOffset {
                 let start = utf8.index(utf8.startIndex, offsetBy: renderedOffset)
@@ -311,35 +315,42 @@ final class MessageRow {
         showPlain(plain)
     }
 
-    /// Under a reply too long to show whole: how long it is, and how to get all of it.
-    private func showCutNotice(_ totalBytes: Int?) {
-        guard let totalBytes else {
-            if let cutNotice { gtk_widget_set_visible(cutNotice, 0) }
+    /// A reply too long to show whole: its head in a `LongReplyView` instead of labels.
+    private func showLongReply(_ head: Substring?, of totalBytes: Int, growing: Bool) {
+        guard let head else {
+            guard let longReply else { return }
+            gtk_box_remove(bubble.cast(), longReply.widget)
+            self.longReply = nil
+            gtk_widget_set_visible(markdownBox, 1)
+            gtk_widget_set_visible(tailBox, 1)
             return
         }
-        let notice = cutNotice ?? {
-            let label: UnsafeMutablePointer<GtkWidget> = gtk_label_new(nil)
-            gtk_label_set_wrap(label.opaque, 1)
-            gtk_label_set_xalign(label.opaque, 0)
-            GtkText.addClasses(label, "dim-label", "cut-notice")
-            gtk_box_append(bubble.cast(), label)
-            cutNotice = label
-            return label
+        let view = longReply ?? {
+            resetRendered()
+            showPlain("")
+            gtk_widget_set_visible(markdownBox, 0)
+            gtk_widget_set_visible(tailBox, 0)
+            let view = LongReplyView()
+            gtk_box_insert_child_after(bubble.cast(), view.widget, tailBox)
+            longReply = view
+            return view
         }()
-        gtk_label_set_text(notice.opaque, "This reply is \(LongText.size(ofBytes: totalBytes)) long; the window shows its first "
-            + "\(LongText.size(ofBytes: LongText.displayLimit)). Copy it or export the chat to get all of it.")
-        gtk_widget_set_visible(notice, 1)
+        view.show(head, of: totalBytes, growing: growing)
     }
 
     private func showPlain(_ text: String) {
         guard let firstChanged = tracker.update(with: text) else { return }
         let paragraphs = text.isEmpty ? [] : tracker.paragraphs
         while paragraphLabels.count > paragraphs.count {
-            gtk_box_remove(tailBox.cast(), paragraphLabels.removeLast())
+            gtk_box_remove(tailBox.cast(), paragraphLabels.removeLast().widget)
         }
         for index in min(firstChanged, paragraphs.count)..<paragraphs.count {
-            if index == paragraphLabels.count { paragraphLabels.append(makeParagraphLabel()) }
-            gtk_label_set_text(paragraphLabels[index].opaque, WrappableText.make(paragraphs[index]))
+            if index == paragraphLabels.count {
+                let paragraph = StackedLabel(classes: ["message-text"])
+                gtk_box_append(tailBox.cast(), paragraph.widget)
+                paragraphLabels.append(paragraph)
+            }
+            paragraphLabels[index].setText(paragraphs[index])
         }
     }
 
@@ -350,19 +361,5 @@ final class MessageRow {
         splitter = MarkdownBlockSplitter()
         markdown = MarkdownWidgets(copyCode: markdown.copyCode)
         tracker = ParagraphTracker()
-    }
-
-    private func makeParagraphLabel() -> UnsafeMutablePointer<GtkWidget> {
-        let label: UnsafeMutablePointer<GtkWidget> = gtk_label_new(nil)
-        gtk_label_set_wrap(label.opaque, 1)
-        gtk_label_set_wrap_mode(label.opaque, PANGO_WRAP_WORD)
-        gtk_label_set_xalign(label.opaque, 0)
-        gtk_label_set_selectable(label.opaque, 1)
-        gtk_label_set_max_width_chars(label.opaque, 64)
-        gtk_widget_set_halign(label, GTK_ALIGN_START)
-        gtk_widget_set_focusable(label, 0)
-        GtkText.addClasses(label, "message-text")
-        gtk_box_append(tailBox.cast(), label)
-        return label
     }
 }

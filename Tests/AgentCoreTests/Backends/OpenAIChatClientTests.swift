@@ -95,7 +95,8 @@ struct OpenAIChatClientTests {
     func httpErrors(scenario: String, status: Int, reason: String, message: String) async {
         let result = await run(scenario)
         let url = server.url(scenario) + "/v1/chat/completions"
-        #expect(result.error as? ChatError == .http(status: status, reason: reason, url: url, message: message))
+        let retryAfter = scenario == "http503" ? "5" : nil
+        #expect(result.error as? ChatError == .http(status: status, reason: reason, url: url, message: message, retryAfter: retryAfter))
         let description = (result.error as? ChatError)?.errorDescription ?? ""
         #expect(description.contains(String(status)) && description.contains(url) && description.contains(message))
     }

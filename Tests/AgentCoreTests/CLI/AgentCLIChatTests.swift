@@ -64,8 +64,12 @@ struct AgentCLIChatTests {
         let home = Self.home()
         let (process, output, error) = try ProductRunner.start("agent-cli", ["--server", server.url("paced-600-10"), "--chat", "new",
                                                                              "Count slowly"], environment: home)
+        // A thread of its own reads what is printed and pulls the plug about half way through
+        // the reply (some 3 s in), however busy the test process is.
         let printed = Mutex<[(time: ContinuousClock.Instant, text: String)]>([])
-        let reader = Task.detached {
+        let killed = Mutex<ContinuousClock.Instant?>(nil)
+        let pid = process.processIdentifier
+        let reader = Thread {
             var text = ""
             while true {
                 let data = output.fileHandleForReading.availableData
@@ -73,13 +77,22 @@ struct AgentCLIChatTests {
                 text += String(decoding: data, as: UTF8.self)
                 let snapshot = text
                 printed.withLock { $0.append((.now, snapshot)) }
+                if snapshot.count >= 1400, killed.withLock({ $0 == nil }) {
+                    killed.withLock { $0 = .now }
+                    kill(pid, SIGKILL)
+                }
             }
         }
-        try await Task.sleep(for: .milliseconds(2500))
-        let killedAt = ContinuousClock.now
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        await reader.value
+        reader.start()
+        let exited = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationReason)
+            }
+        }
+        #expect(exited == .uncaughtSignal)
+        let killedAt = try #require(killed.withLock { $0 }, "killed mid-reply")
+        while !reader.isFinished { try await Task.sleep(for: .milliseconds(10)) }
         let id = try #require(Self.chatID(in: String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)))
         let store = try Self.store(in: home)
         let messages = try store.messages(in: try #require(UUID(uuidString: id))).map(\.message)

@@ -153,7 +153,7 @@ struct AgentCLITests {
     @Test("The reply reaches stdout while it is still streaming")
     func streamsAsItArrives() async throws {
         let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url("slow-80"), "x"])
-        let first = await Task.detached { output.fileHandleForReading.availableData }.value
+        let first = await ProductRunner.nextData(output.fileHandleForReading)
         #expect(!first.isEmpty)
         #expect(process.isRunning, "the first words came before the reply was complete")
         process.waitUntilExit()
@@ -163,10 +163,10 @@ struct AgentCLITests {
     @Test("Ctrl+C stops the reply: what arrived is printed, exit 130")
     func interrupt() async throws {
         let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url("stall"), "x"])
-        let first = await Task.detached { output.fileHandleForReading.availableData }.value
+        let first = await ProductRunner.nextData(output.fileHandleForReading)
         #expect(String(decoding: first, as: UTF8.self) == "Waiting")
         kill(process.processIdentifier, SIGINT)
-        let rest = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+        let rest = await ProductRunner.readToEnd(output.fileHandleForReading)
         process.waitUntilExit()
         #expect(String(decoding: rest, as: UTF8.self) == "\n")
         #expect(process.terminationStatus == 130)

@@ -104,6 +104,41 @@ struct LocalModelServerTests {
         #expect(model.conversation[3].model == "SmolLM2-135M-Instruct")
     }
 
+    @Test("llama-server killed mid-reply: the reply so far is kept and cut off, the crash is named, the next send restarts it")
+    func localServerCrashMidReply() async throws {
+        let server = LocalModelServer()
+        let connection = ChatConnection(localServer: server, options: GenerationOptions(temperature: 0, seed: 1, maxTokens: 400))
+        defer { connection.shutdown() }
+        let model = ChatViewModel(connection: connection)
+        var killed: pid_t?
+        model.observe { change in
+            guard killed == nil, case .messageChanged(let index) = change, index == 1,
+                  !model.conversation[1].text.isEmpty, let pid = server.pid else { return }
+            kill(pid, SIGKILL)
+            killed = pid
+        }
+        model.draft = "Count from 1 to 100, one number per line."
+        model.send()
+        await model.waitUntilIdle()
+        let first = try #require(killed, "the reply started streaming")
+        let reply = model.conversation[1]
+        #expect(!reply.text.isEmpty && reply.state == .cutOff, "\(reply.state)")
+        #expect(model.conversation[0].state == .done)
+        #expect(model.showError)
+        #expect(model.errorMessage.contains("The local model (llama-server) stopped while answering: it was killed by signal 9"),
+                "\(model.errorMessage)")
+        #expect(model.errorMessage.contains("llama-server.log"))
+
+        model.dismissError()
+        model.draft = "Say hello."
+        model.send()
+        await model.waitUntilIdle()
+        #expect(!model.showError, "\(model.errorMessage)")
+        #expect(model.conversation.messages.last?.state == .done)
+        let second = try #require(server.pid)
+        #expect(second != first, "a new server answered")
+    }
+
     @Test("Gemma 3 270M with a tool-capable template calls get_location, and the result goes back to it")
     func gemmaToolRoundTrip() async throws {
         let server = LocalModelServer(model: .gemma3)
@@ -156,7 +191,7 @@ struct LocalModelServerTests {
     func noOrphanAfterKill() async throws {
         let (process, output, _) = try ProductRunner.start("agent-cli", ["Write a long story about a lighthouse keeper."])
         // The first words mean the server is up and answering.
-        _ = await Task.detached { output.fileHandleForReading.availableData }.value
+        _ = await ProductRunner.nextData(output.fileHandleForReading)
         let children = Self.llamaServers().filter { Self.parent(of: $0) == process.processIdentifier }
         let child = try #require(children.first)
         kill(process.processIdentifier, SIGKILL)

@@ -1,0 +1,81 @@
+import AgentCore
+import CGtk
+
+/// A paragraph shown as a stack of wrapping labels of at most `LineGroups.maxLines` lines
+/// each, so a reply of thousands of lines never stalls Pango (see `LineGroups`). It looks
+/// and reads as one paragraph; only the groups that changed are set again.
+@MainActor
+final class StackedLabel {
+    /// The CSS class that marks the stack (its labels read as one text).
+    static let cssClass = "stacked-label"
+
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private var labels: [UnsafeMutablePointer<GtkWidget>] = []
+    private var shown: [Substring] = []
+    private let classes: [String]
+
+    init(classes: [String]) {
+        self.classes = classes
+        widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        gtk_widget_add_css_class(widget, Self.cssClass)
+    }
+
+    /// Shows plain `text`.
+    func setText(_ text: String) {
+        let groups = LineGroups.split(text)
+        while labels.count > groups.count {
+            gtk_box_remove(widget.cast(), labels.removeLast())
+            shown.removeLast()
+        }
+        for (index, group) in groups.enumerated() {
+            if index == labels.count {
+                let label = Self.makeLabel(classes: classes)
+                gtk_box_append(widget.cast(), label)
+                labels.append(label)
+                shown.append("")
+            }
+            guard shown[index] != group else { continue }
+            shown[index] = group
+            gtk_label_set_text(labels[index].opaque, WrappableText.make(String(group)))
+        }
+    }
+
+    /// A stack showing each of `markups` (Pango markup) in a label of its own.
+    static func make(markups: [String], classes: [String]) -> UnsafeMutablePointer<GtkWidget> {
+        let box: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        gtk_widget_add_css_class(box, cssClass)
+        for markup in markups {
+            let label = makeLabel(classes: classes)
+            gtk_label_set_markup(label.opaque, markup)
+            gtk_box_append(box.cast(), label)
+        }
+        return box
+    }
+
+    /// A label for message text: wrapping at words, selectable, left-aligned, at most
+    /// 64 characters wide.
+    static func makeLabel(classes: [String]) -> UnsafeMutablePointer<GtkWidget> {
+        let label: UnsafeMutablePointer<GtkWidget> = gtk_label_new(nil)
+        gtk_label_set_wrap(label.opaque, 1)
+        gtk_label_set_wrap_mode(label.opaque, PANGO_WRAP_WORD)
+        gtk_label_set_xalign(label.opaque, 0)
+        gtk_label_set_selectable(label.opaque, 1)
+        gtk_label_set_max_width_chars(label.opaque, 64)
+        gtk_widget_set_halign(label, GTK_ALIGN_START)
+        gtk_widget_set_focusable(label, 0)
+        for name in classes { gtk_widget_add_css_class(label, name) }
+        return label
+    }
+
+    /// The text of `widget` when it is a stack: its labels' lines, joined.
+    static func text(of widget: UnsafeMutablePointer<GtkWidget>) -> String? {
+        guard gtk_widget_has_css_class(widget, cssClass) != 0 else { return nil }
+        var lines: [String] = []
+        var child = gtk_widget_get_first_child(widget)
+        while let label = child {
+            lines.append(String(cString: gtk_label_get_text(label.opaque)))
+            child = gtk_widget_get_next_sibling(label)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
