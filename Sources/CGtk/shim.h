@@ -208,4 +208,47 @@ static inline gboolean agent_prefers_dark(void) {
     return dark;
 }
 
+
+/* Benchmarks: how long the main loop works between two waits (g_main_context_set_poll_func
+ * wraps the wait). The longest stretch is the longest any input could wait for a reply. */
+typedef struct {
+    GPollFunc poll;
+    gint64 woke;
+    gint64 longest_us;
+    guint64 iterations;
+    guint64 over_budget;
+    gint64 budget_us;
+} AgentLoopMeter;
+
+/* One meter per translation unit that uses it: call all three from one Swift file. */
+static inline AgentLoopMeter *agent_loop_meter_state(void) {
+    static AgentLoopMeter meter;
+    return &meter;
+}
+
+static inline gint agent_loop_meter_poll(GPollFD *fds, guint nfds, gint timeout) {
+    AgentLoopMeter *meter = agent_loop_meter_state();
+    gint64 now = g_get_monotonic_time();
+    if (meter->woke != 0) {
+        gint64 busy = now - meter->woke;
+        if (busy > meter->longest_us) meter->longest_us = busy;
+        if (busy > meter->budget_us) meter->over_budget++;
+        meter->iterations++;
+    }
+    gint result = meter->poll(fds, nfds, timeout);
+    meter->woke = g_get_monotonic_time();
+    return result;
+}
+
+static inline void agent_loop_meter_start(gint64 budget_us) {
+    AgentLoopMeter *meter = agent_loop_meter_state();
+    meter->poll = g_main_context_get_poll_func(NULL);
+    meter->budget_us = budget_us;
+    g_main_context_set_poll_func(NULL, agent_loop_meter_poll);
+}
+
+static inline AgentLoopMeter agent_loop_meter_read(void) {
+    return *agent_loop_meter_state();
+}
+
 #endif

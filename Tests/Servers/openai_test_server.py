@@ -542,6 +542,26 @@ class Handler(socketserver.BaseRequestHandler):
         delay = int(pieces[2]) / 1000 if len(pieces) > 2 else 0.01
         self.stream(normal_stream([f" w{i}" for i in range(count)]), delay=delay)
 
+    def scenario_rate(self, scenario, body, headers):
+        """rate-<N>-<per second>: N tokens at that rate, sent every 10 ms in batches (a fast
+        model as the client sees it)."""
+        pieces = scenario.split("-")
+        count = int(pieces[1]) if len(pieces) > 1 else 10000
+        rate = int(pieces[2]) if len(pieces) > 2 else 2000
+        self.send_head(200, "OK", "text/event-stream")
+        self.send_chunk(delta(None, role="assistant"))
+        start = time.monotonic()
+        sent = 0
+        while sent < count:
+            due = min(count, int((time.monotonic() - start) * rate) + 1)
+            if due > sent:
+                # Words and, now and then, a paragraph break, like prose.
+                self.send_chunk(b"".join(delta(" word" if (i + 1) % 60 else " word.\n\n") for i in range(sent, due)))
+                sent = due
+            time.sleep(0.01)
+        self.send_chunk(delta(None, finish="stop", include_content=False) + b"data: [DONE]\n\n")
+        self.end_chunks()
+
     def scenario_fast(self, scenario, body, headers):
         """fast-<N>: N one-word tokens as fast as the socket takes them."""
         pieces = scenario.split("-")

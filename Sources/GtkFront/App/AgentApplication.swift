@@ -20,6 +20,8 @@ public final class AgentApplication {
     private(set) var appearance: Appearance?
     /// Benchmarks: `AGENT_REPORT_FIRST_FRAME=exit|stay` prints when the first frame is painted.
     private let firstFrameReport = ProcessInfo.processInfo.environment["AGENT_REPORT_FIRST_FRAME"]
+    /// Benchmarks: `AGENT_REPORT_FRAMES=FILE` measures the work in each frame.
+    private var frameMeter: FrameMeter?
 
     /// `unique`: a second launch presents the first window instead of opening another.
     /// `applicationID` differs from the app's own only in tests that run several at once.
@@ -34,7 +36,10 @@ public final class AgentApplication {
         let app = UnsafeMutableRawPointer(application)
         Signals.connect(app, "startup") { [weak self] in self?.startup() }
         Signals.connect(app, "activate") { [weak self] in self?.activate() }
-        Signals.connect(app, "shutdown") { [weak self] in self?.viewModel.connection.shutdown() }
+        Signals.connect(app, "shutdown") { [weak self] in
+            self?.viewModel.connection.shutdown()
+            self?.frameMeter?.write()
+        }
     }
 
     private var gApplication: UnsafeMutablePointer<GApplication> {
@@ -80,6 +85,8 @@ public final class AgentApplication {
         if window == nil {
             let chatWindow = ChatWindow(application: application, viewModel: viewModel, library: library, preferences: preferences)
             window = chatWindow
+            frameMeter = FrameMeter()
+            frameMeter?.watch(chatWindow.window)
             library?.openInitialChat()
             FirstFrame.after(chatWindow.window) { [weak self] in
                 if let self, let report = firstFrameReport { reportFirstFrame(thenQuit: report == "exit") }
