@@ -95,6 +95,15 @@ static inline GtkWindow *agent_show_dialog(GtkWindow *parent, gboolean is_error,
                                                is_error ? GTK_MESSAGE_ERROR : GTK_MESSAGE_QUESTION,
                                                GTK_BUTTONS_NONE, "%s", heading);
     gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(dialog), "%s", message);
+    /* A fixed width for the texts: left to find its own, a wrapping label lays a long
+     * message out again and again while the new window is sized (measured: 40-70 ms). */
+    GtkWidget *area = gtk_message_dialog_get_message_area(GTK_MESSAGE_DIALOG(dialog));
+    for (GtkWidget *child = gtk_widget_get_first_child(area); child; child = gtk_widget_get_next_sibling(child)) {
+        if (GTK_IS_LABEL(child)) {
+            gtk_label_set_width_chars(GTK_LABEL(child), 50);
+            gtk_label_set_max_width_chars(GTK_LABEL(child), 50);
+        }
+    }
     gtk_window_set_title(GTK_WINDOW(dialog), heading);
     for (int index = 0; index < count; index++) {
         gtk_dialog_add_button(GTK_DIALOG(dialog), buttons[index], index);

@@ -101,7 +101,7 @@ struct AgentCLI {
         stored?.finish(result, interrupted: interrupted)
         printer.finishLine()
         var failure: (any Error)?
-        if case .failure(let error) = result { failure = connection.explain(error) }
+        if case .failure(let error) = result { failure = await connection.explain(error) }
         connection.shutdown()
         if let failure, !(failure is CancellationError) {
             writeError("agent-cli: error: \(ChatError.describe(failure))")

@@ -68,8 +68,13 @@ public final class LocalModelServer {
     }
 
     /// When the server has died on its own since the last request: how it ended (once).
-    public func takeUnexpectedEnd() -> String? {
-        _ = isAlive
+    /// A process's sockets close before it can be reaped, so a reply cut off by a crash
+    /// may be seen first: this waits up to `grace` for the process to be reaped.
+    public func takeUnexpectedEnd(grace: Duration = .milliseconds(500)) async -> String? {
+        let deadline = ContinuousClock.now + grace
+        while isAlive, processID != nil, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
         defer { unexpectedEnd = nil }
         return unexpectedEnd
     }

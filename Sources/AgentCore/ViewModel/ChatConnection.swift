@@ -100,10 +100,20 @@ public final class ChatConnection {
 
     /// `error` as the user should hear it: when the local model server died during the
     /// request, that is what happened (and the next request starts it again).
-    public func explain(_ error: any Error) -> any Error {
-        guard case .local(let server) = source, let end = server.takeUnexpectedEnd() else { return error }
+    public func explain(_ error: any Error) async -> any Error {
+        guard case .local(let server) = source, Self.mayBeACrash(error), let end = await server.takeUnexpectedEnd() else {
+            return error
+        }
         return ChatError.localModel("The local model (llama-server) stopped while answering: it \(end). "
             + "The reply so far is kept; your next message starts it again. Its log: \(server.logFile.path)")
+    }
+
+    /// Whether a dying server could have caused `error` (the stream or connection broke).
+    private static func mayBeACrash(_ error: any Error) -> Bool {
+        switch error {
+        case ChatError.cutOff, ChatError.transport, ChatError.stalled: true
+        default: false
+        }
     }
 
     /// A turn through this connection's backend with its tools.

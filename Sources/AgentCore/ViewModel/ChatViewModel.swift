@@ -304,7 +304,9 @@ public final class ChatViewModel {
             default:
                 finish(replyID, as: .failed, userID: userID, recorder: recorder)
             }
-            report(connection.explain(error))
+            let explained = await connection.explain(error)
+            guard generation == self.generation else { return }
+            report(explained)
         }
     }
 

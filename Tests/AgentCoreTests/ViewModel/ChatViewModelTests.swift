@@ -32,7 +32,8 @@ struct ChatViewModelTests {
     }
 
     @Test func aReplyStreamsIntoTheConversation() async throws {
-        let model = viewModel("slow-20")
+        // 50 ms between tokens: even a slowed-down test (sanitizers) sees the reply grow.
+        let model = viewModel("slow-50")
         var changes: [ChatViewModel.Change] = []
         model.observe { changes.append($0) }
         model.draft = "  Hi there "
