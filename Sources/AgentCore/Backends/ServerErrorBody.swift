@@ -9,7 +9,7 @@ enum ServerErrorBody {
         for key in ["message", "detail", "type"] {
             if let text = json[key]?.stringValue { return text }
         }
-        if let code = json["code"]?.numberValue { return "error \(Int(code))" }
+        if let code = json["code"]?.intValue { return "error \(code)" }
         return nil
     }
 

@@ -40,6 +40,14 @@ public enum JSONValue: Sendable, Equatable {
         return nil
     }
 
+    /// A whole number that fits an `Int` (servers send counts and indexes as JSON numbers;
+    /// `Int(_:)` on NaN, infinity or 1e300 would trap); nil for anything else.
+    public var intValue: Int? {
+        guard case .number(let number) = self, number.isFinite, number.rounded(.towardZero) == number,
+              abs(number) < 9.0e15 else { return nil }
+        return Int(number)
+    }
+
     public var numberValue: Double? {
         if case .number(let number) = self { return number }
         return nil

@@ -74,7 +74,7 @@ public enum ChatArchive {
             throw FormatError(message: "This is not a chat export: \(error)")
         }
         guard root["format"]?.stringValue == format else { throw FormatError(message: "This is not an Agent chat export.") }
-        guard let fileVersion = root["version"]?.numberValue, Int(fileVersion) <= version else {
+        guard let fileVersion = root["version"]?.intValue, fileVersion <= version else {
             throw FormatError(message: "This chat export is from a newer Agent.")
         }
         return try (root["chats"]?.arrayValue ?? []).map { chat in
@@ -82,8 +82,8 @@ public enum ChatArchive {
                 throw FormatError(message: "A chat in the export has no id or title.")
             }
             let summary = ChatSummary(id: id, title: title,
-                                      created: Date(timeIntervalSince1970: chat["created"]?.numberValue ?? 0),
-                                      updated: Date(timeIntervalSince1970: chat["updated"]?.numberValue ?? 0),
+                                      created: Self.date(chat["created"]),
+                                      updated: Self.date(chat["updated"]),
                                       model: chat["model"]?.stringValue, serverProfile: chat["serverProfile"]?.stringValue,
                                       systemPrompt: chat["systemPrompt"]?.stringValue ?? "")
             let messages = try (chat["messages"]?.arrayValue ?? []).map { message -> ChatMessage in
@@ -93,12 +93,12 @@ public enum ChatArchive {
                     throw FormatError(message: "A message in “\(title)” has no id, role or text.")
                 }
                 let usage = message["usage"].map { usage in
-                    TokenUsage(promptTokens: usage["promptTokens"]?.numberValue.map { Int($0) },
-                               completionTokens: usage["completionTokens"]?.numberValue.map { Int($0) },
+                    TokenUsage(promptTokens: usage["promptTokens"]?.intValue,
+                               completionTokens: usage["completionTokens"]?.intValue,
                                generationSeconds: usage["generationSeconds"]?.numberValue)
                 }
                 return ChatMessage(id: id, role: role, text: text, model: message["model"]?.stringValue,
-                                   time: Date(timeIntervalSince1970: message["time"]?.numberValue ?? 0),
+                                   time: Self.date(message["time"]),
                                    state: message["state"]?.stringValue.flatMap(MessageState.init(rawValue:)) ?? .done,
                                    toolCalls: (message["toolCalls"]?.arrayValue ?? []).compactMap(ToolCall.init(json:)),
                                    usage: usage)
@@ -131,6 +131,15 @@ public enum ChatArchive {
             lines += [message.text, ""]
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A time from an export: seconds since 1970, within the years 1970–5000 (a file is
+    /// untrusted: NaN or 1e300 would break every place that shows the date).
+    private static func date(_ value: JSONValue?) -> Date {
+        guard let seconds = value?.numberValue, seconds.isFinite, seconds >= 0, seconds < 95_617_584_000 else {
+            return Date(timeIntervalSince1970: 0)
+        }
+        return Date(timeIntervalSince1970: seconds)
     }
 }
 

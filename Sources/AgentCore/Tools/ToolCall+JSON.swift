@@ -13,7 +13,7 @@ extension ToolCall {
         guard let id = json["id"]?.stringValue, let name = json["name"]?.stringValue else { return nil }
         self.init(id: id, name: name, arguments: json["arguments"] ?? .object([]), result: json["result"]?.stringValue,
                   failed: json["failed"]?.boolValue ?? false,
-                  textOffset: Int(json["textOffset"]?.numberValue ?? 0), round: Int(json["round"]?.numberValue ?? 0))
+                  textOffset: json["textOffset"]?.intValue ?? 0, round: json["round"]?.intValue ?? 0)
     }
 
     static func list(fromJSONText text: String?) -> [ToolCall] {

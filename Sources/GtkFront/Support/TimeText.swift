@@ -5,7 +5,8 @@ import FoundationEssentials
 /// the time alone for today, the day and time otherwise.
 enum TimeText {
     static func short(_ date: Date, now: Date = Date()) -> String {
-        guard let time = g_date_time_new_from_unix_local(Int(date.timeIntervalSince1970)),
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e12, let time = g_date_time_new_from_unix_local(Int(seconds)),
               let today = g_date_time_new_from_unix_local(Int(now.timeIntervalSince1970)) else { return "" }
         defer {
             g_date_time_unref(time)

@@ -25,6 +25,19 @@ struct OpenAIStreamDecoderTests {
         #expect(result.outcome == .complete(toolCalls: []))
     }
 
+    @Test("Numbers no Int can hold (found by fuzz-reply-decoders) are ignored, not trapped on")
+    func outOfRangeNumbersAreIgnored() {
+        let result = Self.decode("""
+            data: {"choices":[{"delta":{"tool_calls":[{"index":999999999999999999991,"id":"c1","function":{"name":"get_location","arguments":"{}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":1e300,"completion_tokens":-1e300}}
+
+            data: [DONE]
+
+
+            """)
+        #expect(result.outcome == .complete(toolCalls: [ToolCall(id: "c1", name: "get_location", arguments: .object([]))]))
+        #expect(result.events.contains(.usage(TokenUsage(promptTokens: nil, completionTokens: nil))))
+    }
+
     @Test func nullAbsentAndEmptyContentAndEmptyChoicesAreSkipped() {
         let result = Self.decode("""
             data: {"choices":[]}

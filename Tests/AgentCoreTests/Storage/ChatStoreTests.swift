@@ -246,4 +246,19 @@ struct ContextWindowTests {
     @Test func noSystemPromptNoSystemMessage() {
         #expect(ContextWindow.select([message(.user, 5)], systemPrompt: "", budget: 100).map(\.role) == [.user])
     }
+
+    @Test("An import file is untrusted: absurd numbers give an error or a neutral value, never a crash")
+    func absurdNumbersInAnImport() throws {
+        #expect(throws: ChatArchive.FormatError.self) {
+            try ChatArchive.parse(#"{"format":"agent-chats","version":1e300,"chats":[]}"#)
+        }
+        let exported = ChatArchive.json([ChatArchive.Chat(summary: ChatSummary(title: "t"), messages: [
+            ChatMessage(role: .user, text: "hi", state: .done),
+        ])])
+        let hostile = exported.replacingOccurrences(of: #""time":"#, with: #""time":1e300,"was":"#)
+            .replacingOccurrences(of: #""created":"#, with: #""created":-1e300,"was":"#)
+        let chats = try ChatArchive.parse(hostile)
+        #expect(chats.first?.messages.first?.time == Date(timeIntervalSince1970: 0))
+        #expect(chats.first?.summary.created == Date(timeIntervalSince1970: 0))
+    }
 }

@@ -66,8 +66,8 @@ struct OllamaChunk {
         doneReason = json["done_reason"]?.stringValue
         errorMessage = json["error"].flatMap { $0.isNull ? nil : ServerErrorBody.message(in: $0) }
         if done, json["eval_count"] != nil || json["prompt_eval_count"] != nil {
-            usage = TokenUsage(promptTokens: json["prompt_eval_count"]?.numberValue.map { Int($0) },
-                               completionTokens: json["eval_count"]?.numberValue.map { Int($0) },
+            usage = TokenUsage(promptTokens: json["prompt_eval_count"]?.intValue,
+                               completionTokens: json["eval_count"]?.intValue,
                                generationSeconds: json["eval_duration"]?.numberValue.map { $0 / 1e9 })
         } else {
             usage = nil

@@ -87,7 +87,7 @@ struct ChatCompletionChunk {
         let delta = first?["delta"]
         content = delta?["content"]?.stringValue
         toolCalls = (delta?["tool_calls"]?.arrayValue ?? []).enumerated().map { position, fragment in
-            ToolCallFragment(index: fragment["index"]?.numberValue.map { Int($0) } ?? position,
+            ToolCallFragment(index: fragment["index"]?.intValue ?? position,
                              id: fragment["id"]?.stringValue,
                              name: fragment["function"]?["name"]?.stringValue,
                              arguments: fragment["function"]?["arguments"]?.stringValue)
@@ -95,14 +95,14 @@ struct ChatCompletionChunk {
         finishReason = first?["finish_reason"]?.stringValue
         errorMessage = json["error"].flatMap { $0.isNull ? nil : ServerErrorBody.message(in: $0) }
         let reported = json["usage"].flatMap { usage in
-            usage.isNull ? nil : TokenUsage(promptTokens: usage["prompt_tokens"]?.numberValue.map { Int($0) },
-                                             completionTokens: usage["completion_tokens"]?.numberValue.map { Int($0) })
+            usage.isNull ? nil : TokenUsage(promptTokens: usage["prompt_tokens"]?.intValue,
+                                             completionTokens: usage["completion_tokens"]?.intValue)
         }
         // llama.cpp's own figures, with the time spent generating (its prompt count leaves
         // out cached tokens: `usage` has the say where both are sent).
         let timings = json["timings"].flatMap { timings in
-            timings.isNull ? nil : TokenUsage(promptTokens: timings["prompt_n"]?.numberValue.map { Int($0) },
-                                               completionTokens: timings["predicted_n"]?.numberValue.map { Int($0) },
+            timings.isNull ? nil : TokenUsage(promptTokens: timings["prompt_n"]?.intValue,
+                                               completionTokens: timings["predicted_n"]?.intValue,
                                                generationSeconds: timings["predicted_ms"]?.numberValue.map { $0 / 1000 })
         }
         usage = reported.map { timings?.updated(with: $0) ?? $0 } ?? timings
