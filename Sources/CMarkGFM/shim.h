@@ -6,11 +6,20 @@
 #include <cmark-gfm.h>
 #include <cmark-gfm-extension_api.h>
 #include <cmark-gfm-core-extensions.h>
+#include <pthread.h>
+
+/* cmark-gfm registers its extensions behind a plain flag: two threads parsing their first
+ * Markdown at once could find a half-filled registry (a test run found strikethrough
+ * missing). Register exactly once, before any parse. */
+static inline void agent_markdown_register_extensions(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, cmark_gfm_core_extensions_ensure_registered);
+}
 
 /* Parses `length` bytes of Markdown with the GFM extensions attached. Free the result
  * with cmark_node_free. */
 static inline cmark_node *agent_markdown_parse(const char *text, size_t length) {
-    cmark_gfm_core_extensions_ensure_registered();
+    agent_markdown_register_extensions();
     cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_FOOTNOTES);
     const char *names[] = { "table", "strikethrough", "autolink", "tasklist" };
     for (size_t index = 0; index < sizeof names / sizeof names[0]; index++) {

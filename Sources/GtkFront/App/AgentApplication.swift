@@ -85,6 +85,8 @@ public final class AgentApplication {
         if window == nil {
             let chatWindow = ChatWindow(application: application, viewModel: viewModel, library: library, preferences: preferences)
             window = chatWindow
+            // Ctrl+W or the close button destroys it; a later activation builds a new one.
+            Signals.connect(chatWindow.window.raw, "destroy") { [weak self] in self?.window = nil }
             frameMeter = FrameMeter()
             frameMeter?.watch(chatWindow.window)
             library?.openInitialChat()

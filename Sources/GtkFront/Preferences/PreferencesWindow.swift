@@ -62,6 +62,8 @@ final class PreferencesWindow {
         gtk_shortcut_controller_add_shortcut(escape, gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"),
                                                                                       gtk_named_action_new("window.close")))
         gtk_widget_add_controller(window, escape)
+        // gtk_window_destroy unrealizes the window before it disposes of the children.
+        Signals.connect(window.raw, "unrealize") { [weak self] in self?.servers.windowClosing() }
         Signals.connect(window.raw, "destroy") { [weak self] in
             closed(self?.changed ?? false)
         }

@@ -32,6 +32,8 @@ final class ServerPage {
     private var profiles: [ServerProfile] = []
     private var fetchedModels: [String] = []
     private var loading = false
+    /// Set once the window is being torn down: nothing may touch its widgets any more.
+    private var windowClosed = false
     /// Bumped by each change of the key's status line, so an older answer cannot overwrite a newer one.
     private var keyStatusVersion = 0
 
@@ -153,10 +155,10 @@ final class ServerPage {
         gtk_label_set_text(keyStatus.opaque, "")
         keyStatusVersion += 1
         let version = keyStatusVersion
-        Task { [weak self] in
-            guard let self else { return }
+        Task { [weak self, secrets] in
             let stored = await secrets.key(for: id) != nil
-            guard editedProfile?.id == id, version == keyStatusVersion else { return }
+            // The window may have closed while the keyring answered.
+            guard let self, !windowClosed, editedProfile?.id == id, version == keyStatusVersion else { return }
             setKeyStatus(stored ? "A key is stored for this server. Type a new one and press Enter to replace it."
                          : "No key stored. Type one and press Enter to keep it in your keyring.")
         }
@@ -164,6 +166,13 @@ final class ServerPage {
 
     private func setKeyStatus(_ text: String) {
         gtk_label_set_text(keyStatus.opaque, secrets.keyringProblem.map { "No keyring available (\($0)): the key is kept for this session only." } ?? text)
+    }
+
+    /// The window is going away: its widgets are torn down one by one and may signal on the
+    /// way (a drop-down losing its model); none of that is the user editing.
+    func windowClosing() {
+        loading = true
+        windowClosed = true
     }
 
     private func destinationChanged() {
@@ -230,9 +239,9 @@ final class ServerPage {
         gtk_editable_set_text(keyEntry.opaque, "")
         keyStatusVersion += 1
         let version = keyStatusVersion
-        Task { [weak self] in
-            guard let self else { return }
+        Task { [weak self, secrets] in
             let kept = await secrets.store(APIKey(key), for: profile.id, label: "Agent: API key for \(profile.name)")
+            guard let self, !windowClosed else { return }
             if version == keyStatusVersion { setKeyStatus(kept ? "Key saved in your keyring." : "") }
             onChange?()
         }
@@ -241,13 +250,20 @@ final class ServerPage {
     private func fetchModels() {
         guard let profile = editedProfile else { return }
         gtk_widget_set_sensitive(fetchButton, 0)
-        Task { [weak self] in
-            guard let self else { return }
-            defer { gtk_widget_set_sensitive(fetchButton, 1) }
+        Task { [weak self, secrets] in
+            let result: Result<[String], any Error>
             do {
-                let models = try await ModelCatalog.models(for: profile.endpoint(apiKey: await secrets.key(for: profile.id)))
-                showModels(models)
+                result = .success(try await ModelCatalog.models(for: profile.endpoint(apiKey: await secrets.key(for: profile.id))))
             } catch {
+                result = .failure(error)
+            }
+            // The window may have closed while the server answered.
+            guard let self, !windowClosed else { return }
+            gtk_widget_set_sensitive(fetchButton, 1)
+            switch result {
+            case .success(let models):
+                showModels(models)
+            case .failure(let error):
                 ErrorAlert.show(over: window, message: "Could not list the server's models.\n\n\(ChatError.describe(error))") {}
             }
         }

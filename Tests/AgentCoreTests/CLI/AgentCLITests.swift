@@ -152,7 +152,7 @@ struct AgentCLITests {
 
     @Test("The reply reaches stdout while it is still streaming")
     func streamsAsItArrives() async throws {
-        let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url("slow-80"), "x"])
+        let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url("slow-\(80 * TestTiming.scale)"), "x"])
         let first = await ProductRunner.nextData(output.fileHandleForReading)
         #expect(!first.isEmpty)
         #expect(process.isRunning, "the first words came before the reply was complete")

@@ -29,22 +29,27 @@ final class MainLoopProbe: @unchecked Sendable {
         return result
     }
 
-    private final class Ping {
-        let answered = DispatchSemaphore(value: 0)
+    /// The probe in flight: set by the probe thread, answered on the main thread, both under
+    /// the lock (GLib's own hand-over is invisible to ThreadSanitizer).
+    private var pending: DispatchSemaphore?
+
+    private func answer() {
+        lock.withLock { pending }?.signal()
     }
 
     private func probe() {
         defer { finished.signal() }
         while lock.withLock({ running }) {
-            let ping = Ping()
+            let answered = DispatchSemaphore(value: 0)
+            lock.withLock { pending = answered }
             let posted = ContinuousClock.now
             g_idle_add_full(G_PRIORITY_DEFAULT, { data in
                 guard let data else { return 0 }
-                Unmanaged<Ping>.fromOpaque(data).takeRetainedValue().answered.signal()
+                Unmanaged<MainLoopProbe>.fromOpaque(data).takeRetainedValue().answer()
                 return 0
-            }, Unmanaged.passRetained(ping).toOpaque(), nil)
+            }, Unmanaged.passRetained(self).toOpaque(), nil)
             // A test that stops pumping for good is not a blocked loop: give up waiting then.
-            while ping.answered.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            while answered.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
                 guard lock.withLock({ running }) else { return }
             }
             let waited = ContinuousClock.now - posted
