@@ -1,10 +1,10 @@
 import AgentCore
 import CGtk
 
-/// A reply too long to show whole (see `LongText`): its head as plain text in a read-only
-/// text view — which lays out its lines a screenful at a time in idle moments, where labels
-/// would lay out all of them at once and freeze the window — and a note saying how long the
-/// reply is and how to get all of it.
+/// A reply too long for labels (see `LongText`): as plain text (its head, when longer still)
+/// in a read-only text view — which lays out its lines a few at a time in idle moments,
+/// where labels would lay out all of them at once and freeze the window — and a note saying
+/// so, and how long the reply is and how to get all of it when it is cut.
 @MainActor
 final class LongReplyView {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -29,23 +29,40 @@ final class LongReplyView {
         gtk_box_append(widget.cast(), notice)
     }
 
-    /// Shows `head`, the start of a reply of `totalBytes` bytes. While the reply still grows
-    /// the view stays as it is (a size ticking up would redraw it all, every frame).
-    func show(_ head: Substring, of totalBytes: Int, growing: Bool) {
-        if head != shownHead {
-            shownHead = head
-            let buffer = gtk_text_view_get_buffer(textView.cast())
-            gtk_text_buffer_set_text(buffer, String(head), -1)
+    /// Shows `head`, the start of a reply of `totalBytes` bytes (all of it when they are the
+    /// same length). While the reply still grows past the head, the note stays as it is (a
+    /// size ticking up would redraw the whole row, every frame).
+    /// Returns false while the text is still being taken on, `LongText.revealPerFrame` × 4
+    /// at a time (update again next frame).
+    @discardableResult
+    func show(_ head: Substring, of totalBytes: Int, growing: Bool) -> Bool {
+        let buffer = gtk_text_view_get_buffer(textView.cast())
+        if !head.hasPrefix(shownHead) {
+            shownHead = ""
+            gtk_text_buffer_set_text(buffer, "", 0)
         }
+        var caughtUp = true
+        if head.utf8.count > shownHead.utf8.count {
+            let start = head.utf8.index(head.utf8.startIndex, offsetBy: shownHead.utf8.count)
+            let rest = head[start...]
+            let (piece, isCut) = LongText.head(of: String(rest), limit: 4 * LongText.revealPerFrame, atLineBreak: false)
+            var end = GtkTextIter()
+            gtk_text_buffer_get_end_iter(buffer, &end)
+            gtk_text_buffer_insert(buffer, &end, String(piece), -1)
+            shownHead = head[..<head.utf8.index(start, offsetBy: piece.utf8.count)]
+            caughtUp = !isCut
+        }
+        let isCut = head.utf8.count < totalBytes
         let shown = LongText.size(ofBytes: head.utf8.count)
-        let text = growing
-            ? "This reply is longer than the window shows (its first \(shown)). Copy it or export the chat to get all of it."
+        let text = !isCut ? "A long reply, shown as plain text."
+            : growing ? "This reply is longer than the window shows (its first \(shown)). Copy it or export the chat to get all of it."
             : "This reply is \(LongText.size(ofBytes: totalBytes)) long; the window shows its first \(shown). "
                 + "Copy it or export the chat to get all of it."
         if text != shownNotice {
             shownNotice = text
             gtk_label_set_text(notice.opaque, text)
         }
+        return caughtUp
     }
 
     /// The text shown (tests, the row's `displayedText`).

@@ -24,6 +24,8 @@ final class MessageRow {
     private let markdownBox: UnsafeMutablePointer<GtkWidget>
     private let tailBox: UnsafeMutablePointer<GtkWidget>
     private var renderedOffset = 0
+    /// How much of a streaming reply's text the row shows so far (see `updateText`).
+    private var revealed = 0
     private var splitter = MarkdownBlockSplitter()
     private var markdown: MarkdownWidgets
     private var renderedWidgets: [UnsafeMutablePointer<GtkWidget>] = []
@@ -210,7 +212,9 @@ final class MessageRow {
     }
 
     /// Shows the message's current text and state; cheap when little changed.
-    func update(_ message: ChatMessage) {
+    /// Returns false when a flood of text is still being taken on (update again next frame).
+    @discardableResult
+    func update(_ message: ChatMessage) -> Bool {
         if message.model != shownModel || shownTime == nil {
             shownModel = message.model
             gtk_label_set_text(authorLabel.opaque, message.authorLabel)
@@ -225,7 +229,7 @@ final class MessageRow {
             showState(message)
         }
         if message.toolCalls != shownToolCalls { showToolCalls(message.toolCalls) }
-        updateText(message)
+        return updateText(message)
     }
 
     private func showToolCalls(_ calls: [ToolCall]) {
@@ -285,12 +289,21 @@ final class MessageRow {
     /// A reply's finished blocks are rendered from Markdown (all of it once the reply has
     /// ended); the block still being written stays plain, updated a paragraph at a time.
     /// The user's own messages stay plain text.
-    private func updateText(_ message: ChatMessage) {
-        let (head, isCut) = LongText.head(of: message.text)
-        showLongReply(isCut ? head : nil, of: message.text.utf8.count,
-                      growing: message.state == .streaming || message.state == .sending)
-        guard !isCut else { return }
-        let shown = message.text
+    /// While a reply streams, a flood of text is taken on `LongText.revealPerFrame` at a
+    /// time; returns false when some of it is still to show (update again next frame).
+    private func updateText(_ message: ChatMessage) -> Bool {
+        let growing = message.state == .streaming || message.state == .sending
+        let isLong = message.text.utf8.count > LongText.labelLimit
+        let longCaughtUp = showLongReply(isLong ? LongText.head(of: message.text).text : nil, of: message.text.utf8.count,
+                                         growing: growing)
+        guard !isLong else { return longCaughtUp }
+        var shown = message.text
+        var caughtUp = true
+        if growing, shown.utf8.count > revealed + LongText.revealPerFrame {
+            shown = String(LongText.head(of: shown, limit: revealed + LongText.revealPerFrame, atLineBreak: false).text)
+            caughtUp = false
+        }
+        revealed = growing ? shown.utf8.count : 0
         var plain = shown
         if message.role == .assistant && !shown.isEmpty {
             let utf8 = shown.utf8
@@ -313,17 +326,19 @@ final class MessageRow {
             plain = "…"
         }
         showPlain(plain)
+        return caughtUp
     }
 
-    /// A reply too long to show whole: its head in a `LongReplyView` instead of labels.
-    private func showLongReply(_ head: Substring?, of totalBytes: Int, growing: Bool) {
+    /// A reply too long for labels: as plain text (its head, when longer still) in a
+    /// `LongReplyView`.
+    private func showLongReply(_ head: Substring?, of totalBytes: Int, growing: Bool) -> Bool {
         guard let head else {
-            guard let longReply else { return }
+            guard let longReply else { return true }
             gtk_box_remove(bubble.cast(), longReply.widget)
             self.longReply = nil
             gtk_widget_set_visible(markdownBox, 1)
             gtk_widget_set_visible(tailBox, 1)
-            return
+            return true
         }
         let view = longReply ?? {
             resetRendered()
@@ -335,7 +350,7 @@ final class MessageRow {
             longReply = view
             return view
         }()
-        view.show(head, of: totalBytes, growing: growing)
+        return view.show(head, of: totalBytes, growing: growing)
     }
 
     private func showPlain(_ text: String) {
@@ -358,6 +373,7 @@ final class MessageRow {
         for widget in renderedWidgets { gtk_box_remove(markdownBox.cast(), widget) }
         renderedWidgets = []
         renderedOffset = 0
+        revealed = 0
         splitter = MarkdownBlockSplitter()
         markdown = MarkdownWidgets(copyCode: markdown.copyCode)
         tracker = ParagraphTracker()

@@ -119,7 +119,10 @@ final class TranscriptView {
         pendingUpdates.removeAll(keepingCapacity: true)
         for id in ids {
             guard let row = boundRows[id], let index = viewModel.conversation.index(of: id) else { continue }
-            row.update(viewModel.conversation[index])
+            if !row.update(viewModel.conversation[index]) {
+                pendingUpdates.insert(id)
+                scheduleFrame()
+            }
         }
     }
 
