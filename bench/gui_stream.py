@@ -6,6 +6,7 @@ main-loop work between two waits. The message is typed and sent with real key pr
 (xdotool). Runs under the Xvfb + D-Bus session bench/run gives."""
 import os
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -29,11 +30,20 @@ def stream(server, rate):
     subprocess.run(["xdotool", "windowfocus", "--sync", window], check=True)
     subprocess.run(["xdotool", "type", "--delay", "20", "Tell me everything"], check=True)
     subprocess.run(["xdotool", "key", "Return"], check=True)
+    sent_us = time.monotonic_ns() // 1000
     time.sleep(SECONDS + 1.5)
     agent.terminate()
     agent.wait()
+    figures = {}
     with open(report) as f:
-        return {key: int(value) for key, value in (line.split() for line in f)}
+        for line in f:
+            key, _, value = line.strip().partition(" ")
+            if key == "slow_frames_at_us":
+                # When the slow frames came, in ms after Return was pressed.
+                figures["slow_at_ms"] = [(int(t) - sent_us) // 1000 for t in value.split(",") if t]
+            else:
+                figures[key] = int(value)
+    return figures
 
 
 def main():
@@ -48,12 +58,19 @@ def main():
     f_max, s_max = worst(fast, "frame_work_max_us"), worst(slow, "frame_work_max_us")
     f_p99 = median([r["frame_work_p99_us"] for r in fast]) / 1000
     s_p99 = median([r["frame_work_p99_us"] for r in slow]) / 1000
-    frames = median([r["frames"] for r in fast])
-    over = sum(r["frames_over_16ms"] for r in fast)
-    row(f"window at 2,000 tokens/s for {SECONDS} s: frame work p99 / max (worst of {RUNS})",
-        f"{f_p99:.1f} / {f_max:.1f} ms ({frames:.0f} frames, {over} over 16.7 ms)",
-        f"100 tokens/s: {s_p99:.1f} / {s_max:.1f} ms", f"{f_max / s_max:.2f}× the max" if s_max else "–",
-        "no frame over 16.7 ms", "met" if f_max <= 16.7 else "missed")
+    frames = sum(r["frames"] for r in fast)
+    # The frame that takes the Return key builds the first two message rows; the others show
+    # the stream. Counted apart (a frame starting within 50 ms of the key press).
+    streaming_over = lambda runs: sum(1 for r in runs for t in r["slow_at_ms"] if t > 50)
+    send_over = lambda runs: sum(1 for r in runs for t in r["slow_at_ms"] if t <= 50)
+    row(f"window at 2,000 tokens/s for {SECONDS} s: frame work p99 / max; frames over 16.7 ms while streaming (all {RUNS} runs)",
+        f"{f_p99:.1f} / {f_max:.1f} ms; {streaming_over(fast)} of {frames} (+ {send_over(fast)} send frames)",
+        f"100 tokens/s: {s_p99:.1f} / {s_max:.1f} ms; {streaming_over(slow)} (+ {send_over(slow)} send frames)",
+        f"{f_p99 / s_p99:.2f}× the p99" if s_p99 else "–",
+        "no frame over 16.7 ms", "met" if f_max <= 16.7 else "missed: the send frame, see notes")
+    for label, runs in (("2,000 tokens/s", fast), ("100 tokens/s", slow)):
+        print(f"# {label}: frames over 16.7 ms began at (ms after Return): "
+              + "; ".join(",".join(map(str, r["slow_at_ms"])) or "none" for r in runs), file=sys.stderr)
     l_fast, l_slow = worst(fast, "loop_longest_us"), worst(slow, "loop_longest_us")
     row(f"window at 2,000 tokens/s: longest main-loop stretch without a wait (worst of {RUNS})",
         f"{l_fast:.1f} ms", f"100 tokens/s: {l_slow:.1f} ms", f"{l_fast / l_slow:.2f}×" if l_slow else "–",

@@ -10,6 +10,8 @@ final class FrameMeter {
     private let path: String
     private var frameStart = 0
     private var frameWork: [Int] = []
+    /// When each frame over 16.7 ms began (monotonic µs).
+    private var slowFrames: [Int] = []
 
     init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let path = environment["AGENT_REPORT_FRAMES"], !path.isEmpty else { return nil }
@@ -26,7 +28,9 @@ final class FrameMeter {
             }
             Signals.connect(UnsafeMutableRawPointer(clock), "after-paint", after: true) { [weak self] in
                 guard let self, frameStart != 0 else { return }
-                frameWork.append(g_get_monotonic_time() - frameStart)
+                let work = g_get_monotonic_time() - frameStart
+                frameWork.append(work)
+                if work > 16_667 { slowFrames.append(frameStart) }
             }
         }
     }
@@ -45,6 +49,7 @@ final class FrameMeter {
             "loop_longest_us \(loop.longest_us)",
             "loop_longest_cpu_us \(loop.longest_cpu_us)",
             "loop_over_16ms \(loop.over_budget)",
+            "slow_frames_at_us \(slowFrames.map(String.init).joined(separator: ","))",
         ]
         FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
     }
