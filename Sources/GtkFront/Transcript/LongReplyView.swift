@@ -20,7 +20,9 @@ final class LongReplyView {
         gtk_text_view_set_cursor_visible(textView.cast(), 0)
         gtk_text_view_set_wrap_mode(textView.cast(), GTK_WRAP_WORD_CHAR)
         gtk_widget_set_hexpand(textView, 1)
-        GtkText.addClasses(textView, "message-text", "long-reply")
+        // Not "message-text": the streaming style of the bubble must not restyle (and so lay
+        // out again) tens of kilobytes of text when the reply ends.
+        GtkText.addClasses(textView, "long-reply")
         notice = gtk_label_new(nil)
         gtk_label_set_wrap(notice.opaque, 1)
         gtk_label_set_xalign(notice.opaque, 0)
@@ -30,12 +32,12 @@ final class LongReplyView {
     }
 
     /// Shows `head`, the start of a reply of `totalBytes` bytes (all of it when they are the
-    /// same length). While the reply still grows past the head, the note stays as it is (a
-    /// size ticking up would redraw the whole row, every frame).
-    /// Returns false while the text is still being taken on, `LongText.revealPerFrame` × 4
-    /// at a time (update again next frame).
+    /// same length), taking on at most `LongText.revealPerFrame` × 4 of it per call; returns
+    /// false while some is still to show (call again next frame). The note's text does not
+    /// change as the reply grows or ends — that would lay the whole row out again — so the
+    /// reply's size goes in its tooltip.
     @discardableResult
-    func show(_ head: Substring, of totalBytes: Int, growing: Bool) -> Bool {
+    func show(_ head: Substring, of totalBytes: Int) -> Bool {
         let buffer = gtk_text_view_get_buffer(textView.cast())
         if !head.hasPrefix(shownHead) {
             shownHead = ""
@@ -54,14 +56,13 @@ final class LongReplyView {
         }
         let isCut = head.utf8.count < totalBytes
         let shown = LongText.size(ofBytes: head.utf8.count)
-        let text = !isCut ? "A long reply, shown as plain text."
-            : growing ? "This reply is longer than the window shows (its first \(shown)). Copy it or export the chat to get all of it."
-            : "This reply is \(LongText.size(ofBytes: totalBytes)) long; the window shows its first \(shown). "
-                + "Copy it or export the chat to get all of it."
+        let text = isCut ? "This reply is longer than the window shows (its first \(shown)). Copy it or export the chat to get all of it."
+            : "A long reply, shown as plain text."
         if text != shownNotice {
             shownNotice = text
             gtk_label_set_text(notice.opaque, text)
         }
+        gtk_widget_set_tooltip_text(notice, isCut ? "The whole reply: \(LongText.size(ofBytes: totalBytes))" : nil)
         return caughtUp
     }
 

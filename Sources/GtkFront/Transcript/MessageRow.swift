@@ -294,8 +294,7 @@ final class MessageRow {
     private func updateText(_ message: ChatMessage) -> Bool {
         let growing = message.state == .streaming || message.state == .sending
         let isLong = message.text.utf8.count > LongText.labelLimit
-        let longCaughtUp = showLongReply(isLong ? LongText.head(of: message.text).text : nil, of: message.text.utf8.count,
-                                         growing: growing)
+        let longCaughtUp = showLongReply(isLong ? LongText.head(of: message.text).text : nil, of: message.text.utf8.count)
         guard !isLong else { return longCaughtUp }
         var shown = message.text
         var caughtUp = true
@@ -331,7 +330,7 @@ final class MessageRow {
 
     /// A reply too long for labels: as plain text (its head, when longer still) in a
     /// `LongReplyView`.
-    private func showLongReply(_ head: Substring?, of totalBytes: Int, growing: Bool) -> Bool {
+    private func showLongReply(_ head: Substring?, of totalBytes: Int) -> Bool {
         guard let head else {
             guard let longReply else { return true }
             gtk_box_remove(bubble.cast(), longReply.widget)
@@ -350,7 +349,7 @@ final class MessageRow {
             longReply = view
             return view
         }()
-        return view.show(head, of: totalBytes, growing: growing)
+        return view.show(head, of: totalBytes)
     }
 
     private func showPlain(_ text: String) {
