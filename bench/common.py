@@ -76,3 +76,24 @@ class LlamaServer:
     def close(self):
         self.process.terminate()
         self.process.wait()
+
+
+def first_frame_ms(command, env):
+    """exec → first painted frame, in ms: the program prints CLOCK_MONOTONIC at it."""
+    start = time.monotonic_ns()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    line = process.stdout.readline().decode()
+    process.wait()
+    return (int(line.split()[1]) - start) / 1e6
+
+
+def idle_rss_mb(command, env):
+    """Resident memory 1.5 s after the first frame, in MB (the program stays open)."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    process.stdout.readline()
+    time.sleep(1.5)
+    with open(f"/proc/{process.pid}/status") as f:
+        rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    process.kill()
+    process.wait()
+    return rss / 1024

@@ -8,10 +8,9 @@ import json
 import os
 import subprocess
 import tempfile
-import time
 import uuid
 
-from common import AGENT, AGENT_CLI, median, row
+from common import AGENT, AGENT_CLI, first_frame_ms, idle_rss_mb, median, row
 
 RUNS = int(os.environ.get("BENCH_RUNS", "10"))
 APP_ID = "io.github.agentdesktop.Agent"
@@ -53,25 +52,7 @@ def home(chats, last=None):
     return env
 
 
-def first_frame_ms(env):
-    start = time.monotonic_ns()
-    process = subprocess.Popen([AGENT, "--server", "http://127.0.0.1:9"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                               env=dict(env, AGENT_REPORT_FIRST_FRAME="exit"))
-    line = process.stdout.readline().decode()
-    process.wait()
-    return (int(line.split()[1]) - start) / 1e6
-
-
-def idle_rss_mb(env):
-    process = subprocess.Popen([AGENT, "--server", "http://127.0.0.1:9"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                               env=dict(env, AGENT_REPORT_FIRST_FRAME="stay"))
-    process.stdout.readline()
-    time.sleep(1.5)
-    with open(f"/proc/{process.pid}/status") as f:
-        rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
-    process.kill()
-    process.wait()
-    return rss / 1024
+AGENT_CMD = [AGENT, "--server", "http://127.0.0.1:9"]
 
 
 def main():
@@ -83,16 +64,16 @@ def main():
     page_chats = home(many[-30:])
     scenarios = {"empty": empty, "long": long_chat, "many": many_chats, "page": page_chats}
     for env in scenarios.values():
-        first_frame_ms(env)
+        first_frame_ms(AGENT_CMD, dict(env, AGENT_REPORT_FIRST_FRAME="exit"))
     frames = {name: [] for name in scenarios}
     for _ in range(RUNS):
         for name, env in scenarios.items():
-            frames[name].append(first_frame_ms(env))
+            frames[name].append(first_frame_ms(AGENT_CMD, dict(env, AGENT_REPORT_FIRST_FRAME="exit")))
     e, l, m, p = (median(frames[k]) for k in ("empty", "long", "many", "page"))
     row(f"open a 10,000-message chat: exec → first frame (median of {RUNS})", f"{l:.0f} ms", f"no chats: {e:.0f} ms",
         f"+{l - e:.0f} ms", "≤ 300 ms", "met" if l <= 300 else "missed")
-    rss_empty = median([idle_rss_mb(empty) for _ in range(5)])
-    rss_long = median([idle_rss_mb(long_chat) for _ in range(5)])
+    rss_empty = median([idle_rss_mb(AGENT_CMD, dict(empty, AGENT_REPORT_FIRST_FRAME="stay")) for _ in range(5)])
+    rss_long = median([idle_rss_mb(AGENT_CMD, dict(long_chat, AGENT_REPORT_FIRST_FRAME="stay")) for _ in range(5)])
     row("open a 10,000-message chat: idle memory (median of 5)", f"{rss_long:.1f} MB", f"no chats: {rss_empty:.1f} MB",
         f"+{rss_long - rss_empty:.1f} MB", "≤ +50 MB", "met" if rss_long - rss_empty <= 50 else "missed")
     noise = max(max(frames["page"]) - min(frames["page"]), 0.05 * p)

@@ -6,33 +6,12 @@ Both report CLOCK_MONOTONIC at their first frame-clock after-paint; the clock st
 before fork/exec here. Agent runs with --server pointing nowhere so that it starts no
 model server (its own memory only), as a fresh user (empty data and settings folders). Runs under the Xvfb + D-Bus session bench/run gives."""
 import os
-import subprocess
 import tempfile
-import time
 
-from common import AGENT, MINIMAL, median, row
+from common import AGENT, MINIMAL, first_frame_ms, idle_rss_mb, median, row
 
 RUNS = int(os.environ.get("BENCH_RUNS", "15"))
 AGENT_CMD = [AGENT, "--server", "http://127.0.0.1:9"]
-
-
-def first_frame_ms(command, env):
-    start = time.monotonic_ns()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-    line = process.stdout.readline().decode()
-    process.wait()
-    return (int(line.split()[1]) - start) / 1e6
-
-
-def idle_rss_mb(command, env):
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-    process.stdout.readline()
-    time.sleep(1.5)
-    with open(f"/proc/{process.pid}/status") as f:
-        rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
-    process.kill()
-    process.wait()
-    return rss / 1024
 
 
 def main():

@@ -5,7 +5,6 @@
 
 #include <gtk/gtk.h>
 #include <glib-unix.h>
-#include <time.h>
 #ifdef GDK_WINDOWING_X11
 #include <gdk/x11/gdkx.h>
 #endif
@@ -220,15 +219,12 @@ static inline gboolean agent_prefers_dark(void) {
 
 
 /* How long the main loop works between two waits (g_main_context_set_poll_func wraps the
- * wait): the longest such stretch is the longest any input could wait for an answer. Kept
- * in wall time and in the thread's CPU time (which a busy machine's scheduling does not
- * inflate). Benchmarks and tests only. */
+ * wait): the longest such stretch is the longest any input could wait for an answer.
+ * Benchmarks only (FrameMeter). */
 typedef struct {
     GPollFunc poll;
     gint64 woke;
-    gint64 woke_cpu;
     gint64 longest_us;
-    gint64 longest_cpu_us;
     guint64 iterations;
     guint64 over_budget;
     gint64 budget_us;
@@ -240,27 +236,17 @@ static inline AgentLoopMeter *agent_loop_meter_state(void) {
     return &meter;
 }
 
-static inline gint64 agent_thread_cpu_us(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-    return (gint64)now.tv_sec * 1000000 + now.tv_nsec / 1000;
-}
-
 static inline gint agent_loop_meter_poll(GPollFD *fds, guint nfds, gint timeout) {
     AgentLoopMeter *meter = agent_loop_meter_state();
     gint64 now = g_get_monotonic_time();
-    gint64 cpu = agent_thread_cpu_us();
     if (meter->woke != 0) {
         gint64 busy = now - meter->woke;
-        gint64 busy_cpu = cpu - meter->woke_cpu;
         if (busy > meter->longest_us) meter->longest_us = busy;
-        if (busy_cpu > meter->longest_cpu_us) meter->longest_cpu_us = busy_cpu;
         if (busy > meter->budget_us) meter->over_budget++;
         meter->iterations++;
     }
     gint result = meter->poll(fds, nfds, timeout);
     meter->woke = g_get_monotonic_time();
-    meter->woke_cpu = agent_thread_cpu_us();
     return result;
 }
 
@@ -271,16 +257,6 @@ static inline void agent_loop_meter_start(gint64 budget_us) {
     if (meter->poll != NULL) return;
     meter->poll = g_main_context_get_poll_func(NULL);
     g_main_context_set_poll_func(NULL, agent_loop_meter_poll);
-}
-
-/* Starts the figures afresh (the meter stays installed). */
-static inline void agent_loop_meter_reset(void) {
-    AgentLoopMeter *meter = agent_loop_meter_state();
-    meter->woke = 0;
-    meter->longest_us = 0;
-    meter->longest_cpu_us = 0;
-    meter->iterations = 0;
-    meter->over_budget = 0;
 }
 
 static inline AgentLoopMeter agent_loop_meter_read(void) {

@@ -90,15 +90,7 @@ extension GtkSuites {
             #expect(GtkTestHarness.isVisible(row.copyButton))
             agent_emit_signal(row.copyButton.raw, "clicked")
 
-            let xclip = Process()
-            xclip.executableURL = URL(filePath: "/usr/bin/xclip")
-            xclip.arguments = ["-selection", "clipboard", "-o"]
-            let output = Pipe()
-            xclip.standardOutput = output
-            try xclip.run()
-            // The app must answer the selection request, so keep its main loop running.
-            try await GtkTestHarness.pump(until: { !xclip.isRunning }, "xclip to read the clipboard")
-            let pasted = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let pasted = try await GtkTestHarness.readClipboard()
             #expect(pasted == reply.text)
             #expect(pasted == "Echo: copy me (1 messages)")
         }
@@ -203,14 +195,7 @@ extension GtkSuites {
 
             agent_emit_signal(code.copyButton.raw, "clicked")
             #expect(window.toast.isShown && window.toast.text == "Copied")
-            let xclip = Process()
-            xclip.executableURL = URL(filePath: "/usr/bin/xclip")
-            xclip.arguments = ["-selection", "clipboard", "-o"]
-            let output = Pipe()
-            xclip.standardOutput = output
-            try xclip.run()
-            try await GtkTestHarness.pump(until: { !xclip.isRunning }, "xclip")
-            #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == code.code)
+            #expect(try await GtkTestHarness.readClipboard() == code.code)
         }
 
         @Test("Stop (Escape's action) ends the stream and keeps what arrived")

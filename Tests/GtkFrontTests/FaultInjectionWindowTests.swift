@@ -1,5 +1,6 @@
 import AgentCore
 import CGtk
+import CProcess
 import Foundation
 @testable import GtkFront
 import TestSupport
@@ -71,7 +72,7 @@ extension GtkSuites {
         ] as [(String, String?, String)])
         func nothingArrives(scenario: String, key: String?, message: String) async throws {
             var endpoint = switch scenario {
-            case "refused": ChatEndpoint(serverURL: "http://127.0.0.1:\(agentTestFreePort())", model: "m")
+            case "refused": ChatEndpoint(serverURL: "http://127.0.0.1:\(agent_free_loopback_port())", model: "m")
             case "unknown-host": ChatEndpoint(serverURL: "http://no-such-host.invalid", model: "m")
             case "tls": ChatEndpoint(serverURL: server.tlsURL("echo"), model: "m")
             default: ChatEndpoint(serverURL: server.url(scenario), model: "m")

@@ -31,10 +31,7 @@ final class CodeBlockView {
         gtk_text_view_set_cursor_visible(view.cast(), 0)
         gtk_text_view_set_monospace(view.cast(), 1)
         gtk_text_view_set_wrap_mode(view.cast(), GTK_WRAP_NONE)
-        gtk_text_view_set_left_margin(view.cast(), 10)
-        gtk_text_view_set_right_margin(view.cast(), 10)
-        gtk_text_view_set_top_margin(view.cast(), 8)
-        gtk_text_view_set_bottom_margin(view.cast(), 8)
+        GtkText.setMargins(view, vertical: 8, horizontal: 10)
         agent_accessible_set_label(view, "Code")
         GtkText.addClasses(view, "code-view")
 

@@ -26,10 +26,7 @@ final class GenerationPage {
         contextBudget = gtk_spin_button_new_with_range(256, 1_048_576, 256)
         systemPrompt = gtk_text_view_new()
         gtk_text_view_set_wrap_mode(systemPrompt.cast(), GTK_WRAP_WORD_CHAR)
-        gtk_text_view_set_top_margin(systemPrompt.cast(), 6)
-        gtk_text_view_set_bottom_margin(systemPrompt.cast(), 6)
-        gtk_text_view_set_left_margin(systemPrompt.cast(), 6)
-        gtk_text_view_set_right_margin(systemPrompt.cast(), 6)
+        GtkText.setMargins(systemPrompt, vertical: 6, horizontal: 6)
 
         let temperatureRow: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
         gtk_widget_set_hexpand(temperature, 1)

@@ -47,7 +47,6 @@ final class FrameMeter {
             "frames_over_16ms \(sorted.filter { $0 > 16_667 }.count)",
             "loop_iterations \(loop.iterations)",
             "loop_longest_us \(loop.longest_us)",
-            "loop_longest_cpu_us \(loop.longest_cpu_us)",
             "loop_over_16ms \(loop.over_budget)",
             "slow_frames_at_us \(slowFrames.map(String.init).joined(separator: ","))",
         ]

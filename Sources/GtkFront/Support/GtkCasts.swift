@@ -20,6 +20,14 @@ enum GtkText {
         for name in names { gtk_widget_add_css_class(widget, name) }
     }
 
+    /// The space around a text view's text: `vertical` above and below, `horizontal` at the sides.
+    static func setMargins(_ view: UnsafeMutablePointer<GtkWidget>, vertical: Int32, horizontal: Int32) {
+        gtk_text_view_set_top_margin(view.cast(), vertical)
+        gtk_text_view_set_bottom_margin(view.cast(), vertical)
+        gtk_text_view_set_left_margin(view.cast(), horizontal)
+        gtk_text_view_set_right_margin(view.cast(), horizontal)
+    }
+
     /// All the text in a text buffer.
     static func contents(of buffer: UnsafeMutablePointer<GtkTextBuffer>?) -> String {
         var start = GtkTextIter()

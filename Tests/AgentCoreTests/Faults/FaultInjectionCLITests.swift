@@ -1,4 +1,5 @@
 import AgentCore
+import CProcess
 import Foundation
 import TestSupport
 import Testing
@@ -47,7 +48,7 @@ struct FaultInjectionCLITests {
 
     @Test("Refused connection and unknown host: exit 1, naming the server")
     func unreachable() async throws {
-        let port = agentTestFreePort()
+        let port = agent_free_loopback_port()
         let refused = try await run(["--server", "http://127.0.0.1:\(port)", "go"])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("127.0.0.1:\(port)") && refused.stderr.lowercased().contains("connect"), "\(refused.stderr)")
