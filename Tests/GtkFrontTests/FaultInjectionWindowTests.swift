@@ -147,6 +147,42 @@ extension GtkSuites {
             #expect(longest < Self.longestWait, "the main loop waited \(longest)")
         }
 
+        @Test("The local llama-server killed mid-reply: the reply so far stays, cut off; the alert names the crash; the next message starts it again")
+        func localModelCrash() async throws {
+            let server = LocalModelServer()
+            let connection = ChatConnection(localServer: server, options: GenerationOptions(temperature: 0, seed: 1, maxTokens: 400))
+            defer { connection.shutdown() }
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: "http://127.0.0.1:9", model: "unused"), connection: connection)
+            defer { GtkTestHarness.close(app) }
+            let window = try #require(app.window)
+            let model = window.viewModel
+            try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(window.window) != 0 }, "the window on screen")
+            let probe = MainLoopProbe()
+            window.composer.input.enter("Count from 1 to 100, one number per line.")
+            window.composer.input.submit()
+            try await GtkTestHarness.pump(until: { model.conversation.count == 2 && !model.conversation[1].text.isEmpty },
+                                          timeout: .seconds(60), "the local model's first words")
+            let first = try #require(server.pid)
+            kill(first, SIGKILL)
+            let alert = try await alertText(window)
+            #expect(alert.contains("The local model (llama-server) stopped while answering: it was killed by signal 9"), "\(alert)")
+            let reply = model.conversation[1]
+            #expect(reply.state == .cutOff && !reply.text.isEmpty)
+            let row = try #require(window.transcript.boundRow(for: reply.id))
+            #expect(stateText(row) == "Cut off")
+            #expect(model.conversation[0].state == .done)
+
+            window.composer.input.enter("Say hello.")
+            window.composer.input.submit()
+            try await GtkTestHarness.pump(until: { !model.isSending }, timeout: .seconds(60), "the second reply")
+            #expect(!model.showError, "\(model.errorMessage)")
+            #expect(model.conversation.messages.last?.state == .done)
+            #expect(server.pid != nil && server.pid != first, "a new llama-server answered")
+            let (longest, samples) = probe.stop()
+            #expect(samples > 3, "the probe ran")
+            #expect(longest < Self.longestWait, "the main loop waited \(longest)")
+        }
+
         @Test("A 10 MB reply: kept whole, the row shows its head and says so, the window stays responsive")
         func tenMegabyteReply() async throws {
             let (app, window, longest) = try await exchange(ChatEndpoint(serverURL: server.url("huge-10"), model: "m"))

@@ -187,6 +187,22 @@ struct LocalModelServerTests {
         #expect(Self.llamaServers().subtracting(before).isEmpty)
     }
 
+    @Test("agent-cli whose llama-server is killed mid-reply: what arrived is printed, the crash is named, exit 1")
+    func cliReportsALocalModelCrash() async throws {
+        let (process, output, error) = try ProductRunner.start("agent-cli", ["--temperature", "0", "--seed", "1", "--max-tokens", "400",
+                                                                             "Count from 1 to 100, one number per line."])
+        let first = await ProductRunner.nextData(output.fileHandleForReading)
+        #expect(!first.isEmpty, "the reply started")
+        let child = try #require(Self.llamaServers().first { Self.parent(of: $0) == process.processIdentifier })
+        kill(child, SIGKILL)
+        let rest = await ProductRunner.readToEnd(output.fileHandleForReading)
+        let stderr = String(decoding: await ProductRunner.readToEnd(error.fileHandleForReading), as: UTF8.self)
+        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(process.terminationStatus == 1)
+        #expect(stderr.contains("The local model (llama-server) stopped while answering: it was killed by signal 9"), "\(stderr)")
+        #expect(!String(decoding: first + rest, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+
     @Test("kill -9 of agent-cli takes its llama-server with it")
     func noOrphanAfterKill() async throws {
         let (process, output, _) = try ProductRunner.start("agent-cli", ["Write a long story about a lighthouse keeper."])

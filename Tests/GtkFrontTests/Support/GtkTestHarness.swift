@@ -21,13 +21,13 @@ enum GtkTestHarness {
         guard initialized else { throw NoDisplay() }
     }
 
-    /// An application with its window, talking to `endpoint`.
+    /// An application with its window, talking to `endpoint` (or through `connection`).
     static func launch(_ endpoint: ChatEndpoint, toolbox: Toolbox = Toolbox(), consent: ConsentBroker = ConsentBroker(),
                        store: ChatStore? = nil, settings: SettingsStore? = nil,
-                       preferences: AppPreferences? = nil) throws -> AgentApplication {
+                       preferences: AppPreferences? = nil, connection: ChatConnection? = nil) throws -> AgentApplication {
         try requireDisplay()
         launches += 1
-        let connection = preferences?.makeConnection() ?? ChatConnection(endpoint: endpoint, toolbox: toolbox)
+        let connection = connection ?? preferences?.makeConnection() ?? ChatConnection(endpoint: endpoint, toolbox: toolbox)
         let viewModel = ChatViewModel(connection: connection, consent: consent, store: store)
         let library = store.map { ChatLibrary(store: $0, viewModel: viewModel, settings: settings ?? preferences?.settings) }
         let app = AgentApplication(viewModel: viewModel, library: library, preferences: preferences, unique: false,
