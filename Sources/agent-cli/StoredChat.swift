@@ -66,9 +66,11 @@ final class StoredChat: Sendable {
         case .failure: final.state = interrupted ? .stopped : .failed
         }
         if final.text.isEmpty && final.toolCalls.isEmpty {
+            recorder.flush()
             try? store.deleteMessage(final.id)
         } else {
             recorder.finish(final, seq: replySeq)
+            recorder.flush()
         }
         var settledUser = user
         settledUser.state = delivered || interrupted ? .done : .failed

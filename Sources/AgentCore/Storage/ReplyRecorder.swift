@@ -2,9 +2,11 @@ import Dispatch
 import FoundationEssentials
 import Synchronization
 
-/// Saves a growing reply as it streams, at most about once a second: an update saves at
-/// once if the last save is a second old, or else makes sure a save happens when the
-/// second is up, so a crash loses at most the last second. `finish` saves at once.
+/// Saves a growing reply as it streams, on a queue of its own, so the thread that streams
+/// it (the window's) never waits for the database: a reply of megabytes takes SQLite and
+/// its full-text index a tenth of a second and more to write. It saves at most about once
+/// a second while the reply grows, so a crash loses at most the last second, and once more
+/// when it ends. Saves land in the order they were asked for.
 public final class ReplyRecorder: Sendable {
     private struct State {
         var pending: (message: ChatMessage, seq: Int)?
@@ -25,43 +27,49 @@ public final class ReplyRecorder: Sendable {
         self.interval = interval
     }
 
-    /// From any thread.
+    /// The reply as it stands; from any thread, returns at once.
     public func update(_ message: ChatMessage, seq: Int) {
-        let action = state.withLock { state -> (save: Bool, scheduleAfter: Duration?) in
-            guard !state.finished else { return (false, nil) }
+        let delay = state.withLock { state -> Duration? in
+            guard !state.finished else { return nil }
             state.pending = (message, seq)
-            let elapsed = ContinuousClock.now - state.lastSave
-            if elapsed >= interval { return (true, nil) }
-            if state.scheduled { return (false, nil) }
+            guard !state.scheduled else { return nil }
             state.scheduled = true
-            return (false, interval - elapsed)
+            return max(.zero, interval - (ContinuousClock.now - state.lastSave))
         }
-        if action.save {
-            savePending()
-        } else if let delay = action.scheduleAfter {
-            queue.asyncAfter(deadline: .now() + .milliseconds(delay.milliseconds)) { [self] in
-                state.withLock { $0.scheduled = false }
-                savePending()
-            }
-        }
+        guard let delay else { return }
+        queue.asyncAfter(deadline: .now() + .milliseconds(delay.milliseconds)) { [self] in savePending() }
     }
 
-    /// The final state: saved now; later updates are ignored.
+    /// The final state, saved as soon as the queue gets to it; later updates are ignored.
     public func finish(_ message: ChatMessage, seq: Int) {
         state.withLock { state in
             state.finished = true
             state.pending = (message, seq)
         }
-        savePending()
+        queue.async { [self] in savePending() }
     }
 
-    /// Saves under the lock, so an older state can never land after a newer one.
+    /// Runs `body` on the store after the saves asked for so far, without waiting for them.
+    public func then(_ body: @escaping @Sendable (ChatStore) -> Void) {
+        queue.async { [self] in body(store) }
+    }
+
+    /// Waits until everything asked for so far is saved (before the chat is changed
+    /// otherwise, on quitting, in tests).
+    public func flush() {
+        queue.sync { savePending() }
+    }
+
+    /// On the queue only, so an older state never lands after a newer one.
     private func savePending() {
-        state.withLock { state in
-            guard let pending = state.pending else { return }
+        let pending = state.withLock { state -> (message: ChatMessage, seq: Int)? in
+            state.scheduled = false
+            guard let pending = state.pending else { return nil }
             state.pending = nil
             state.lastSave = .now
-            try? store.save(pending.message, in: chat, seq: pending.seq)
+            return pending
         }
+        guard let pending else { return }
+        try? store.save(pending.message, in: chat, seq: pending.seq)
     }
 }

@@ -76,6 +76,8 @@ public final class ChatViewModel {
     private var seqs: [UUID: Int] = [:]
     private var nextSeq = 0
     private var inFlight: (reply: UUID, recorder: ReplyRecorder?)?
+    /// The recorder of the latest reply, kept after it ends until its last save has landed.
+    private var recorder: ReplyRecorder?
 
     public init(connection: ChatConnection, consent: ConsentBroker = ConsentBroker(), store: ChatStore? = nil,
                 harnessAppIDPrefix: String = AppIdentity.applicationID) {
@@ -149,8 +151,9 @@ public final class ChatViewModel {
 
     /// Shows a saved chat: its newest page, or the page around `message` (a search hit).
     public func open(_ chatID: UUID, focusing message: UUID? = nil) throws {
-        guard let store, let summary = try store.chat(chatID) else { return }
+        guard let summary = try settledStore?.chat(chatID) else { return }
         abandonReply()
+        guard let store = settledStore else { return }
         var loaded: [StoredMessage]
         if let message, let seq = try store.seq(of: message) {
             let before = try store.messages(in: chatID, before: seq, limit: 20)
@@ -184,7 +187,7 @@ public final class ChatViewModel {
     /// Loads the page before the first loaded message; returns how many came.
     @discardableResult
     public func loadEarlier() -> Int {
-        guard hasEarlierMessages, let store, let chat, let first = conversation.messages.first,
+        guard hasEarlierMessages, let store = settledStore, let chat, let first = conversation.messages.first,
               let firstSeq = seqs[first.id],
               let page = try? store.messages(in: chat.id, before: firstSeq, limit: Self.pageSize), !page.isEmpty else {
             hasEarlierMessages = false
@@ -250,9 +253,15 @@ public final class ChatViewModel {
         if consent.isAsking { consent.answer(.deny) }
     }
 
-    /// Waits until the reply in flight (if any) has ended.
+    /// Waits until the reply in flight (if any) has ended and been saved.
     public func waitUntilIdle() async {
         await currentTask?.value
+        recorder?.flush()
+    }
+
+    /// Waits until the last reply's saves have landed (quitting).
+    public func finishSaving() {
+        recorder?.flush()
     }
 
     /// The user closed the error alert.
@@ -266,7 +275,8 @@ public final class ChatViewModel {
     private func startReply(to userID: UUID) {
         let reply = ChatMessage(role: .assistant, text: "", model: connection.modelName, state: .sending)
         append(reply)
-        let recorder = store.flatMap { store in chat.map { ReplyRecorder(store: store, chat: $0.id) } }
+        let recorder = settledStore.flatMap { store in chat.map { ReplyRecorder(store: store, chat: $0.id) } }
+        self.recorder = recorder
         inFlight = (reply.id, recorder)
         isSending = true
         notify(.composer)
@@ -314,7 +324,8 @@ public final class ChatViewModel {
     /// as fit the budget — loading earlier ones from the store when the loaded page is short.
     private func requestContext(through userIndex: Int) -> [ChatMessage] {
         var messages = conversation.context(through: userIndex)
-        if hasEarlierMessages, let store, let chat, let first = conversation.messages.first, let firstSeq = seqs[first.id] {
+        if hasEarlierMessages, let store = settledStore, let chat, let first = conversation.messages.first,
+           let firstSeq = seqs[first.id] {
             let used = messages.reduce(0) { $0 + ContextWindow.estimatedTokens($1) }
             if used < contextBudget, let earlier = try? store.messages(in: chat.id, before: firstSeq, limit: 400) {
                 messages = Conversation(messages: earlier.map(\.message)).context() + messages
@@ -365,16 +376,16 @@ public final class ChatViewModel {
         if delivered || state == .stopped {
             if conversation[userIndex].state == .sending {
                 conversation[userIndex].state = .done
-                persist(userIndex)
+                persist(userIndex, after: recorder)
                 notify(.messageChanged(userIndex))
             }
         } else {
             conversation[userIndex].state = .failed
-            persist(userIndex)
+            persist(userIndex, after: recorder)
             notify(.messageChanged(userIndex))
             if draft.isEmpty { draft = conversation[userIndex].text }
         }
-        touchChat()
+        touchChat(after: recorder)
     }
 
     /// The reply's token counts, timed by the clock here (from its first token to now)
@@ -396,7 +407,7 @@ public final class ChatViewModel {
             var reply = conversation[index]
             if let seq = seqs[reply.id] {
                 if reply.text.isEmpty && reply.toolCalls.isEmpty {
-                    try? store?.deleteMessage(reply.id)
+                    try? settledStore?.deleteMessage(reply.id)
                 } else {
                     reply.state = .stopped
                     inFlight.recorder?.finish(reply, seq: seq)
@@ -411,8 +422,16 @@ public final class ChatViewModel {
 
     // MARK: Keeping the store in step
 
+    /// The store, once the last reply's saves have landed: what else reads or changes the
+    /// chat goes after them. Waits only when the user acts in the moment a long reply is
+    /// being saved.
+    private var settledStore: ChatStore? {
+        recorder?.flush()
+        return store
+    }
+
     private func ensureChat(firstPrompt: String) {
-        guard chat == nil, let store else { return }
+        guard chat == nil, let store = settledStore else { return }
         let title = ChatTitle.make(from: firstPrompt)
         let summary = ChatSummary(title: title, model: connection.modelName, systemPrompt: defaultSystemPrompt)
         do {
@@ -425,21 +444,39 @@ public final class ChatViewModel {
         }
     }
 
-    private func touchChat() {
-        guard let store, var summary = chat else { return }
+    /// Marks the chat as just used; behind `recorder`'s saves when given, without waiting.
+    private func touchChat(after recorder: ReplyRecorder? = nil) {
+        guard var summary = chat else { return }
         summary.updated = Date()
         summary.model = connection.modelName
-        try? store.touchChat(summary.id, at: summary.updated, model: summary.model)
         chat = summary
+        let (id, date, model) = (summary.id, summary.updated, summary.model)
+        write(after: recorder) { try $0.touchChat(id, at: date, model: model) }
         onChatSaved?(summary)
     }
 
-    private func persist(_ index: Int) {
-        guard let store, let chat, let seq = seqs[conversation[index].id] else { return }
-        do {
-            try store.save(conversation[index], in: chat.id, seq: seq)
-        } catch {
-            report(error)
+    /// Saves message `index`; behind `recorder`'s saves when given, without waiting.
+    private func persist(_ index: Int, after recorder: ReplyRecorder? = nil) {
+        guard let chat, let seq = seqs[conversation[index].id] else { return }
+        let (message, chatID) = (conversation[index], chat.id)
+        write(after: recorder) { try $0.save(message, in: chatID, seq: seq) }
+    }
+
+    /// Runs `body` on the store now, or after `recorder`'s saves on its queue; a failure is
+    /// reported in the window either way.
+    private func write(after recorder: ReplyRecorder?, _ body: @escaping @Sendable (ChatStore) throws -> Void) {
+        guard let recorder else {
+            guard let store = settledStore else { return }
+            do { try body(store) } catch { report(error) }
+            return
+        }
+        recorder.then { store in
+            do {
+                try body(store)
+            } catch {
+                let message = ChatError.describe(error)
+                Task { @MainActor [weak self] in self?.report(message) }
+            }
         }
     }
 
@@ -456,14 +493,14 @@ public final class ChatViewModel {
     private func remove(at index: Int) {
         let message = conversation[index]
         conversation.remove(at: index)
-        if seqs.removeValue(forKey: message.id) != nil { try? store?.deleteMessage(message.id) }
+        if seqs.removeValue(forKey: message.id) != nil { try? settledStore?.deleteMessage(message.id) }
         notify(.messageRemoved(index))
     }
 
     /// Removes the messages from `index` on, here and in the store.
     private func truncate(from index: Int) {
         guard index < conversation.count else { return }
-        if let store, let chat, let seq = seqs[conversation[index].id] {
+        if let store = settledStore, let chat, let seq = seqs[conversation[index].id] {
             try? store.deleteMessages(in: chat.id, from: seq)
             nextSeq = seq
         }

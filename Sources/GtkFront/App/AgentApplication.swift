@@ -37,6 +37,7 @@ public final class AgentApplication {
         Signals.connect(app, "startup") { [weak self] in self?.startup() }
         Signals.connect(app, "activate") { [weak self] in self?.activate() }
         Signals.connect(app, "shutdown") { [weak self] in
+            self?.viewModel.finishSaving()
             self?.viewModel.connection.shutdown()
             self?.frameMeter?.write()
         }

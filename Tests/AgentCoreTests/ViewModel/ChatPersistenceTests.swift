@@ -177,7 +177,12 @@ struct ReplyRecorderTests {
         let recorder = ReplyRecorder(store: store, chat: chat.id, interval: .milliseconds(400))
         var reply = ChatMessage(role: .assistant, text: "a", state: .streaming)
         recorder.update(reply, seq: 0)
-        #expect(try store.messages(in: chat.id).first?.message.text == "a", "the first update is saved at once")
+        var first = ""
+        for _ in 0..<50 where first != "a" {
+            try await Task.sleep(for: .milliseconds(2))
+            first = try store.messages(in: chat.id).first?.message.text ?? ""
+        }
+        #expect(first == "a", "the first update is saved at once")
         reply.text = "ab"
         recorder.update(reply, seq: 0)
         reply.text = "abc"
@@ -194,7 +199,31 @@ struct ReplyRecorderTests {
         recorder.finish(reply, seq: 0)
         reply.text = "late"
         recorder.update(reply, seq: 0)
+        recorder.flush()
         let final = try #require(try store.messages(in: chat.id).first?.message)
-        #expect(final.text == "abcd" && final.state == .done, "finish saved at once; the late update was ignored")
+        #expect(final.text == "abcd" && final.state == .done, "finish saved; the late update was ignored")
+    }
+
+    @Test("The thread that streams never writes: saves wait on the recorder's queue, in order")
+    func savesOffTheCallersThread() throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let chat = try store.createChat(ChatSummary(title: "r"))
+        let recorder = ReplyRecorder(store: store, chat: chat.id)
+        // The queue is held busy, as by a save of megabytes.
+        let busy = DispatchSemaphore(value: 0)
+        recorder.then { _ in busy.wait() }
+        var reply = ChatMessage(role: .assistant, text: "first", state: .streaming)
+        recorder.update(reply, seq: 0)
+        reply.text = "first and last"
+        reply.state = .done
+        recorder.finish(reply, seq: 0)
+        let touched = Date(timeIntervalSince1970: 2_000_000_000)
+        recorder.then { try? $0.touchChat(chat.id, at: touched) }
+        #expect(try store.messages(in: chat.id).isEmpty, "nothing was written on this thread")
+        busy.signal()
+        recorder.flush()
+        let saved = try #require(try store.messages(in: chat.id).first?.message)
+        #expect(saved.text == "first and last" && saved.state == .done)
+        #expect(try store.chat(chat.id)?.updated == touched, "what came after the reply ran after its save")
     }
 }
