@@ -218,6 +218,57 @@ static inline gboolean agent_prefers_dark(void) {
 }
 
 
+/* A box for one child, as wide as a label with max-width-chars `chars` would be: its
+ * natural width is at least that many average characters of its font, its minimum stays the
+ * child's, so a wrapping text view in it reads like the labels around it and still shrinks
+ * with the window. (A text view has no width in characters; GtkCustomLayout's callbacks
+ * take no user data, hence the object data.) */
+static inline GtkSizeRequestMode agent_reading_width_request_mode(GtkWidget *widget) {
+    (void)widget;
+    return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+static inline void agent_reading_width_measure(GtkWidget *widget, GtkOrientation orientation, int for_size,
+                                               int *minimum, int *natural, int *minimum_baseline,
+                                               int *natural_baseline) {
+    int min = 0, nat = 0;
+    for (GtkWidget *child = gtk_widget_get_first_child(widget); child != NULL; child = gtk_widget_get_next_sibling(child)) {
+        if (!gtk_widget_should_layout(child)) continue;
+        int child_min = 0, child_nat = 0;
+        gtk_widget_measure(child, orientation, for_size, &child_min, &child_nat, NULL, NULL);
+        min = MAX(min, child_min);
+        nat = MAX(nat, child_nat);
+    }
+    if (orientation == GTK_ORIENTATION_HORIZONTAL) {
+        int chars = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(widget), "agent-reading-chars"));
+        PangoFontMetrics *metrics = pango_context_get_metrics(gtk_widget_get_pango_context(widget), NULL, NULL);
+        int char_width = MAX(pango_font_metrics_get_approximate_char_width(metrics),
+                             pango_font_metrics_get_approximate_digit_width(metrics));
+        pango_font_metrics_unref(metrics);
+        nat = MAX(nat, PANGO_PIXELS(char_width * chars));
+    }
+    *minimum = min;
+    *natural = MAX(min, nat);
+    if (minimum_baseline != NULL) *minimum_baseline = -1;
+    if (natural_baseline != NULL) *natural_baseline = -1;
+}
+
+static inline void agent_reading_width_allocate(GtkWidget *widget, int width, int height, int baseline) {
+    for (GtkWidget *child = gtk_widget_get_first_child(widget); child != NULL; child = gtk_widget_get_next_sibling(child)) {
+        if (gtk_widget_should_layout(child)) gtk_widget_allocate(child, width, height, baseline, NULL);
+    }
+}
+
+static inline GtkWidget *agent_reading_width_box_new(GtkWidget *child, int chars) {
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+    g_object_set_data(G_OBJECT(box), "agent-reading-chars", GINT_TO_POINTER(chars));
+    gtk_widget_set_layout_manager(box, gtk_custom_layout_new(agent_reading_width_request_mode,
+                                                             agent_reading_width_measure,
+                                                             agent_reading_width_allocate));
+    gtk_box_append(GTK_BOX(box), child);
+    return box;
+}
+
 /* How long the main loop works between two waits (g_main_context_set_poll_func wraps the
  * wait): the longest such stretch is the longest any input could wait for an answer.
  * Benchmarks only (FrameMeter). */

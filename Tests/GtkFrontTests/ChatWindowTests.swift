@@ -182,10 +182,13 @@ extension GtkSuites {
             #expect(streaming.codeBlocks.isEmpty, "an unfinished code block is not rendered yet")
             #expect(streaming.displayedText.hasPrefix("Reversing a string\n\nUse reversed() — it works on any sequence:"))
             #expect(streaming.displayedText.contains("```swift"), "the block being written shows as plain text")
+            let tail = try #require(streaming.tailView, "the block being written streams into a text view")
+            #expect(tail.text.hasPrefix("```swift") && tail.text.contains("let flipped"))
 
             try await GtkTestHarness.pump(until: { !model.isSending }, "the reply to finish")
             try await GtkTestHarness.pump(for: .milliseconds(60))
             let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
+            #expect(row.tailView == nil, "once the reply ends, all of it is rendered")
             let code = try #require(row.codeBlocks.first)
             #expect(row.codeBlocks.count == 1)
             #expect(code.code == "let word = \"stressed\"\nlet flipped = String(word.reversed())\nprint(flipped) // desserts")

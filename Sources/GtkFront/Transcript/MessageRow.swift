@@ -20,6 +20,8 @@ final class MessageRow {
     let editButton: UnsafeMutablePointer<GtkWidget>
     let regenerateButton: UnsafeMutablePointer<GtkWidget>
     private var paragraphLabels: [StackedLabel] = []
+    /// The plain tail of a reply while it streams, in place of the labels.
+    private(set) var tailView: PlainTextView?
     /// A reply's finished Markdown blocks, rendered; the plain tail (`tailBox`) follows.
     private let markdownBox: UnsafeMutablePointer<GtkWidget>
     private let tailBox: UnsafeMutablePointer<GtkWidget>
@@ -168,7 +170,7 @@ final class MessageRow {
     var displayedText: String {
         if let longReply { return longReply.text }
         let rendered = renderedWidgets.flatMap(Self.labelTexts)
-        let tail = paragraphLabels.compactMap { StackedLabel.text(of: $0.widget) }
+        let tail = tailView.map { [$0.text] } ?? paragraphLabels.compactMap { StackedLabel.text(of: $0.widget) }
         return (rendered + tail).joined(separator: "\n\n")
     }
 
@@ -287,8 +289,9 @@ final class MessageRow {
     }
 
     /// A reply's finished blocks are rendered from Markdown (all of it once the reply has
-    /// ended); the block still being written stays plain, updated a paragraph at a time.
-    /// The user's own messages stay plain text.
+    /// ended); the block still being written streams as plain text into a text view, which
+    /// lays out only the lines added (labels are laid out whole on every frame). The user's
+    /// own messages stay plain text, in labels.
     /// While a reply streams, a flood of text is taken on `LongText.revealPerFrame` at a
     /// time; returns false when some of it is still to show (update again next frame).
     private func updateText(_ message: ChatMessage) -> Bool {
@@ -324,7 +327,7 @@ final class MessageRow {
         } else if message.text.isEmpty && message.toolCalls.isEmpty {
             plain = "…"
         }
-        showPlain(plain)
+        showPlain(plain, streaming: growing && message.role == .assistant)
         return caughtUp
     }
 
@@ -341,7 +344,7 @@ final class MessageRow {
         }
         let view = longReply ?? {
             resetRendered()
-            showPlain("")
+            showPlain("", streaming: false)
             gtk_widget_set_visible(markdownBox, 0)
             gtk_widget_set_visible(tailBox, 0)
             let view = LongReplyView()
@@ -352,7 +355,27 @@ final class MessageRow {
         return view.show(head, of: totalBytes)
     }
 
-    private func showPlain(_ text: String) {
+    /// Shows the plain tail: a streaming reply's in a text view, other text in labels, a
+    /// paragraph each.
+    private func showPlain(_ text: String, streaming: Bool) {
+        if streaming {
+            let view = tailView ?? {
+                removeParagraphLabels()
+                let view = PlainTextView(classes: ["message-text"])
+                gtk_box_append(tailBox.cast(), view.widget)
+                tailView = view
+                return view
+            }()
+            // The next block's leading space or line break is not shown (as once rendered).
+            let shown = text.drop { $0.isWhitespace }
+            view.show(shown, limit: .max)
+            gtk_widget_set_visible(view.widget, shown.isEmpty ? 0 : 1)
+            return
+        }
+        if let tailView {
+            gtk_box_remove(tailBox.cast(), tailView.widget)
+            self.tailView = nil
+        }
         guard let firstChanged = tracker.update(with: text) else { return }
         let paragraphs = text.isEmpty ? [] : tracker.paragraphs
         while paragraphLabels.count > paragraphs.count {
@@ -366,6 +389,12 @@ final class MessageRow {
             }
             paragraphLabels[index].setText(paragraphs[index])
         }
+    }
+
+    private func removeParagraphLabels() {
+        for paragraph in paragraphLabels { gtk_box_remove(tailBox.cast(), paragraph.widget) }
+        paragraphLabels = []
+        tracker = ParagraphTracker()
     }
 
     private func resetRendered() {

@@ -52,15 +52,18 @@ final class StackedLabel {
         return box
     }
 
+    /// How wide message text runs, in average characters.
+    static let maxWidthChars: Int32 = 64
+
     /// A label for message text: wrapping at words, selectable, left-aligned, at most
-    /// 64 characters wide.
+    /// `maxWidthChars` wide.
     static func makeLabel(classes: [String]) -> UnsafeMutablePointer<GtkWidget> {
         let label: UnsafeMutablePointer<GtkWidget> = gtk_label_new(nil)
         gtk_label_set_wrap(label.opaque, 1)
         gtk_label_set_wrap_mode(label.opaque, PANGO_WRAP_WORD)
         gtk_label_set_xalign(label.opaque, 0)
         gtk_label_set_selectable(label.opaque, 1)
-        gtk_label_set_max_width_chars(label.opaque, 64)
+        gtk_label_set_max_width_chars(label.opaque, maxWidthChars)
         gtk_widget_set_halign(label, GTK_ALIGN_START)
         gtk_widget_set_focusable(label, 0)
         for name in classes { gtk_widget_add_css_class(label, name) }

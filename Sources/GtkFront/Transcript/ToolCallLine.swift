@@ -19,7 +19,7 @@ final class ToolCallLine {
         gtk_label_set_wrap_mode(details.opaque, PANGO_WRAP_WORD_CHAR)
         gtk_label_set_xalign(details.opaque, 0)
         gtk_label_set_selectable(details.opaque, 1)
-        gtk_label_set_max_width_chars(details.opaque, 64)
+        gtk_label_set_max_width_chars(details.opaque, StackedLabel.maxWidthChars)
         GtkText.addClasses(details, "tool-details")
         widget = gtk_expander_new(nil)
         gtk_expander_set_label_widget(widget.opaque, summary)

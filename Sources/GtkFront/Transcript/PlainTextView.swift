@@ -1,0 +1,49 @@
+import AgentCore
+import CGtk
+
+/// Plain text that grows, in a read-only text view that sits in the bubble as the labels
+/// do. A text view lays out only the lines added to it, where GTK 4.8 lays a wrapping
+/// label out whole, several times, whenever its text changes (measured: 30–70 ms for a frame
+/// that grows a streaming paragraph to 2 KB, docs/reliability.md). It holds a streaming
+/// reply's unfinished block and the shown part of a reply too long for labels
+/// (`LongReplyView`).
+@MainActor
+final class PlainTextView {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let view: UnsafeMutablePointer<GtkWidget>
+    private var shown: Substring = ""
+
+    /// `classes`: CSS classes besides "plain-text".
+    init(classes: [String] = []) {
+        view = gtk_text_view_new()
+        gtk_text_view_set_editable(view.cast(), 0)
+        gtk_text_view_set_cursor_visible(view.cast(), 0)
+        gtk_text_view_set_wrap_mode(view.cast(), GTK_WRAP_WORD_CHAR)
+        GtkText.addClasses(view, "plain-text")
+        for name in classes { gtk_widget_add_css_class(view, name) }
+        widget = agent_reading_width_box_new(view, StackedLabel.maxWidthChars)
+    }
+
+    /// Shows `text`: what was added since the last call is appended, at most `limit` bytes
+    /// of it (the rest on later calls); other text replaces what is shown. Returns false
+    /// while some of `text` is still to show.
+    @discardableResult
+    func show(_ text: Substring, limit: Int = LongText.revealPerFrame) -> Bool {
+        let buffer = gtk_text_view_get_buffer(view.cast())
+        if !text.utf8.starts(with: shown.utf8) {
+            shown = ""
+            gtk_text_buffer_set_text(buffer, "", 0)
+        }
+        guard text.utf8.count > shown.utf8.count else { return true }
+        let start = text.utf8.index(text.utf8.startIndex, offsetBy: shown.utf8.count)
+        let (piece, isCut) = LongText.head(of: String(text[start...]), limit: limit, atLineBreak: false)
+        var end = GtkTextIter()
+        gtk_text_buffer_get_end_iter(buffer, &end)
+        gtk_text_buffer_insert(buffer, &end, String(piece), -1)
+        shown = text[..<text.utf8.index(start, offsetBy: piece.utf8.count)]
+        return !isCut
+    }
+
+    /// The text shown.
+    var text: String { GtkText.contents(of: gtk_text_view_get_buffer(view.cast())) }
+}
