@@ -184,7 +184,9 @@ struct LocalModelServerTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).count > 1)
         #expect(result.stderr.contains("SmolLM2-135M-Instruct"))
-        #expect(Self.llamaServers().subtracting(before).isEmpty)
+        // Another test in this process (the window's, under `scripts/sanitize`) may be running
+        // a llama-server of its own: only one that is not this process's child is a leftover.
+        #expect(Self.llamaServers().subtracting(before).filter { Self.parent(of: $0) != getpid() }.isEmpty)
     }
 
     @Test("agent-cli whose llama-server is killed mid-reply: what arrived is printed, the crash is named, exit 1")
