@@ -118,9 +118,11 @@ struct ChatViewModelTests {
         let model = viewModel("stall")
         model.draft = "go"
         model.send()
-        for _ in 0..<500 where model.conversation[1].text.isEmpty {
+        // The shared test server may be busy with another suite's 10 MB reply: wait long.
+        for _ in 0..<(3000 * TestTiming.scale) where model.conversation.count < 2 || model.conversation[1].text.isEmpty {
             try await Task.sleep(for: .milliseconds(10))
         }
+        try #require(model.conversation.count == 2 && !model.conversation[1].text.isEmpty, "the first token arrived")
         model.stop()
         await model.waitUntilIdle()
         #expect(model.conversation[1].text == "Waiting")
