@@ -75,7 +75,8 @@ public final class ChatViewModel {
     private var generation = 0
     private var seqs: [UUID: Int] = [:]
     private var nextSeq = 0
-    private var inFlight: (reply: UUID, recorder: ReplyRecorder?)?
+    /// The reply being streamed.
+    private var inFlight: UUID?
     /// The recorder of the latest reply, kept after it ends until its last save has landed.
     private var recorder: ReplyRecorder?
 
@@ -277,7 +278,7 @@ public final class ChatViewModel {
         append(reply)
         let recorder = settledStore.flatMap { store in chat.map { ReplyRecorder(store: store, chat: $0.id) } }
         self.recorder = recorder
-        inFlight = (reply.id, recorder)
+        inFlight = reply.id
         isSending = true
         notify(.composer)
         let generation = generation
@@ -403,14 +404,14 @@ public final class ChatViewModel {
         guard isSending else { return }
         currentTask?.cancel()
         if consent.isAsking { consent.answer(.deny) }
-        if let inFlight, let index = conversation.index(of: inFlight.reply) {
+        if let inFlight, let index = conversation.index(of: inFlight) {
             var reply = conversation[index]
             if let seq = seqs[reply.id] {
                 if reply.text.isEmpty && reply.toolCalls.isEmpty {
                     try? settledStore?.deleteMessage(reply.id)
                 } else {
                     reply.state = .stopped
-                    inFlight.recorder?.finish(reply, seq: seq)
+                    recorder?.finish(reply, seq: seq)
                 }
             }
         }
