@@ -253,10 +253,3 @@ private let curlHeaderCallback: agent_curl_data_callback = { data, size, count, 
     exchange.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
     return length
 }
-
-extension Duration {
-    var milliseconds: Int {
-        let parts = components
-        return Int(parts.seconds) * 1000 + Int(parts.attoseconds / 1_000_000_000_000_000)
-    }
-}
