@@ -2,7 +2,8 @@
 #   make install                  (into ~/.local: it then shows in the application menu)
 #   make install PREFIX=/usr/local
 #   make uninstall PREFIX=…
-#   make check-data               (validate the desktop file and AppStream metainfo)
+#   make check-data               (validate the desktop file, AppStream metainfo and settings schema)
+#   make schemas                  (compile the settings schema for runs from the build tree)
 # The Swift runtime is linked statically, so installed binaries do not depend on the toolchain.
 
 APP_ID  := io.github.agentdesktop.Agent
@@ -12,14 +13,22 @@ DATADIR := $(PREFIX)/share
 BUILD   ?= release
 SWIFT_FLAGS ?= --static-swift-stdlib
 PRODUCTS := .build/$(BUILD)/agent .build/$(BUILD)/agent-cli
+# The build tree's compiled schema: the executables look beside themselves for it (.build/schemas).
+SCHEMA_DIR := .build/schemas
 
-.PHONY: all build install uninstall check-data
+.PHONY: all build install uninstall check-data schemas
 
 all: build
 
-build:
+build: schemas
 	swift build -c $(BUILD) $(SWIFT_FLAGS) --product agent
 	swift build -c $(BUILD) $(SWIFT_FLAGS) --product agent-cli
+
+schemas: $(SCHEMA_DIR)/gschemas.compiled
+
+$(SCHEMA_DIR)/gschemas.compiled: data/$(APP_ID).gschema.xml
+	mkdir -p $(SCHEMA_DIR)
+	glib-compile-schemas --strict --targetdir=$(SCHEMA_DIR) data
 
 install: build
 	install -Dm755 .build/$(BUILD)/agent "$(DESTDIR)$(BINDIR)/agent"
@@ -30,6 +39,8 @@ install: build
 	install -Dm644 data/$(APP_ID).metainfo.xml "$(DESTDIR)$(DATADIR)/metainfo/$(APP_ID).metainfo.xml"
 	install -Dm644 data/icons/hicolor/scalable/apps/$(APP_ID).svg "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	install -Dm644 data/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg "$(DESTDIR)$(DATADIR)/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg"
+	install -Dm644 data/$(APP_ID).gschema.xml "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/$(APP_ID).gschema.xml"
+	glib-compile-schemas "$(DESTDIR)$(DATADIR)/glib-2.0/schemas"
 	install -Dm644 Resources/style.css "$(DESTDIR)$(DATADIR)/$(APP_ID)/style.css"
 	install -Dm644 Resources/templates/gemma3-tools.jinja "$(DESTDIR)$(DATADIR)/$(APP_ID)/templates/gemma3-tools.jinja"
 	-command -v gtk4-update-icon-cache >/dev/null && gtk4-update-icon-cache -qtf "$(DESTDIR)$(DATADIR)/icons/hicolor"
@@ -41,9 +52,12 @@ uninstall:
 	rm -f "$(DESTDIR)$(DATADIR)/metainfo/$(APP_ID).metainfo.xml"
 	rm -f "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	rm -f "$(DESTDIR)$(DATADIR)/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg"
+	rm -f "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/$(APP_ID).gschema.xml"
+	-[ -d "$(DESTDIR)$(DATADIR)/glib-2.0/schemas" ] && glib-compile-schemas "$(DESTDIR)$(DATADIR)/glib-2.0/schemas"
 	rm -rf "$(DESTDIR)$(DATADIR)/$(APP_ID)"
 	-command -v update-desktop-database >/dev/null && update-desktop-database -q "$(DESTDIR)$(DATADIR)/applications"
 
 check-data:
 	desktop-file-validate data/$(APP_ID).desktop
+	glib-compile-schemas --strict --dry-run data
 	appstreamcli validate --no-net data/$(APP_ID).metainfo.xml

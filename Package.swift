@@ -10,10 +10,11 @@ let package = Package(
         .library(name: "AgentCore", targets: ["AgentCore"]),
     ],
     targets: [
+        // GTK 4 and libadwaita (which brings GTK with it).
         .systemLibrary(
             name: "CGtk",
-            pkgConfig: "gtk4",
-            providers: [.apt(["libgtk-4-dev"])]
+            pkgConfig: "libadwaita-1",
+            providers: [.apt(["libadwaita-1-dev", "libgtk-4-dev"])]
         ),
         // libcurl's headers only: the library itself is loaded on first use (see its shim).
         .systemLibrary(
@@ -50,15 +51,17 @@ let package = Package(
             name: "AgentCore",
             dependencies: ["CCurl", "CProcess", "CGLib", "CSQLite", "CMarkGFM", "CSecret"]
         ),
+        // How the transcript lays long text out (label-sized groups, limits): GTK-free.
+        .target(name: "TextLayout", dependencies: ["AgentCore"]),
         .target(
             name: "GtkFront",
-            dependencies: ["AgentCore", "CGtk", "CGtkSourceView"]
+            dependencies: ["AgentCore", "TextLayout", "CGtk", "CGtkSourceView"]
         ),
         .executableTarget(name: "agent", dependencies: ["GtkFront", "AgentCore"]),
         .executableTarget(name: "agent-cli", dependencies: ["AgentCore"]),
         .target(name: "TestSupport", dependencies: ["AgentCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "TestSupport"]),
-        .testTarget(name: "GtkFrontTests", dependencies: ["GtkFront", "AgentCore", "CGtk", "TestSupport"]),
+        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "TextLayout", "TestSupport"]),
+        .testTarget(name: "GtkFrontTests", dependencies: ["GtkFront", "AgentCore", "TextLayout", "CGtk", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

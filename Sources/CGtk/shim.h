@@ -1,9 +1,10 @@
-/* The thin C layer under GtkFront: what Swift cannot call directly (variadic
- * functions, macros) and what differs between GTK versions. */
+/* The thin C layer under GtkFront, over GTK 4 and libadwaita: what Swift cannot call
+ * directly (variadic functions, macros) and what differs between GTK versions. */
 #ifndef AGENT_CGTK_SHIM_H
 #define AGENT_CGTK_SHIM_H
 
 #include <gtk/gtk.h>
+#include <adwaita.h>
 #include <glib-unix.h>
 #ifdef GDK_WINDOWING_X11
 #include <gdk/x11/gdkx.h>
@@ -33,86 +34,37 @@ static inline void agent_accessible_set_description(GtkWidget *widget, const cha
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
-static inline gboolean agent_gtk_has_alert_dialog(void) {
-#if GTK_CHECK_VERSION(4, 10, 0)
-    return TRUE;
+/* Scrolls a list view so that `position` is visible (GTK 4.8 has no gtk_list_view_scroll_to). */
+static inline void agent_list_view_scroll_to(GtkWidget *list_view, guint position) {
+#if GTK_CHECK_VERSION(4, 12, 0)
+    gtk_list_view_scroll_to(GTK_LIST_VIEW(list_view), position, GTK_LIST_SCROLL_NONE, NULL);
 #else
-    return FALSE;
+    gtk_widget_activate_action(list_view, "list.scroll-to-item", "u", position);
 #endif
 }
 
-typedef void (*agent_dialog_answered)(int choice, void *context);
-
-typedef struct {
-    agent_dialog_answered answered;
-    void *context;
-    int cancel_index;
-} AgentDialogState;
-
-#if GTK_CHECK_VERSION(4, 10, 0)
-static inline void agent_alert_dialog_finished(GObject *source, GAsyncResult *result, gpointer data) {
-    AgentDialogState *state = data;
-    int choice = gtk_alert_dialog_choose_finish(GTK_ALERT_DIALOG(source), result, NULL);
-    state->answered(choice < 0 ? state->cancel_index : choice, state->context);
-    g_free(state);
+/* A boolean property of any object (g_object_get is variadic). */
+static inline gboolean agent_object_get_boolean(gpointer object, const char *property) {
+    gboolean value = FALSE;
+    g_object_get(object, property, &value, NULL);
+    return value;
 }
-#else
-static inline void agent_message_dialog_response(GtkDialog *dialog, int response, gpointer data) {
-    AgentDialogState *state = data;
-    gtk_window_destroy(GTK_WINDOW(dialog));
-    state->answered(response < 0 ? state->cancel_index : response, state->context);
-    g_free(state);
-}
-#endif
 
-/* Shows a modal dialog with a heading, a message and buttons (in `buttons`, `count` of
- * them); `answered` runs once with the index of the button chosen, or `cancel_index` when
- * the dialog is dismissed. `is_error` picks the error look on GTK < 4.10. Returns the
- * dialog window where GTK exposes one (GTK < 4.10: a GtkMessageDialog, whose responses
- * are the button indices), NULL otherwise (GtkAlertDialog is not a widget). */
-static inline GtkWindow *agent_show_dialog(GtkWindow *parent, gboolean is_error, const char *heading,
-                                           const char *message, const char *const *buttons, int count,
-                                           int default_index, int cancel_index,
-                                           agent_dialog_answered answered, void *context) {
-    AgentDialogState *state = g_new0(AgentDialogState, 1);
-    state->answered = answered;
-    state->context = context;
-    state->cancel_index = cancel_index;
-#if GTK_CHECK_VERSION(4, 10, 0)
-    (void)is_error;
-    (void)count;
-    GtkAlertDialog *dialog = gtk_alert_dialog_new("%s", heading);
-    gtk_alert_dialog_set_detail(dialog, message);
-    gtk_alert_dialog_set_modal(dialog, TRUE);
-    gtk_alert_dialog_set_buttons(dialog, buttons);
-    gtk_alert_dialog_set_default_button(dialog, default_index);
-    gtk_alert_dialog_set_cancel_button(dialog, cancel_index);
-    gtk_alert_dialog_choose(dialog, parent, NULL, agent_alert_dialog_finished, state);
-    g_object_unref(dialog);
-    return NULL;
-#else
-    GtkWidget *dialog = gtk_message_dialog_new(parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                               is_error ? GTK_MESSAGE_ERROR : GTK_MESSAGE_QUESTION,
-                                               GTK_BUTTONS_NONE, "%s", heading);
-    gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(dialog), "%s", message);
-    /* A fixed width for the texts: left to find its own, a wrapping label lays a long
-     * message out again and again while the new window is sized (measured: 40-70 ms). */
-    GtkWidget *area = gtk_message_dialog_get_message_area(GTK_MESSAGE_DIALOG(dialog));
-    for (GtkWidget *child = gtk_widget_get_first_child(area); child; child = gtk_widget_get_next_sibling(child)) {
-        if (GTK_IS_LABEL(child)) {
-            gtk_label_set_width_chars(GTK_LABEL(child), 50);
-            gtk_label_set_max_width_chars(GTK_LABEL(child), 50);
-        }
-    }
-    gtk_window_set_title(GTK_WINDOW(dialog), heading);
-    for (int index = 0; index < count; index++) {
-        gtk_dialog_add_button(GTK_DIALOG(dialog), buttons[index], index);
-    }
-    gtk_dialog_set_default_response(GTK_DIALOG(dialog), default_index);
-    g_signal_connect(dialog, "response", G_CALLBACK(agent_message_dialog_response), state);
-    gtk_window_present(GTK_WINDOW(dialog));
-    return GTK_WINDOW(dialog);
-#endif
+static inline void agent_object_set_boolean(gpointer object, const char *property, gboolean value) {
+    g_object_set(object, property, value, NULL);
+}
+
+static inline void agent_object_set_string(gpointer object, const char *property, const char *value) {
+    g_object_set(object, property, value, NULL);
+}
+
+/* The versions the About window's debug information reports. */
+static inline char *agent_toolkit_versions(void) {
+    return g_strdup_printf("GTK %u.%u.%u (built against %d.%d.%d)\nlibadwaita %u.%u.%u (built against %s)\nGLib %u.%u.%u",
+                           gtk_get_major_version(), gtk_get_minor_version(), gtk_get_micro_version(),
+                           GTK_MAJOR_VERSION, GTK_MINOR_VERSION, GTK_MICRO_VERSION,
+                           adw_get_major_version(), adw_get_minor_version(), adw_get_micro_version(), ADW_VERSION_S,
+                           glib_major_version, glib_minor_version, glib_micro_version);
 }
 
 typedef void (*agent_file_chosen)(const char *path, void *context);
@@ -182,41 +134,6 @@ static inline void agent_choose_file(GtkWindow *parent, const char *title, gbool
     gtk_native_dialog_show(GTK_NATIVE_DIALOG(dialog));
 #endif
 }
-
-/* Emits a signal that takes no arguments, e.g. "clicked" or "activate" (tests and
- * programmatic activation; g_signal_emit_by_name is variadic). */
-static inline void agent_emit_signal(gpointer instance, const char *signal) {
-    g_signal_emit_by_name(instance, signal);
-}
-
-/* Scrolls a list view so that `position` is visible (GTK 4.8 has no gtk_list_view_scroll_to). */
-static inline void agent_list_view_scroll_to(GtkWidget *list_view, guint position) {
-#if GTK_CHECK_VERSION(4, 12, 0)
-    gtk_list_view_scroll_to(GTK_LIST_VIEW(list_view), position, GTK_LIST_SCROLL_NONE, NULL);
-#else
-    gtk_widget_activate_action(list_view, "list.scroll-to-item", "u", position);
-#endif
-}
-
-static inline void agent_css_provider_load(GtkCssProvider *provider, const char *css) {
-#if GTK_CHECK_VERSION(4, 12, 0)
-    gtk_css_provider_load_from_string(provider, css);
-#else
-    gtk_css_provider_load_from_data(provider, css, -1);
-#endif
-}
-
-/* The dark or light variant of the theme for the whole app (g_object_set is variadic). */
-static inline void agent_set_prefer_dark(gboolean dark) {
-    g_object_set(gtk_settings_get_default(), "gtk-application-prefer-dark-theme", dark, NULL);
-}
-
-static inline gboolean agent_prefers_dark(void) {
-    gboolean dark = FALSE;
-    g_object_get(gtk_settings_get_default(), "gtk-application-prefer-dark-theme", &dark, NULL);
-    return dark;
-}
-
 
 /* A box for one child, as wide as a label with max-width-chars `chars` would be: its
  * natural width is at least that many average characters of its font, its minimum stays the

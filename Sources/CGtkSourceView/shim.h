@@ -4,35 +4,22 @@
 
 #include <gtksourceview/gtksource.h>
 
-/* Whether the app's theme is dark: the dark variant asked for (the desktop's preference),
- * a dark theme by name ("Adwaita-dark"), or GTK_THEME=Name:dark. */
-static inline gboolean agent_theme_is_dark(GtkSettings *settings) {
-    gboolean prefer_dark = FALSE;
-    char *theme = NULL;
-    g_object_get(settings, "gtk-application-prefer-dark-theme", &prefer_dark, "gtk-theme-name", &theme, NULL);
-    const char *forced = g_getenv("GTK_THEME");
-    gboolean dark = prefer_dark || (theme != NULL && g_str_has_suffix(theme, "-dark"))
-                    || (forced != NULL && g_str_has_suffix(forced, ":dark"));
-    g_free(theme);
-    return dark;
-}
-
-/* Gives `buffer` the light or dark Adwaita scheme, whichever matches the theme. */
-static inline void agent_source_buffer_apply_scheme(GtkSettings *settings, GParamSpec *pspec, GtkSourceBuffer *buffer) {
+/* Gives `buffer` the light or dark Adwaita scheme, whichever `style_manager` (the app's
+ * AdwStyleManager) says is in use. */
+static inline void agent_source_buffer_apply_scheme(GObject *style_manager, GParamSpec *pspec, GtkSourceBuffer *buffer) {
     (void)pspec;
+    gboolean dark = FALSE;
+    g_object_get(style_manager, "dark", &dark, NULL);
     GtkSourceStyleScheme *scheme = gtk_source_style_scheme_manager_get_scheme(
-        gtk_source_style_scheme_manager_get_default(), agent_theme_is_dark(settings) ? "Adwaita-dark" : "Adwaita");
+        gtk_source_style_scheme_manager_get_default(), dark ? "Adwaita-dark" : "Adwaita");
     if (scheme != NULL) gtk_source_buffer_set_style_scheme(buffer, scheme);
 }
 
-/* Keeps `buffer`'s scheme in step with the theme for as long as the buffer lives. */
-static inline void agent_source_buffer_follow_appearance(GtkSourceBuffer *buffer) {
-    GtkSettings *settings = gtk_settings_get_default();
-    agent_source_buffer_apply_scheme(settings, NULL, buffer);
-    g_signal_connect_object(settings, "notify::gtk-application-prefer-dark-theme",
-                            G_CALLBACK(agent_source_buffer_apply_scheme), buffer, 0);
-    g_signal_connect_object(settings, "notify::gtk-theme-name",
-                            G_CALLBACK(agent_source_buffer_apply_scheme), buffer, 0);
+/* Keeps `buffer`'s scheme in step with the style manager's light or dark for as long as
+ * the buffer lives. */
+static inline void agent_source_buffer_follow_style(GtkSourceBuffer *buffer, gpointer style_manager) {
+    agent_source_buffer_apply_scheme(G_OBJECT(style_manager), NULL, buffer);
+    g_signal_connect_object(style_manager, "notify::dark", G_CALLBACK(agent_source_buffer_apply_scheme), buffer, 0);
 }
 
 #endif

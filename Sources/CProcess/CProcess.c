@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -84,4 +85,12 @@ int agent_free_loopback_port(void) {
     }
     close(fd);
     return port;
+}
+
+int agent_pidfd_open(pid_t pid) {
+    return pidfd_open(pid, 0);
+}
+
+int agent_cloexec_pipe(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
 }

@@ -54,7 +54,14 @@ struct AgentCLI {
             fail(usage: "no prompt: give it as words or on standard input")
         }
 
-        let settings = SettingsStore()
+        let settings: SettingsStore
+        do {
+            settings = try SettingsStore()
+        } catch {
+            writeError("agent-cli: error: \(error)")
+            exit(1)
+        }
+        KeyFileMigration.run(into: settings)
         let toolbox = options.noTools ? Toolbox() : Toolbox.standard(
             settings: settings, locationSource: GeoClueLocationSource(), fixedLocation: options.location,
             askConsent: { await TerminalConsent.ask() })
@@ -107,7 +114,7 @@ struct AgentCLI {
             writeError("agent-cli: error: \(ChatError.describe(failure))")
             exit(1)
         }
-        if printer.hadProblems { exit(1) }
+        if printer.hadProblems || stored?.hadSaveFailure == true { exit(1) }
         if interrupted { exit(130) }
     }
 

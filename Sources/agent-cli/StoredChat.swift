@@ -4,16 +4,19 @@ import Synchronization
 
 /// A turn of a stored chat run from the terminal (`--chat ID|new`): the prompt and the
 /// reply are saved as they go (the reply about once a second), so a crash loses at most
-/// the last second, exactly as in the window.
+/// the last second, and settled by the window's rules (`ReplyLifecycle`).
 final class StoredChat: Sendable {
     let chat: ChatSummary
     let context: [ChatMessage]
-    private let store: ChatStore
-    private let user: ChatMessage
-    private let userSeq: Int
-    private let replySeq: Int
+    private let lifecycle: ReplyLifecycle
     private let recorder: ReplyRecorder
-    private let reply: Mutex<ChatMessage>
+    private let messages: Mutex<(user: ChatMessage, reply: ChatMessage)>
+    /// Whether a save failed, shared with the recorder's failure handler.
+    private let saveFailed = SaveFailure()
+
+    private final class SaveFailure: Sendable {
+        let happened = Mutex(false)
+    }
 
     struct UnknownChat: Error, LocalizedError {
         let id: String
@@ -30,51 +33,46 @@ final class StoredChat: Sendable {
             summary = existing
         }
         let history = Conversation(messages: try store.messages(in: summary.id).map(\.message)).context()
-        user = ChatMessage(role: .user, text: prompt, state: .sending)
-        userSeq = try store.nextSeq(in: summary.id)
-        replySeq = userSeq + 1
+        let user = ChatMessage(role: .user, text: prompt, state: .sending)
+        let userSeq = try store.nextSeq(in: summary.id)
         try store.save(user, in: summary.id, seq: userSeq)
-        let placeholder = ChatMessage(role: .assistant, text: "", model: model, state: .sending)
-        try store.save(placeholder, in: summary.id, seq: replySeq)
+        let placeholder = ReplyLifecycle.placeholder(model: model)
+        try store.save(placeholder, in: summary.id, seq: userSeq + 1)
         try store.touchChat(summary.id, model: model)
-        reply = Mutex(placeholder)
-        recorder = ReplyRecorder(store: store, chat: summary.id)
+        messages = Mutex((user, placeholder))
+        let failed = saveFailed
+        recorder = ReplyRecorder(store: store, chat: summary.id) { error in
+            failed.happened.withLock { $0 = true }
+            AgentCLI.writeError("agent-cli: could not save the chat: \(ChatError.describe(error))")
+        }
+        lifecycle = ReplyLifecycle(userSeq: userSeq, replySeq: userSeq + 1, recorder: recorder)
         context = ContextWindow.select(history + [user], systemPrompt: summary.systemPrompt, budget: settings.contextBudget)
         chat = summary
-        self.store = store
     }
 
-    /// From the transport's thread.
+    /// Whether a save failed (the exit status says so).
+    var hadSaveFailure: Bool { saveFailed.happened.withLock { $0 } }
+
+    /// From the transport's thread. (Problems are printed as the turn reports them.)
     func handle(_ event: ChatTurn.Event) {
-        let snapshot = reply.withLock { reply -> ChatMessage in
-            if reply.state == .sending { reply.state = .streaming }
-            ReplyAssembler.apply(event, to: &reply)
-            return reply
+        messages.withLock { state in
+            _ = lifecycle.receive(CollectionOfOne(event), reply: &state.reply, user: &state.user)
         }
-        recorder.update(snapshot, seq: replySeq)
     }
 
-    /// Settles both messages as the view model does.
+    /// Settles both messages and waits until they are saved.
     func finish(_ result: Result<Void, any Error>, interrupted: Bool) {
-        var final = reply.withLock { $0 }
-        let delivered = final.state != .sending
+        let ending: ReplyLifecycle.Ending
         switch result {
-        case .success: final.state = interrupted ? .stopped : .done
-        case .failure(ChatError.cutOff) where !final.text.isEmpty, .failure(ChatError.stalled) where !final.text.isEmpty:
-            final.state = .cutOff
-        case .failure(ChatError.toolRoundLimit): final.state = .cutOff
-        case .failure: final.state = interrupted ? .stopped : .failed
+        case _ where interrupted: ending = .stopped
+        case .success: ending = .completed
+        case .failure(let error): ending = .failed(error)
         }
-        if final.text.isEmpty && final.toolCalls.isEmpty {
-            recorder.flush()
-            try? store.deleteMessage(final.id)
-        } else {
-            recorder.finish(final, seq: replySeq)
-            recorder.flush()
+        messages.withLock { state in
+            _ = lifecycle.settle(ending, reply: &state.reply, user: &state.user)
         }
-        var settledUser = user
-        settledUser.state = delivered || interrupted ? .done : .failed
-        try? store.save(settledUser, in: chat.id, seq: userSeq)
-        try? store.touchChat(chat.id)
+        let id = chat.id
+        recorder.then { try $0.touchChat(id) }
+        recorder.flush()
     }
 }

@@ -30,8 +30,17 @@ if options.showVersion {
     exit(0)
 }
 
+let settings: SettingsStore
+do {
+    settings = try SettingsStore()
+} catch {
+    let text = Array("agent: \(error)\n".utf8)
+    _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    exit(1)
+}
+KeyFileMigration.run(into: settings)
+
 let status = MainActor.assumeIsolated {
-    let settings = SettingsStore()
     let consent = ConsentBroker()
     let toolbox = options.noTools ? Toolbox() : Toolbox.standard(
         settings: settings, locationSource: GeoClueLocationSource(), fixedLocation: options.location,

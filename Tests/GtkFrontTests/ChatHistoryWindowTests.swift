@@ -1,4 +1,4 @@
-import AgentCore
+@testable import AgentCore
 import CGtk
 import Foundation
 @testable import GtkFront
@@ -6,113 +6,227 @@ import TestSupport
 import Testing
 
 extension GtkSuites {
-    /// Saved chats in the window under Xvfb: two chats survive a restart; search finds a word
-    /// in the older one and opens it there.
+    /// Saved chats in the window under Xvfb: two chats survive a restart; a search hit opens
+    /// its chat at the hit; delete and undo from the toast; edit and regenerate from a
+    /// message's buttons; rows that always show their own message; a store that refuses.
     @MainActor
     @Suite("Chat history in the window (GTK under Xvfb)", .serialized)
     struct ChatHistoryWindowTests {
         let server = TestServer.shared
 
-        func launch(file: URL, settings: SettingsStore) throws -> (AgentApplication, ChatWindow) {
-            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "m"),
+        func launch(file: URL, settings: SettingsStore, scenario: String = "echo") async throws -> (AgentApplication, ChatWindow) {
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: "m"),
                                                 store: try ChatStore(file: file), settings: settings)
-            return (app, try #require(app.window))
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            return (app, window)
+        }
+
+        static func temporaryFile() -> URL {
+            FileManager.default.temporaryDirectory.appending(path: "agent-window-\(UUID())/chats.sqlite")
         }
 
         func send(_ text: String, in window: ChatWindow) async throws {
-            window.composer.input.enter(text)
-            window.composer.input.submit()
-            try await GtkTestHarness.pump(until: { !window.viewModel.isSending }, "the reply to “\(text)”")
+            let count = window.viewModel.conversation.count
+            try await Xdo.type(text)
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { !window.viewModel.isSending && window.viewModel.conversation.count >= count + 2 },
+                                          "the reply to “\(text)”")
+            try await GtkTestHarness.pump(for: .milliseconds(40))
         }
 
-        @Test func twoChatsSurviveARestartAndSearchFindsTheOlderOne() async throws {
-            let file = FileManager.default.temporaryDirectory.appending(path: "agent-window-\(UUID())/chats.sqlite")
-            let settings = SettingsStore(file: TestTools.temporarySettingsFile())
+        @Test("Two chats survive a restart; a search hit opens its chat at the hit, marked")
+        func chatsSurviveARestartAndSearchFindsTheOlderOne() async throws {
+            let file = Self.temporaryFile()
+            let settings = try TestTools.settings()
             do {
-                let (app, window) = try launch(file: file, settings: settings)
+                let (app, window) = try await launch(file: file, settings: settings)
                 try await send("Pelicans live near water", in: window)
-                gtk_widget_activate_action_variant(window.window, "win.new-chat", nil)
+                try await Xdo.key("ctrl+n")
                 try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 0 }, "an empty new chat")
                 try await send("What is a good sourdough starter?", in: window)
-                try await GtkTestHarness.pump(for: .milliseconds(80))
                 let sidebar = try #require(window.sidebar)
                 #expect(window.library?.chats.map(\.title) == ["What is a good sourdough starter?", "Pelicans live near water"])
                 #expect(sidebar.chatList.row(for: try #require(window.library?.chats.first?.id))?.title == "What is a good sourdough starter?")
                 GtkTestHarness.close(app)
             }
 
-            let (app, window) = try launch(file: file, settings: settings)
+            let (app, window) = try await launch(file: file, settings: settings)
             defer { GtkTestHarness.close(app) }
-            try await GtkTestHarness.pump(for: .milliseconds(100))
             let library = try #require(window.library)
             let sidebar = try #require(window.sidebar)
             #expect(library.chats.map(\.title) == ["What is a good sourdough starter?", "Pelicans live near water"])
-            for chat in library.chats {
-                #expect(sidebar.chatList.row(for: chat.id)?.title == chat.title, "both rows are shown")
-            }
+            for chat in library.chats { #expect(sidebar.chatList.row(for: chat.id)?.title == chat.title, "both rows are shown") }
             #expect(window.viewModel.chat?.title == "What is a good sourdough starter?", "it reopens on the last chat")
-            #expect(window.transcript.boundRow(for: window.viewModel.conversation[0].id)?.displayedText == "What is a good sourdough starter?")
 
-            gtk_widget_activate_action_variant(window.window, "win.search", nil)
+            try await Xdo.key("ctrl+f")
             try await GtkTestHarness.pump(until: { gtk_search_bar_get_search_mode(sidebar.searchBar.opaque) != 0 }, "the search bar")
-            gtk_editable_set_text(OpaquePointer(sidebar.searchEntry), "pelican")
-            try await GtkTestHarness.pump(until: { !library.searchResults.isEmpty }, "search results")
-            #expect(sidebar.results.shownTexts.contains { $0.hasPrefix("Pelicans live near water — ") })
-            let messageHit = try #require(library.searchResults.firstIndex { $0.messageID != nil })
-            let found = try #require(library.searchResults[messageHit].messageID)
-            sidebar.results.open(messageHit)
-            try await GtkTestHarness.pump(until: { window.viewModel.chat?.title == "Pelicans live near water" }, "the older chat")
+            try await Xdo.type("pelican")
+            try await GtkTestHarness.pump(until: { library.searchQuery == "pelican" && sidebar.results.shownTexts.contains { $0.hasPrefix("Pelicans live near water — ") } },
+                                          "the message among the results")
+            // The search entry waits a moment after the last key before it searches: let it settle.
+            try await GtkTestHarness.pump(for: .milliseconds(400))
+            let hitIndex = try #require(library.searchResults.firstIndex { $0.messageID != nil })
+            let found = try #require(library.searchResults[hitIndex].messageID)
+            let hitRow = UnsafeMutableRawPointer(try #require(gtk_list_box_get_row_at_index(sidebar.results.listBox.opaque, Int32(hitIndex))))
+                .assumingMemoryBound(to: GtkWidget.self)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(hitRow) }, "the result on screen")
+            try await Xdo.click(hitRow)
+            try await GtkTestHarness.pump(until: { window.viewModel.chat?.title == "Pelicans live near water" },
+                                          "the older chat (results \(library.searchResults.map { "\($0.chatTitle)/\($0.messageID != nil)" }), on screen \(window.viewModel.chat?.title ?? "none"), hit \(hitIndex))")
             try await GtkTestHarness.pump(for: .milliseconds(80))
             let row = try #require(window.transcript.boundRow(for: found))
             #expect(row.displayedText.lowercased().contains("pelican"))
+            #expect(gtk_widget_has_css_class(row.bubble, "found") != 0, "the hit is marked")
             #expect(gtk_search_bar_get_search_mode(sidebar.searchBar.opaque) == 0, "the search closes on a result")
-            #expect(library.searchResults.isEmpty)
         }
 
-        @Test("Delete shows an undo notice; Undo brings the chat back")
+        @Test("A search hit deep in a long chat: the window opens on a page around it, scrolled to it and marked — not at the bottom")
+        func searchHitInALongChat() async throws {
+            let file = Self.temporaryFile()
+            let store = try ChatStore(file: file)
+            let chat = try store.createChat(ChatSummary(title: "Long chat"))
+            let messages = (0..<400).map { index in
+                ChatMessage(role: index % 2 == 0 ? .user : .assistant,
+                            text: index == 41 ? "The word albatross appears here only." : "Message \(index): " + String(repeating: "words ", count: 20),
+                            state: .done)
+            }
+            try store.saveAll(messages, in: chat.id, firstSeq: 0)
+            let (app, window) = try await launch(file: file, settings: try TestTools.settings())
+            defer { GtkTestHarness.close(app) }
+            let library = try #require(window.library)
+            let sidebar = try #require(window.sidebar)
+            try await Xdo.key("ctrl+f")
+            try await Xdo.type("albatross")
+            try await GtkTestHarness.pump(until: { library.searchQuery == "albatross" && library.searchResults.contains { $0.messageID == messages[41].id } },
+                                          "the hit")
+            try await GtkTestHarness.pump(for: .milliseconds(400))
+            let hitIndex = try #require(library.searchResults.firstIndex { $0.messageID == messages[41].id })
+            let hitRow = UnsafeMutableRawPointer(try #require(gtk_list_box_get_row_at_index(sidebar.results.listBox.opaque, Int32(hitIndex))))
+                .assumingMemoryBound(to: GtkWidget.self)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(hitRow) }, "the result on screen")
+            try await Xdo.click(hitRow)
+            try await GtkTestHarness.pump(until: { window.viewModel.focusedMessageID == messages[41].id }, "the chat at the hit")
+            try await GtkTestHarness.pump(for: .milliseconds(150))
+            let model = window.viewModel
+            #expect(model.conversation.count == ChatPager.pageSize, "one page, not the 360 messages after the hit")
+            #expect(model.conversation.messages.contains { $0.id == messages[41].id })
+            let row = try #require(window.transcript.boundRow(for: messages[41].id), "the hit's row is built")
+            #expect(gtk_widget_has_css_class(row.bubble, "found") != 0)
+            // On screen: the row lies within the visible part of the transcript.
+            var bounds = graphene_rect_t()
+            #expect(gtk_widget_compute_bounds(row.root, window.transcript.widget, &bounds) != 0)
+            let height = Float(gtk_widget_get_height(window.transcript.widget))
+            #expect(bounds.origin.y + bounds.size.height > 0 && bounds.origin.y < height, "scrolled to the hit: \(bounds.origin.y) of \(height)")
+            #expect(!window.transcript.followsNewest)
+        }
+
+        @Test("Delete from the chat list: a toast with Undo; clicking Undo brings the chat back")
         func deleteAndUndo() async throws {
-            let file = FileManager.default.temporaryDirectory.appending(path: "agent-window-\(UUID())/chats.sqlite")
-            let (app, window) = try launch(file: file, settings: SettingsStore(file: TestTools.temporarySettingsFile()))
+            let (app, window) = try await launch(file: Self.temporaryFile(), settings: try TestTools.settings())
             defer { GtkTestHarness.close(app) }
             try await send("Keep me", in: window)
             let library = try #require(window.library)
-            let toast = window.toast
             let chat = try #require(library.chats.first)
             let row = try #require(window.sidebar?.chatList.row(for: chat.id))
-            agent_emit_signal(row.deleteButton.raw, "clicked")
-            try await GtkTestHarness.pump(until: { toast.isShown }, "the undo notice")
-            #expect(toast.text == "“Keep me” deleted")
+            try await Xdo.click(row.deleteButton)
+            try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("“Keep me” deleted") }, "the undo toast")
             #expect(library.chats.isEmpty)
             #expect(window.viewModel.chat == nil, "a new chat is on screen")
-            agent_emit_signal(toast.actionButton.raw, "clicked")
-            try await GtkTestHarness.pump(until: { !toast.isShown }, "the notice to go")
-            #expect(library.chats.map(\.id) == [chat.id])
+            let undo = try GtkTestHarness.requireButton("Undo", in: window.toasts.overlay)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(undo) }, "Undo on screen")
+            try await Xdo.click(undo)
+            try await GtkTestHarness.pump(until: { library.chats.map(\.id) == [chat.id] }, "the chat back")
             #expect(window.viewModel.chat?.id == chat.id)
         }
 
-        @Test("Edit from the row's button; Regenerate from the last reply's")
+        @Test("Edit from the message's button; Regenerate from the last reply's button gives a new reply")
         func editAndRegenerate() async throws {
-            let file = FileManager.default.temporaryDirectory.appending(path: "agent-window-\(UUID())/chats.sqlite")
-            let (app, window) = try launch(file: file, settings: SettingsStore(file: TestTools.temporarySettingsFile()))
+            let (app, window) = try await launch(file: Self.temporaryFile(), settings: try TestTools.settings(),
+                                                 scenario: "counter-\(uniqueMarker())")
             defer { GtkTestHarness.close(app) }
             try await send("first", in: window)
             try await send("second", in: window)
-            try await GtkTestHarness.pump(for: .milliseconds(60))
             let model = window.viewModel
             let lastReply = try #require(window.transcript.boundRow(for: model.conversation[3].id))
             #expect(GtkTestHarness.isVisible(lastReply.regenerateButton))
             #expect(!GtkTestHarness.isVisible(try #require(window.transcript.boundRow(for: model.conversation[1].id)).regenerateButton))
-            agent_emit_signal(lastReply.regenerateButton.raw, "clicked")
-            try await GtkTestHarness.pump(until: { !model.isSending && model.conversation.count == 4 }, "the new reply")
-            #expect(model.conversation[3].text == "Echo: second (3 messages)")
+            #expect(model.conversation[3].text == "Reply number 2 to: second")
+            try await Xdo.click(lastReply.regenerateButton)
+            try await GtkTestHarness.pump(until: { !model.isSending && model.conversation.count == 4
+                && model.conversation[3].text == "Reply number 3 to: second" }, "the new reply")
 
             let firstRow = try #require(window.transcript.boundRow(for: model.conversation[0].id))
-            agent_emit_signal(firstRow.editButton.raw, "clicked")
+            try await Xdo.click(firstRow.editButton)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isVisible(window.composer.editingNotice) }, "the editing notice")
             #expect(window.composer.input.text == "first")
-            try await send("FIRST", in: window)
-            #expect(model.conversation.messages.map(\.text) == ["FIRST", "Echo: FIRST (1 messages)"])
+            try await Xdo.key("ctrl+a")
+            try await Xdo.type("FIRST")
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { !model.isSending && model.conversation.count == 2 }, "the edited exchange")
+            #expect(model.conversation.messages.map(\.text) == ["FIRST", "Reply number 4 to: FIRST"])
             #expect(!GtkTestHarness.isVisible(window.composer.editingNotice))
+        }
+
+        @Test("Rows find their message by id: while earlier pages load in above them, no row shows another message")
+        func rowsShowTheirOwnMessage() async throws {
+            let file = Self.temporaryFile()
+            let store = try ChatStore(file: file)
+            let chat = try store.createChat(ChatSummary(title: "Paged"))
+            try store.saveAll((0..<200).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "Message number \($0)", state: .done) },
+                              in: chat.id, firstSeq: 0)
+            let settings = try TestTools.settings()
+            settings.lastChat = chat.id
+            let (app, window) = try await launch(file: file, settings: settings)
+            defer { GtkTestHarness.close(app) }
+            let model = window.viewModel
+            #expect(model.conversation.count == ChatPager.pageSize)
+            var checks = 0
+            while model.pager?.hasEarlier == true {
+                try await Xdo.scroll(window.transcript.widget, up: true, clicks: 10)
+                for message in model.conversation.messages {
+                    guard let row = window.transcript.boundRow(for: message.id) else { continue }
+                    #expect(row.displayedText == message.text, "a row shows \(row.displayedText) for \(message.text)")
+                    checks += 1
+                }
+            }
+            #expect(model.conversation.count == 200, "every page came in")
+            #expect(checks > 100)
+        }
+
+        @Test("A store that refuses (locked): renaming and deleting say so, and the list still shows what the store has")
+        func refusedWritesAreShown() async throws {
+            let file = Self.temporaryFile()
+            let store = try ChatStore(file: file, busyTimeout: .milliseconds(50))
+            let chat = try store.createChat(ChatSummary(title: "Locked in"))
+            let settings = try TestTools.settings()
+            settings.lastChat = chat.id
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "m"), store: store,
+                                                settings: settings)
+            defer { GtkTestHarness.close(app) }
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            let library = try #require(window.library)
+            let lock = try SQLiteDatabase(path: file.path)
+            try lock.execute("BEGIN EXCLUSIVE")
+            try await Xdo.key("F2")
+            try await GtkTestHarness.pump(until: { window.renameDialog.map { GtkTestHarness.isMapped($0.window) } == true }, "the rename dialog")
+            try await Xdo.focus(try #require(window.renameDialog).window)
+            try await Xdo.key("ctrl+a")
+            try await Xdo.type("New name")
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { window.alert != nil }, "the alert")
+            let alert = try #require(window.alert)
+            #expect(alert.body.contains("Could not change your chats") && alert.body.contains("locked"), "\(alert.body)")
+            #expect(library.chats.map(\.title) == ["Locked in"], "the list keeps the title the store has")
+            try await GtkTestHarness.answer(alert, "OK")
+            try await GtkTestHarness.pump(until: { window.alert == nil }, "the alert to close")
+
+            let row = try #require(window.sidebar?.chatList.row(for: chat.id))
+            try await Xdo.click(row.deleteButton)
+            try await GtkTestHarness.pump(until: { window.alert != nil }, "the second alert")
+            #expect(library.chats.map(\.id) == [chat.id], "the chat the store could not delete is still listed")
+            try lock.execute("ROLLBACK")
         }
     }
 }

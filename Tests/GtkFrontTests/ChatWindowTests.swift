@@ -6,58 +6,73 @@ import TestSupport
 import Testing
 
 extension GtkSuites {
-    /// The real window under Xvfb, driven as a user would: type, press Enter, watch the
-    /// reply stream into the transcript, copy it, meet the error alert.
+    /// The real window under Xvfb, used as a person uses it — keys and clicks through the X
+    /// server — and read back from its widgets: the empty chat's page, a reply streaming in,
+    /// Copy, the error alert, the location question, Markdown, following the newest text.
     @MainActor
     @Suite("Chat window (GTK under Xvfb)", .serialized)
     struct ChatWindowTests {
         let server = TestServer.shared
 
-        func launch(_ scenario: String) throws -> (AgentApplication, ChatWindow) {
-            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: "configured-model"))
+        func launch(_ scenario: String, toolbox: Toolbox = Toolbox(), consent: ConsentBroker = ConsentBroker()) async throws
+            -> (AgentApplication, ChatWindow) {
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: "configured-model"),
+                                                toolbox: toolbox, consent: consent)
             let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
             return (app, window)
         }
 
-        func type(_ text: String, into window: ChatWindow) {
-            window.composer.input.enter(text)
+        /// Types `text` into the focused message field and presses Enter.
+        func send(_ text: String) async throws {
+            try await Xdo.type(text)
+            try await Xdo.key("Return")
         }
 
-        @Test func theWindowShowsTitleModelAndAnEmptyComposer() async throws {
-            let (app, window) = try launch("echo")
+        func isFocused(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_has_focus(widget) != 0 }
+
+        @Test("An empty chat says which model answers and where; an example fills the entry; Send is off while it is empty")
+        func emptyChat() async throws {
+            let (app, window) = try await launch("echo")
             defer { GtkTestHarness.close(app) }
-            try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(window.window) != 0 }, "the window on screen")
             #expect(String(cString: gtk_window_get_title(window.window.cast())) == "Agent")
+            #expect(window.header.titleText == "New Chat")
             #expect(window.header.subtitleText == "configured-model · 127.0.0.1")
-            #expect(window.composer.input.placeholderText == "Type a message…")
-            #expect(window.composer.input.placeholderShown)
-            #expect(!GtkTestHarness.isSensitive(window.composer.sendButton), "Send is disabled while the entry is empty")
+            let page = window.chatPage.emptyPage
+            #expect(window.chatPage.showsEmptyPage && GtkTestHarness.isMapped(page.widget))
+            #expect(page.title == "Chat with configured-model")
+            #expect(page.descriptionText.contains("127.0.0.1"))
+            #expect(window.composer.input.placeholderShown && window.composer.input.placeholderText == "Type a message…")
+            #expect(!GtkTestHarness.isSensitive(window.composer.sendButton), "Send is off while the entry is empty")
             #expect(!GtkTestHarness.isVisible(window.composer.stopButton))
-            type("   ", into: window)
+            try await Xdo.type("   ")
             #expect(!GtkTestHarness.isSensitive(window.composer.sendButton), "blank text cannot be sent")
-            type("hello", into: window)
+
+            try await Xdo.click(page.exampleButtons[1])
+            #expect(window.composer.input.text == EmptyChatPage.examples[1], "the example replaced what was typed")
             #expect(GtkTestHarness.isSensitive(window.composer.sendButton))
+            #expect(isFocused(window.composer.input.textView), "and the entry has the focus, to send or change it")
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { !window.viewModel.isSending && window.viewModel.conversation.count == 2 }, "the reply")
+            #expect(!window.chatPage.showsEmptyPage && GtkTestHarness.isMapped(window.transcript.widget))
+            #expect(window.viewModel.conversation[1].text == "Echo: \(EmptyChatPage.examples[1]) (1 messages)")
         }
 
-        @Test("Enter sends; the reply streams into its row; Send is busy until it ends")
+        @Test("Enter sends; the reply streams into its row; Send is busy until it ends; the focus comes back")
         func sendingStreamsTheReply() async throws {
-            let (app, window) = try launch("slow-25")
+            let (app, window) = try await launch("slow-25")
             defer { GtkTestHarness.close(app) }
-            type("What is streaming?", into: window)
-            window.composer.input.submit()
-
+            try await send("What is streaming?")
+            let viewModel = window.viewModel
+            try await GtkTestHarness.pump(until: { viewModel.conversation.count == 2 }, "the reply to start")
             #expect(window.composer.input.text.isEmpty)
             #expect(!GtkTestHarness.isSensitive(window.composer.sendButton), "no second send while sending")
             #expect(GtkTestHarness.isVisible(window.composer.stopButton))
-            let viewModel = window.viewModel
-            #expect(viewModel.conversation.count == 2)
             let replyID = viewModel.conversation[1].id
 
             var snapshots: [String] = []
             try await GtkTestHarness.pump(until: {
-                if let text = window.transcript.boundRow(for: replyID)?.displayedText, snapshots.last != text {
-                    snapshots.append(text)
-                }
+                if let text = window.transcript.boundRow(for: replyID)?.displayedText, snapshots.last != text { snapshots.append(text) }
                 return !viewModel.isSending
             }, "the reply to finish")
             try await GtkTestHarness.pump(for: .milliseconds(100))
@@ -68,196 +83,208 @@ extension GtkSuites {
             #expect(row.displayedText == reply.text)
             #expect(reply.text.hasPrefix("Streaming reply to: What is streaming?"))
             #expect(snapshots.count > 3, "the row grew token by token: \(snapshots)")
-            #expect(String(cString: gtk_label_get_text(OpaquePointer(row.authorLabel))) == "assistant (test-model)")
+            #expect(GtkTestHarness.label(row.authorLabel) == "assistant (test-model)")
             #expect(gtk_widget_get_halign(row.root) == GTK_ALIGN_START)
             let userRow = try #require(window.transcript.boundRow(for: viewModel.conversation[0].id))
             #expect(userRow.displayedText == "What is streaming?")
             #expect(gtk_widget_get_halign(userRow.root) == GTK_ALIGN_END)
             #expect(!GtkTestHarness.isVisible(window.composer.stopButton))
-            let focus = try #require(gtk_window_get_focus(window.window.cast()), "something has the focus")
-            #expect(focus == window.composer.input.textView, "the focus is back in the message field for the next message")
+            #expect(isFocused(window.composer.input.textView), "the focus is back in the message field for the next message")
         }
 
-        @Test("Copy puts the reply on the clipboard, read back through the X server")
+        @Test("Copy under a reply puts it on the clipboard, read back through the X server, and says so")
         func copyButton() async throws {
-            let (app, window) = try launch("echo")
+            let (app, window) = try await launch("echo")
             defer { GtkTestHarness.close(app) }
-            type("copy me", into: window)
-            agent_emit_signal(window.composer.sendButton.raw, "clicked")
-            try await GtkTestHarness.pump(until: { !window.viewModel.isSending }, "the reply")
+            try await send("copy me")
+            try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 2 && !window.viewModel.isSending }, "the reply")
+            try await GtkTestHarness.pump(for: .milliseconds(60))
             let reply = window.viewModel.conversation[1]
             let row = try #require(window.transcript.boundRow(for: reply.id))
-            #expect(GtkTestHarness.isVisible(row.copyButton))
-            agent_emit_signal(row.copyButton.raw, "clicked")
-
-            let pasted = try await GtkTestHarness.readClipboard()
-            #expect(pasted == reply.text)
-            #expect(pasted == "Echo: copy me (1 messages)")
+            try await Xdo.click(row.copyButton)
+            #expect(try await GtkTestHarness.readClipboard() == "Echo: copy me (1 messages)")
+            try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
         }
 
-        @Test("HTTP 500: the LLM Error alert, and the user's message is still there")
+        @Test("HTTP 500: the LLM Error alert says what and why; the message is kept, marked, and back in the entry")
         func httpErrorAlert() async throws {
-            let (app, window) = try launch("http500")
+            let (app, window) = try await launch("http500")
             defer { GtkTestHarness.close(app) }
-            type("Will this fail?", into: window)
-            window.composer.input.submit()
-            try await GtkTestHarness.pump(until: { window.alertShowing }, "the alert")
-
-            if agent_gtk_has_alert_dialog() == 0 {
-                let alert = try #require(window.alertWindow)
-                try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(UnsafeMutableRawPointer(alert).assumingMemoryBound(to: GtkWidget.self)) != 0 }, "the alert on screen")
-                #expect(String(cString: gtk_window_get_title(alert)) == "LLM Error")
-                let texts = GtkTestHarness.labelTexts(in: UnsafeMutableRawPointer(alert).assumingMemoryBound(to: GtkWidget.self))
-                #expect(texts.contains("LLM Error"))
-                #expect(texts.contains { $0.contains("500") && $0.contains("the model crashed") })
-                gtk_dialog_response(UnsafeMutableRawPointer(alert).assumingMemoryBound(to: GtkDialog.self), GTK_RESPONSE_OK.rawValue)
-            }
+            try await send("Will this fail?")
+            try await GtkTestHarness.pump(until: { window.alert != nil }, "the alert")
+            let alert = try #require(window.alert)
+            #expect(alert.heading == "LLM Error")
+            #expect(alert.body.contains("500") && alert.body.contains("the model crashed"), "\(alert.body)")
             let user = window.viewModel.conversation[0]
-            #expect(user.text == "Will this fail?")
-            #expect(user.state == .failed)
+            #expect(user.text == "Will this fail?" && user.state == .failed)
             let row = try #require(window.transcript.boundRow(for: user.id))
             #expect(row.displayedText == "Will this fail?")
-            #expect(String(cString: gtk_label_get_text(OpaquePointer(row.stateLabel))) == "Not delivered")
+            #expect(GtkTestHarness.label(row.stateLabel) == "Not delivered")
             #expect(window.composer.input.text == "Will this fail?", "the text is back in the entry")
-            #expect(GtkTestHarness.isSensitive(window.composer.sendButton), "and can be sent again")
-            if agent_gtk_has_alert_dialog() == 0 {
-                try await GtkTestHarness.pump(until: { !window.alertShowing }, "the alert to close")
-                #expect(!window.viewModel.showError)
-            }
+
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(alert.window) }, "the alert on screen")
+            try await Xdo.focus(alert.window)
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { window.alert == nil }, "Enter to close the alert")
+            #expect(!window.viewModel.status.showError)
+            try await GtkTestHarness.pump(until: { gtk_window_is_active(window.window.cast()) != 0 }, "the window active again")
+            #expect(isFocused(window.composer.input.textView))
+            #expect(GtkTestHarness.isSensitive(window.composer.sendButton), "and it can be sent again")
         }
 
-        @Test("First use of get_location: the consent dialog; Deny gives the model a refusal; the call shows in the reply")
+        @Test("First use of get_location: the question; Deny gives the model a refusal; the call shows in the reply")
         func locationConsentDialog() async throws {
             let consent = ConsentBroker()
-            let settings = SettingsStore(file: TestTools.temporarySettingsFile())
+            let settings = try TestTools.settings()
             let toolbox = Toolbox.standard(settings: settings, locationSource: nil, askConsent: { await consent.ask() })
             let marker = uniqueMarker()
-            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("tools-single/\(marker)"), model: "m"),
-                                                toolbox: toolbox, consent: consent)
+            let (app, window) = try await launch("tools-single/\(marker)", toolbox: toolbox, consent: consent)
             defer { GtkTestHarness.close(app) }
-            let window = try #require(app.window)
-            type("Where am I?", into: window)
-            window.composer.input.submit()
-            try await GtkTestHarness.pump(until: { window.consentShowing }, "the consent dialog")
-            if agent_gtk_has_alert_dialog() == 0 {
-                let dialog = try #require(window.consentWindow)
-                let dialogWidget = UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: GtkWidget.self)
-                try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(dialogWidget) != 0 }, "the dialog on screen")
-                #expect(String(cString: gtk_window_get_title(dialog)) == "Share your location?")
-                let texts = GtkTestHarness.labelTexts(in: dialogWidget)
-                for button in ["Deny", "Allow Once", "Always Allow"] { #expect(texts.contains(button), "\(texts)") }
-                #expect(texts.contains { $0.contains("get_location") })
-                gtk_dialog_response(UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: GtkDialog.self), 0)
-            } else {
-                window.viewModel.answerConsent(.deny)
-            }
+            try await send("Where am I?")
+            try await GtkTestHarness.pump(until: { window.consentDialog != nil }, "the question")
+            let dialog = try #require(window.consentDialog)
+            #expect(dialog.heading == "Share Your Location?")
+            #expect(dialog.body.contains("get_location"))
+            for label in ["Deny", "Allow Once", "Always Allow"] { #expect(GtkTestHarness.button(label, in: dialog.window) != nil, "\(label)") }
+            try await GtkTestHarness.answer(dialog, "Deny")
             try await GtkTestHarness.pump(until: { !window.viewModel.isSending }, "the reply")
             try await GtkTestHarness.pump(for: .milliseconds(60))
             let reply = window.viewModel.conversation[1]
             #expect(reply.toolCalls.first?.result == "Error: the user declined to share their location")
             let row = try #require(window.transcript.boundRow(for: reply.id))
-            #expect(row.toolLines.count == 1)
-            #expect(row.toolLines.first?.summaryText == "Tool get_location() → Error: the user declined to share their location")
-            #expect(row.displayedText == "Tool results: Error: the user declined to share their location")
+            #expect(row.reply.toolLines.count == 1)
+            #expect(row.reply.toolLines.first?.summaryText == "Tool get_location() → Error: the user declined to share their location")
             let followUp = try await server.requests(containing: marker).last
             let messages = (followUp?["body"] as? [String: Any])?["messages"] as? [[String: Any]]
             #expect(messages?.last?["content"] as? String == "Error: the user declined to share their location")
             #expect(!settings.locationAlwaysAllowed)
-            #expect(!window.consentShowing)
+            #expect(window.consentDialog == nil)
         }
 
-        @Test("Markdown: blocks render as they complete; code is highlighted and copies; hostile text stays text")
+        @Test("Markdown: blocks render as they complete; code is highlighted and its Copy button copies it; hostile text stays text")
         func markdownReply() async throws {
-            let (app, window) = try launch("markdown-30")
+            let (app, window) = try await launch("markdown-30")
             defer { GtkTestHarness.close(app) }
-            type("How do I reverse a string?", into: window)
-            window.composer.input.submit()
+            try await send("How do I reverse a string?")
             let model = window.viewModel
             // Mid-stream: the heading is done (rendered), the code fence is still open (plain).
-            try await GtkTestHarness.pump(until: {
-                model.conversation.count == 2 && model.conversation[1].text.contains("let flipped")
-            }, "the code block to be half written")
+            try await GtkTestHarness.pump(until: { model.conversation.count == 2 && model.conversation[1].text.contains("let flipped") },
+                                          "the code block to be half written")
             try await GtkTestHarness.pump(for: .milliseconds(40))
             let streaming = try #require(window.transcript.boundRow(for: model.conversation[1].id))
-            #expect(streaming.codeBlocks.isEmpty, "an unfinished code block is not rendered yet")
+            #expect(streaming.reply.codeBlocks.isEmpty, "an unfinished code block is not rendered yet")
             #expect(streaming.displayedText.hasPrefix("Reversing a string\n\nUse reversed() — it works on any sequence:"))
-            #expect(streaming.displayedText.contains("```swift"), "the block being written shows as plain text")
-            let tail = try #require(streaming.tailView, "the block being written streams into a text view")
+            let tail = try #require(streaming.reply.tailView, "the block being written streams into a text view")
             #expect(tail.text.hasPrefix("```swift") && tail.text.contains("let flipped"))
 
             try await GtkTestHarness.pump(until: { !model.isSending }, "the reply to finish")
             try await GtkTestHarness.pump(for: .milliseconds(60))
             let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
-            #expect(row.tailView == nil, "once the reply ends, all of it is rendered")
-            let code = try #require(row.codeBlocks.first)
-            #expect(row.codeBlocks.count == 1)
+            #expect(row.reply.tailView == nil, "once the reply ends, all of it is rendered")
+            let code = try #require(row.reply.codeBlocks.first)
+            #expect(row.reply.codeBlocks.count == 1)
             #expect(code.code == "let word = \"stressed\"\nlet flipped = String(word.reversed())\nprint(flipped) // desserts")
             #expect(!row.displayedText.contains("```"))
             #expect(row.displayedText.contains("and <span foreground=\"red\">safe</span> & sound"), "shown as the text it is")
-            #expect(row.displayedText.contains("Python"))
 
-            agent_emit_signal(code.copyButton.raw, "clicked")
-            #expect(window.toast.isShown && window.toast.text == "Copied")
+            try await Xdo.click(code.copyButton)
             #expect(try await GtkTestHarness.readClipboard() == code.code)
+            try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
         }
 
-        @Test("Stop (Escape's action) ends the stream and keeps what arrived")
-        func stopKeepsThePartialReply() async throws {
-            let (app, window) = try launch("stall")
+        @Test("A reply streamed in pieces looks, once it ends, as it does when the chat is opened again (reference links, a list item's paragraphs and code)")
+        func streamedMarkdownIsRenderedWholeAtTheEnd() async throws {
+            let (app, window) = try await launch("refs")
             defer { GtkTestHarness.close(app) }
-            type("wait for it", into: window)
-            window.composer.input.submit()
-            let viewModel = window.viewModel
-            try await GtkTestHarness.pump(until: { viewModel.conversation.count == 2 && viewModel.conversation[1].text == "Waiting" }, "the first token")
-            gtk_widget_activate_action_variant(window.window, "win.stop", nil)
-            try await GtkTestHarness.pump(until: { !viewModel.isSending }, "the stream to stop")
+            try await send("Tell me how")
+            let model = window.viewModel
+            try await GtkTestHarness.pump(until: { model.conversation.count == 2 && !model.isSending }, "the reply")
             try await GtkTestHarness.pump(for: .milliseconds(60))
-            let reply = viewModel.conversation[1]
-            #expect(reply.state == .stopped)
-            let row = try #require(window.transcript.boundRow(for: reply.id))
-            #expect(row.displayedText == "Waiting")
-            #expect(String(cString: gtk_label_get_text(OpaquePointer(row.stateLabel))) == "Stopped")
-            #expect(!viewModel.showError)
+            let reply = model.conversation[1]
+            let live = try #require(window.transcript.boundRow(for: reply.id))
+            // A row given the finished reply, as when the chat is opened again.
+            let fresh = MessageRow(actions: MessageRow.Handlers(copy: { _, _ in }, copyText: { _, _ in }, edit: { _ in }, regenerate: {}))
+            fresh.bind(reply)
+            #expect(live.displayedText == fresh.displayedText)
+            #expect(live.displayedText.contains("See the manual first."), "the reference link resolved: \(live.displayedText)")
+            #expect(!live.displayedText.contains("[man]"))
+            #expect(live.displayedText.contains("Then run it."))
+            #expect(live.reply.codeBlocks.map(\.code) == ["make install"], "the fence inside the list item is code")
         }
 
-        @Test("The transcript follows new text at the bottom and leaves a reader who scrolled up alone")
+        @Test("Text selected in a reply and copied is the text written: no invisible characters in a long URL")
+        func copiedSelectionIsTheTextWritten() async throws {
+            let (app, window) = try await launch("longurl")
+            defer { GtkTestHarness.close(app) }
+            try await send("Where is it?")
+            let model = window.viewModel
+            try await GtkTestHarness.pump(until: { model.conversation.count == 2 && !model.isSending }, "the reply")
+            try await GtkTestHarness.pump(for: .milliseconds(60))
+            let reply = model.conversation[1]
+            let row = try #require(window.transcript.boundRow(for: reply.id))
+            let label = try #require(GtkTestHarness.descendant(ofType: "GtkLabel", in: row.reply.widget))
+            #expect(!GtkTestHarness.label(label).contains("\u{200B}"))
+            #expect(gtk_widget_get_width(label) < gtk_widget_get_width(window.window), "the URL wraps inside the column")
+            try await Xdo.click(label, x: 4, y: 4)
+            try await Xdo.key("ctrl+a", "ctrl+c")
+            let copied = try await GtkTestHarness.readClipboard()
+            #expect(copied == reply.text, "copied: \(copied.debugDescription)")
+            #expect(!copied.contains("\u{200B}"))
+        }
+
+        @Test("The transcript follows new text at the bottom and leaves a reader who scrolled up with the wheel alone")
         func followsNewestOnlyAtTheBottom() async throws {
-            let (app, window) = try launch("slow-8")
+            let (app, window) = try await launch("slow-8")
             defer { GtkTestHarness.close(app) }
             let viewModel = window.viewModel
             let adjustment = gtk_scrolled_window_get_vadjustment(window.transcript.widget.opaque)
             func bottom() -> Double { gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) }
             func value() -> Double { gtk_adjustment_get_value(adjustment) }
-            func send(_ text: String) {
-                type(text, into: window)
-                window.composer.input.submit()
-            }
             for turn in 0..<6 {
-                send("message number \(turn) " + String(repeating: "with some words ", count: 12))
-                try await GtkTestHarness.pump(until: { !viewModel.isSending }, "reply \(turn)")
+                try await send("message number \(turn) " + String(repeating: "with some words ", count: 12))
+                try await GtkTestHarness.pump(until: { viewModel.conversation.count == 2 * (turn + 1) && !viewModel.isSending }, "reply \(turn)")
             }
             try await GtkTestHarness.pump(for: .milliseconds(100))
             #expect(bottom() > 0, "the conversation is taller than the window")
             #expect(value() >= bottom() - 2, "at the bottom after the replies")
 
-            // While the next reply streams, the reader scrolls to the top: the growing reply
-            // must not pull them back down.
-            send("one more")
+            // While the next reply streams, the reader scrolls up: the growing reply must not pull them back down.
+            try await send("one more")
             try await GtkTestHarness.pump(until: { viewModel.conversation.messages.last?.text.isEmpty == false }, "the reply to start")
-            gtk_adjustment_set_value(adjustment, 0)
+            try await Xdo.scroll(window.transcript.widget, up: true, clicks: 15)
+            let scrolledTo = value()
             try await GtkTestHarness.pump(until: { !viewModel.isSending }, "the reply to finish")
             try await GtkTestHarness.pump(for: .milliseconds(100))
             #expect(!window.transcript.followsNewest)
-            #expect(value() < 2, "still where the reader left it")
+            #expect(value() < bottom() - 50 && abs(value() - scrolledTo) < 2, "still where the reader left it")
 
             // Back at the bottom, it follows again.
-            gtk_adjustment_set_value(adjustment, bottom())
-            try await GtkTestHarness.pump(for: .milliseconds(30))
+            try await Xdo.scroll(window.transcript.widget, up: false, clicks: 60)
+            try await GtkTestHarness.pump(for: .milliseconds(60))
             #expect(window.transcript.followsNewest)
-            send("and the last")
-            try await GtkTestHarness.pump(until: { !viewModel.isSending }, "the last reply")
+            try await send("and the last")
+            try await GtkTestHarness.pump(until: { !viewModel.isSending && viewModel.conversation.count == 16 }, "the last reply")
             try await GtkTestHarness.pump(for: .milliseconds(100))
             #expect(value() >= bottom() - 2)
+        }
+
+        @Test("Send stays round, at the bottom, as the message grows to several lines")
+        func sendStaysRound() async throws {
+            let (app, window) = try await launch("echo")
+            defer { GtkTestHarness.close(app) }
+            let send = window.composer.sendButton
+            let single = gtk_widget_get_height(window.composer.widget)
+            for line in 1...5 {
+                try await Xdo.type("line \(line)")
+                try await Xdo.key("shift+Return")
+            }
+            try await GtkTestHarness.pump(until: { gtk_widget_get_height(window.composer.widget) > single + 40 }, "the field to grow")
+            try await GtkTestHarness.pump(for: .milliseconds(60))
+            #expect(gtk_widget_get_width(send) == gtk_widget_get_height(send), "round: \(gtk_widget_get_width(send))×\(gtk_widget_get_height(send))")
+            var bounds = graphene_rect_t()
+            #expect(gtk_widget_compute_bounds(send, window.composer.widget, &bounds) != 0)
+            let bottomGap = Double(gtk_widget_get_height(window.composer.widget)) - Double(bounds.origin.y + bounds.size.height)
+            #expect(bottomGap < 16, "at the bottom of the composer: \(bottomGap) px above its edge")
         }
     }
 }

@@ -6,159 +6,227 @@ import TestSupport
 import Testing
 
 extension GtkSuites {
-    /// How the window fits the desktop: the dark/light preference from the settings portal,
-    /// a notification for a reply finished in the background, the size it was left at,
-    /// tokens per second under a reply, a context menu on a message.
+    /// How the window fits the desktop: dark or light as the desktop prefers, a notification
+    /// for a reply finished in the background, the size it was left at, a message's menu,
+    /// a window that folds for a phone, About.
     @MainActor
     @Suite("Desktop manners (GTK under Xvfb)", .serialized)
     struct DesktopMannersTests {
         let server = TestServer.shared
 
-        func launch(_ scenario: String, settings: SettingsStore? = nil) throws -> (AgentApplication, ChatWindow) {
+        func launch(_ scenario: String, settings: SettingsStore? = nil, store: ChatStore? = nil) async throws -> (AgentApplication, ChatWindow) {
             let preferences = settings.map { settings in
-                AppPreferences(settings: settings, secrets: SecretStore()) {
+                AppPreferences(settings: settings, secrets: SecretStore()) { [server] in
                     ChatConnection(endpoint: ChatEndpoint(serverURL: server.url(scenario), model: "m"))
                 }
             }
-            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: "m"), preferences: preferences)
-            return (app, try #require(app.window))
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: "m"), store: store,
+                                                settings: settings, preferences: preferences)
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            return (app, window)
         }
 
         func send(_ text: String, in window: ChatWindow) async throws {
-            window.composer.input.enter(text)
-            window.composer.input.submit()
-            try await GtkTestHarness.pump(until: { !window.viewModel.isSending }, "the reply to “\(text)”")
+            let count = window.viewModel.conversation.count
+            try await Xdo.type(text)
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { !window.viewModel.isSending && window.viewModel.conversation.count >= count + 2 },
+                                          "the reply to “\(text)”")
             try await GtkTestHarness.pump(for: .milliseconds(50))
         }
 
-        @Test("Dark or light as the desktop prefers (settings portal), code blocks included, and when it changes")
-        func followsTheDesktopColorScheme() async throws {
-            try GtkTestHarness.requireDisplay()
-            let bus = try PrivateBus(activation: false)
-            let portal = try DBusMock(template: PrivateBus.template("portal_settings_template.py"),
-                                      busName: "org.freedesktop.portal.Desktop", objectPath: "/org/freedesktop/portal/desktop",
-                                      address: bus.address, parameters: ["color-scheme": 1])
-            var error: UnsafeMutablePointer<GError>?
-            let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-                                             | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-            let connection = try #require(g_dbus_connection_new_for_address_sync(bus.address, flags, nil, nil, &error))
-            defer {
-                g_object_unref(UnsafeMutableRawPointer(connection))
-                agent_set_prefer_dark(0)
+        /// Clicks the item labelled `label` in the menu `button` opens.
+        func choose(_ label: String, from button: UnsafeMutablePointer<GtkWidget>) async throws {
+            try await Xdo.click(button)
+            let popover = try #require(gtk_menu_button_get_popover(button.opaque))
+            let popoverWidget = UnsafeMutableRawPointer(popover).assumingMemoryBound(to: GtkWidget.self)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(popoverWidget) }, "the menu")
+            let item = try #require(Self.label(label, in: popoverWidget), "the item “\(label)”")
+            try await Xdo.click(item)
+        }
+
+        /// The label on screen inside `widget` that reads `text` (mnemonic underscores ignored).
+        static func label(_ text: String, in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
+            if GtkText.isLabel(widget), GtkTestHarness.isMapped(widget), GtkTestHarness.label(widget).replacing("_", with: "") == text {
+                return widget
             }
-            agent_set_prefer_dark(0)
-            let code = CodeBlockView(language: "swift", code: "let answer = 42") { _, _ in }
+            var child = gtk_widget_get_first_child(widget)
+            while let current = child {
+                if let found = label(text, in: current) { return found }
+                child = gtk_widget_get_next_sibling(current)
+            }
+            return nil
+        }
+
+        @Test("Dark or light as the desktop prefers (the settings portal, read by libadwaita), code blocks included, and when it changes")
+        func followsTheDesktopColorScheme() async throws {
+            let (app, window) = try await launch("markdown")
+            defer { GtkTestHarness.close(app) }
+            let portal = try #require(GtkTestHarness.portal, "the tests need a D-Bus session")
+            let style = adw_style_manager_get_default()
+            defer { _ = try? portal.mockCall("SetColorScheme", ["0"]) }
+            #expect(adw_style_manager_get_system_supports_color_schemes(style) != 0, "libadwaita found the portal")
+            #expect(adw_style_manager_get_dark(style) == 0)
+            try await send("Show me code", in: window)
+            let row = try #require(window.transcript.boundRow(for: window.viewModel.conversation[1].id))
+            let code = try #require(row.reply.codeBlocks.first)
             #expect(code.styleSchemeID == "Adwaita")
 
-            let appearance = Appearance(connection: connection)
-            try await GtkTestHarness.pump(until: { agent_prefers_dark() != 0 }, "the dark preference to be read")
-            #expect(appearance.colorScheme == 1)
+            try portal.mockCall("SetColorScheme", ["1"])
+            try await GtkTestHarness.pump(until: { adw_style_manager_get_dark(style) != 0 }, "the window to turn dark")
             #expect(code.styleSchemeID == "Adwaita-dark", "code already on screen turns dark too")
-            #expect(CodeBlockView(language: nil, code: "x") { _, _ in }.styleSchemeID == "Adwaita-dark")
-
             try portal.mockCall("SetColorScheme", ["2"])
-            try await GtkTestHarness.pump(until: { agent_prefers_dark() == 0 }, "the change to light")
-            #expect(appearance.colorScheme == 2)
+            try await GtkTestHarness.pump(until: { adw_style_manager_get_dark(style) == 0 }, "the change to light")
             #expect(code.styleSchemeID == "Adwaita")
         }
 
-        @Test("A reply that finishes while the window is in the background: a notification, withdrawn on return")
+        @Test("A reply that finishes in the background: a notification (its text as text, never markup), withdrawn on return")
         func notificationWhenInTheBackground() async throws {
             let session = try #require(DBusMock.sessionAddress, "the tests need a D-Bus session")
             let daemon = try DBusMock(template: "notification_daemon", busName: "org.freedesktop.Notifications",
                                       objectPath: "/org/freedesktop/Notifications", address: session)
-            let (app, window) = try launch("echo")
+            let (app, window) = try await launch("markup-150")
             defer { GtkTestHarness.close(app) }
-            try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(window.window) != 0 }, "the window")
-
-            try await Xdo.focus(window.window)
             try await send("Are you there?", in: window)
             #expect(!(try daemon.mockCall("GetCalls")).contains("Notify"), "no notification while the user is looking")
 
+            // The user sends, then goes to another window while the reply streams.
             let other: UnsafeMutablePointer<GtkWidget> = gtk_window_new()
             defer { gtk_window_destroy(other.cast()) }
+            try await Xdo.type("Tell me when you are done")
+            try await Xdo.key("Return")
             gtk_window_present(other.cast())
-            try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(other) != 0 }, "another window")
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(other) }, "another window")
             try await Xdo.focus(other)
-            #expect(gtk_window_is_active(window.window.cast()) == 0)
-            try await send("Tell me when you are done", in: window)
+            #expect(window.viewModel.isSending, "the reply is still streaming")
             try await GtkTestHarness.pump(until: { (try? daemon.mockCall("GetCalls"))?.contains("Notify") == true }, "the notification")
             let calls = try daemon.mockCall("GetCalls")
             #expect(calls.contains("Reply from test-model"))
-            #expect(calls.contains("Echo: Tell me when you are done (3 messages)"))
+            #expect(calls.contains("Use &lt;b&gt;bold&lt;/b&gt; &amp; &lt;i&gt;care&lt;/i&gt; here"), "\(calls)")
 
             try await Xdo.focus(window.window)
             try await GtkTestHarness.pump(until: { (try? daemon.mockCall("GetCalls"))?.contains("CloseNotification") == true },
                                           "the notification to be withdrawn")
         }
 
-        @Test("The window opens at the size it was closed at")
+        @Test("The window opens at the size it was closed at (GSettings)")
         func windowSizeIsRemembered() async throws {
-            let settings = SettingsStore(file: TestTools.temporarySettingsFile())
-            var shown = (width: 0, height: 0)
+            let settings = try TestTools.settings()
+            var shown = (width: Int32(0), height: Int32(0))
             do {
-                let (app, window) = try launch("echo", settings: settings)
-                try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(window.window) != 0 }, "the window")
-                // As a user drags its corner: the X server resizes it.
-                let xid = agent_window_xid(window.window)
-                let resize = Process()
-                resize.executableURL = URL(filePath: "/usr/bin/xdotool")
-                resize.arguments = ["windowsize", "--sync", String(xid), "900", "640"]
-                try resize.run()
-                try await GtkTestHarness.pump(until: { !resize.isRunning }, "xdotool windowsize")
-                try await GtkTestHarness.pump(until: { gtk_widget_get_width(window.window) < 1000 }, "the new size")
-                try await GtkTestHarness.pump(for: .milliseconds(100))
-                shown = (Int(gtk_widget_get_width(window.window)), Int(gtk_widget_get_height(window.window)))
-                gtk_window_close(window.window.cast())
-                try await GtkTestHarness.pump(for: .milliseconds(50))
-                let saved = try #require(settings.windowSize)
-                #expect(saved.width == 900 && saved.height == 640, "the size the user gave it: \(saved)")
-                #expect(settings.windowMaximized == false)
-                _ = app
+                let (app, window) = try await launch("echo", settings: settings)
+                defer { GtkTestHarness.close(app) }
+                try await Xdo.resize(window.window, width: 900, height: 640)
+                shown = (gtk_widget_get_width(window.window), gtk_widget_get_height(window.window))
+                try await Xdo.key("ctrl+w")
+                try await GtkTestHarness.pump(until: { app.window == nil }, "Ctrl+W to close the window")
+                #expect(settings.root.int("window-width") == 900 && settings.root.int("window-height") == 640)
+                #expect(settings.root.bool("window-maximized") == false)
             }
-            let (app, window) = try launch("echo", settings: settings)
+            let (app, window) = try await launch("echo", settings: settings)
             defer { GtkTestHarness.close(app) }
-            try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(window.window) != 0 }, "the window again")
             try await GtkTestHarness.pump(for: .milliseconds(100))
-            #expect(Int(gtk_widget_get_width(window.window)) == shown.width && Int(gtk_widget_get_height(window.window)) == shown.height,
+            #expect(gtk_widget_get_width(window.window) == shown.width && gtk_widget_get_height(window.window) == shown.height,
                     "reopened at \(gtk_widget_get_width(window.window))×\(gtk_widget_get_height(window.window)), closed at \(shown)")
         }
 
-        @Test("Tokens per second under a finished reply; right-click gives its menu, whose Copy copies it; Copy Chat copies all")
+        @Test("Tokens per second under a reply; right-click opens its menu, whose Copy Reply copies it")
         func usageAndContextMenu() async throws {
-            let (app, window) = try launch("emptychoices")
+            let (app, window) = try await launch("emptychoices")
             defer { GtkTestHarness.close(app) }
-            try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(window.window) != 0 }, "the window")
             try await send("Count my tokens", in: window)
             let reply = window.viewModel.conversation[1]
             #expect(reply.usage?.completionTokens == 2 && reply.usage?.promptTokens == 3)
             let row = try #require(window.transcript.boundRow(for: reply.id))
             #expect(GtkTestHarness.isVisible(row.usageLabel))
-            let usage = String(cString: gtk_label_get_text(row.usageLabel.opaque))
+            let usage = GtkTestHarness.label(row.usageLabel)
             #expect(usage.hasPrefix("2 tokens · ") && usage.hasSuffix(" tokens/s"), "\(usage)")
 
-            try await Xdo.click(row.bubble, button: 3)
-            try await GtkTestHarness.pump(until: { row.contextMenu != nil }, "the context menu")
-            let menu = try #require(row.contextMenu)
-            try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(menu) != 0 }, "the menu on screen")
-            let model = try #require(gtk_popover_menu_get_menu_model(OpaquePointer(menu)))
-            let labels = (0..<g_menu_model_get_n_items(model)).compactMap { index -> String? in
-                guard let value = g_menu_model_get_item_attribute_value(model, index, "label", nil) else { return nil }
-                defer { g_variant_unref(value) }
-                return String(cString: g_variant_get_string(value, nil))
-            }
-            #expect(labels == ["Copy Reply", "Regenerate Reply", "Copy Chat as Markdown"])
-            gtk_widget_activate_action_variant(menu, "row.copy", nil)
-            gtk_popover_popdown(menu.cast())
+            try await Xdo.click(row.bubble, button: 3, x: 12, y: 12)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(row.menu.popover) }, "the menu")
+            #expect(row.menu.itemLabels == ["Copy Reply", "Regenerate Reply", "Copy Chat as Markdown"])
+            let copy = try #require(Self.label("Copy Reply", in: row.menu.popover))
+            try await Xdo.click(copy)
             #expect(try await GtkTestHarness.readClipboard() == reply.text)
-            #expect(window.toast.isShown && window.toast.text == "Copied")
-            try await GtkTestHarness.pump(until: { row.contextMenu == nil }, "the menu to go")
+            try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
+            try await GtkTestHarness.pump(until: { !row.menu.isOpen }, "the menu to close")
+        }
 
-            // Copy Chat as Markdown (menu, Ctrl+Shift+C): the whole chat.
-            gtk_widget_activate_action_variant(window.window, "win.copy-chat", nil)
-            let chat = try await GtkTestHarness.readClipboard()
-            #expect(chat.contains("Count my tokens") && chat.contains(reply.text), "\(chat)")
-            #expect(chat.hasPrefix("# "), "a Markdown document with the chat's title")
+        @Test("A message's menu open while its row goes away (the reply fails and is removed): nothing is left to use freed memory")
+        func rowRemovedWhileItsMenuIsOpen() async throws {
+            let (app, window) = try await launch("late500-1500")
+            defer { GtkTestHarness.close(app) }
+            try await Xdo.type("Open the menu of the reply you are waiting for")
+            try await Xdo.key("Return")
+            let model = window.viewModel
+            try await GtkTestHarness.pump(until: { model.conversation.count == 2 }, "the reply's placeholder")
+            try await GtkTestHarness.pump(for: .milliseconds(60))
+            let replyID = model.conversation[1].id
+            let row = try #require(window.transcript.boundRow(for: replyID))
+            try await Xdo.click(row.bubble, button: 3, x: 12, y: 12)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(row.menu.popover) }, "the menu")
+            // The server fails: the empty reply — the row whose menu is open — is removed.
+            try await GtkTestHarness.pump(until: { model.conversation.count == 1 && window.alert != nil }, timeout: .seconds(10),
+                                          "the reply to fail and go")
+            try await GtkTestHarness.pump(for: .milliseconds(100))
+            #expect(!model.conversation.messages.contains { $0.id == replyID })
+            #expect(window.transcript.boundRow(for: replyID) == nil)
+            #expect(!row.menu.isOpen)
+            GtkTestHarness.close(app)
+            try await GtkTestHarness.pump(for: .milliseconds(100))
+        }
+
+        @Test("Narrow as a phone (360×640): the chats and the chat fold into two pages, with a back button")
+        func foldsWhenNarrow() async throws {
+            let file = FileManager.default.temporaryDirectory.appending(path: "agent-fold-\(UUID())/chats.sqlite")
+            let (app, window) = try await launch("echo", store: try ChatStore(file: file))
+            defer { GtkTestHarness.close(app) }
+            try await send("A chat to come back to", in: window)
+            #expect(!window.isFolded)
+            #expect(!GtkTestHarness.isVisible(window.chatPage.backButton))
+
+            try await Xdo.resize(window.window, width: 360, height: 640)
+            try await GtkTestHarness.pump(until: { window.isFolded }, "the window to fold")
+            #expect(GtkTestHarness.isVisible(window.chatPage.backButton))
+            #expect(GtkTestHarness.isMapped(window.composer.widget), "the chat is the page shown")
+            #expect(gtk_widget_get_width(window.chatPage.widget) <= 360 && GtkTestHarness.isMapped(window.composer.sendButton),
+                    "the chat fits: \(gtk_widget_get_width(window.chatPage.widget)) px in a window of \(gtk_widget_get_width(window.window))")
+
+            // The fold slides its pages into place: click once they are there.
+            try await GtkTestHarness.pump(for: .milliseconds(400))
+            try await Xdo.click(window.chatPage.backButton)
+            let sidebar = try #require(window.sidebar)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(sidebar.widget) && !GtkTestHarness.isMapped(window.composer.widget) },
+                                          "the chat list")
+            let chat = try #require(window.library?.chats.first)
+            let chatRow = try #require(sidebar.chatList.row(for: chat.id))
+            try await Xdo.click(chatRow.titleLabel)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(window.composer.widget) }, "the chat again")
+
+            try await Xdo.resize(window.window, width: 1000, height: 700)
+            try await GtkTestHarness.pump(until: { !window.isFolded }, "the window to unfold")
+            #expect(GtkTestHarness.isMapped(sidebar.widget) && GtkTestHarness.isMapped(window.composer.widget))
+            #expect(!GtkTestHarness.isVisible(window.chatPage.backButton))
+        }
+
+        @Test("About Agent (main menu): version, licence, website, and debug information for a bug report")
+        func about() async throws {
+            let (app, window) = try await launch("echo")
+            defer { GtkTestHarness.close(app) }
+            try await choose("About Agent", from: window.mainMenuButton)
+            try await GtkTestHarness.pump(until: { window.aboutWindow.map(GtkTestHarness.isMapped) == true }, "the About window")
+            let about = try #require(window.aboutWindow)
+            #expect(String(cString: adw_about_window_get_version(OpaquePointer(about))) == AppIdentity.version)
+            #expect(adw_about_window_get_license_type(OpaquePointer(about)) == GTK_LICENSE_MIT_X11)
+            #expect(String(cString: adw_about_window_get_website(OpaquePointer(about))) == AboutWindow.website)
+            let debug = String(cString: adw_about_window_get_debug_info(OpaquePointer(about)))
+            #expect(debug.contains("GTK 4.") && debug.contains("libadwaita 1."), "\(debug)")
+            #expect(debug.contains("Chats go to: m · 127.0.0.1"))
+            try await GtkTestHarness.pump(until: {
+                String(cString: adw_about_window_get_debug_info(OpaquePointer(about))).contains("llama-server:")
+            }, "llama-server's version")
+            gtk_window_destroy(about.cast())
         }
     }
 }

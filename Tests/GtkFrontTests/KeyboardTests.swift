@@ -6,15 +6,15 @@ import TestSupport
 import Testing
 
 extension GtkSuites {
-    /// The keyboard, for real: key presses go through the X server (xdotool) to the focused
-    /// window, as a user's keyboard does.
+    /// Every shortcut the README lists, pressed for real: key presses go through the X server
+    /// (xdotool) to the focused window, as a person's keyboard does.
     @MainActor
     @Suite("Keyboard (GTK under Xvfb, real key presses)", .serialized)
     struct KeyboardTests {
         let server = TestServer.shared
 
-        func launch(_ scenario: String) throws -> (AgentApplication, ChatWindow) {
-            let settings = SettingsStore(file: TestTools.temporarySettingsFile())
+        func launch(_ scenario: String) async throws -> (AgentApplication, ChatWindow) {
+            let settings = try TestTools.settings()
             let store = try ChatStore(file: FileManager.default.temporaryDirectory.appending(path: "agent-keys-\(UUID())/chats.sqlite"))
             let preferences = AppPreferences(settings: settings, secrets: SecretStore()) { [server] in
                 ChatConnection(endpoint: ChatEndpoint(serverURL: server.url(scenario), model: "m"))
@@ -22,17 +22,22 @@ extension GtkSuites {
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: "m"), store: store,
                                                 settings: settings, preferences: preferences)
             let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
             return (app, window)
         }
 
         func isFocused(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_has_focus(widget) != 0 }
 
-        @Test("Enter sends, Shift+Enter starts a new line, focus comes back to the input; Ctrl+N, Ctrl+F, Ctrl+, and Ctrl+? open what they name; Ctrl+W closes")
-        func shortcuts() async throws {
-            let (app, window) = try launch("echo")
+        func waitForReply(_ window: ChatWindow, count: Int) async throws {
+            try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == count && !window.viewModel.isSending },
+                                          "reply \(count / 2)")
+            try await GtkTestHarness.pump(for: .milliseconds(40))
+        }
+
+        @Test("Enter sends and Shift+Enter starts a new line; Ctrl+N, Ctrl+F (Escape closes the search), F2, Ctrl+, (Escape closes it), Ctrl+? and Ctrl+W")
+        func windowShortcuts() async throws {
+            let (app, window) = try await launch("echo")
             defer { GtkTestHarness.close(app) }
-            try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(window.window) != 0 }, "the window")
-            try await Xdo.focus(window.window)
             let input = window.composer.input
             #expect(isFocused(input.textView), "the input has the focus from the start")
 
@@ -41,14 +46,29 @@ extension GtkSuites {
             try await Xdo.type("second line")
             #expect(input.text == "first line\nsecond line")
             try await Xdo.key("Return")
-            try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 2 && !window.viewModel.isSending }, "the reply")
+            try await waitForReply(window, count: 2)
             #expect(window.viewModel.conversation[0].text == "first line\nsecond line")
             #expect(input.text.isEmpty)
             #expect(isFocused(input.textView), "focus is back in the input after sending")
 
+            // F2: rename, typed into the dialog's entry, Enter to rename.
+            try await Xdo.key("F2")
+            try await GtkTestHarness.pump(until: { window.renameDialog != nil }, "the rename dialog")
+            let rename = try #require(window.renameDialog)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(rename.window) }, "the dialog on screen")
+            try await Xdo.focus(rename.window)
+            try await Xdo.key("ctrl+a")
+            try await Xdo.type("Renamed by keyboard")
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { window.renameDialog == nil }, "the dialog to close")
+            #expect(window.library?.chats.first?.title == "Renamed by keyboard")
+            #expect(window.header.titleText == "Renamed by keyboard")
+
+            try await Xdo.focus(window.window)
             try await Xdo.key("ctrl+n")
             try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 0 }, "a new, empty chat")
             #expect(window.library?.chats.count == 1, "the first chat stays in the list")
+            #expect(isFocused(input.textView))
 
             let sidebar = try #require(window.sidebar)
             try await Xdo.key("ctrl+f")
@@ -56,7 +76,7 @@ extension GtkSuites {
             let focus = gtk_root_get_focus(OpaquePointer(window.window))
             #expect(focus.map { gtk_widget_is_ancestor($0, sidebar.searchEntry) != 0 || $0 == sidebar.searchEntry } == true,
                     "typing goes to the search entry")
-            try await Xdo.type("line")
+            try await Xdo.type("second")
             try await GtkTestHarness.pump(until: { window.library?.searchResults.isEmpty == false }, "search results")
             try await Xdo.key("Escape")
             try await GtkTestHarness.pump(until: { gtk_search_bar_get_search_mode(sidebar.searchBar.opaque) == 0 }, "Escape to close the search")
@@ -65,7 +85,7 @@ extension GtkSuites {
             try await Xdo.key("ctrl+comma")
             try await GtkTestHarness.pump(until: { window.preferencesWindow != nil }, "Preferences")
             let preferences = try #require(window.preferencesWindow)
-            try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(preferences.window) != 0 }, "Preferences on screen")
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(preferences.window) }, "Preferences on screen")
             try await Xdo.focus(preferences.window)
             try await Xdo.key("Escape")
             try await GtkTestHarness.pump(until: { window.preferencesWindow == nil }, "Escape to close Preferences")
@@ -74,10 +94,12 @@ extension GtkSuites {
             try await Xdo.key("ctrl+question")
             let overlay = try #require(gtk_application_window_get_help_overlay(window.window.cast()))
             let shortcutsWindow = UnsafeMutableRawPointer(overlay).assumingMemoryBound(to: GtkWidget.self)
-            try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(shortcutsWindow) != 0 }, "the shortcuts window")
-            #expect(GtkTestHarness.labelTexts(in: shortcutsWindow).contains("Preferences"))
-            gtk_window_close(shortcutsWindow.cast())
-            try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(shortcutsWindow) == 0 }, "the shortcuts window to close")
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(shortcutsWindow) }, "the shortcuts window")
+            let listed = GtkText.labels(in: shortcutsWindow)
+            for shortcut in Shortcuts.groups.flatMap(\.shortcuts) { #expect(listed.contains(shortcut.title), "\(shortcut.title)") }
+            try await Xdo.focus(shortcutsWindow)
+            try await Xdo.key("Escape")
+            try await GtkTestHarness.pump(until: { !GtkTestHarness.isMapped(shortcutsWindow) }, "the shortcuts window to close")
 
             try await Xdo.focus(window.window)
             try await Xdo.key("ctrl+w")
@@ -85,12 +107,34 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { gtk_application_get_windows(application) == nil }, "Ctrl+W to close the window")
         }
 
-        @Test("Escape stops a streaming reply and keeps what arrived")
-        func escapeStops() async throws {
-            let (app, window) = try launch("stall")
+        @Test("Ctrl+Shift+R asks again: the reply really changes; Ctrl+Shift+C copies the chat as Markdown")
+        func regenerateAndCopyChat() async throws {
+            let (app, window) = try await launch("counter-\(uniqueMarker())")
             defer { GtkTestHarness.close(app) }
-            try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(window.window) != 0 }, "the window")
-            try await Xdo.focus(window.window)
+            try await Xdo.type("Say something")
+            try await Xdo.key("Return")
+            try await waitForReply(window, count: 2)
+            let first = window.viewModel.conversation[1].text
+            #expect(first == "Reply number 1 to: Say something")
+            try await Xdo.key("ctrl+shift+r")
+            try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 2 && !window.viewModel.isSending
+                && window.viewModel.conversation[1].text != first }, "the new reply")
+            let second = window.viewModel.conversation[1]
+            #expect(second.text == "Reply number 2 to: Say something")
+            try await GtkTestHarness.pump(for: .milliseconds(40))
+            #expect(window.transcript.boundRow(for: second.id)?.displayedText == second.text, "the window shows the new reply")
+
+            try await Xdo.key("ctrl+shift+c")
+            let chat = try await GtkTestHarness.readClipboard()
+            #expect(chat.hasPrefix("# Say something"), "a Markdown document with the chat's title: \(chat)")
+            #expect(chat.contains("Reply number 2 to: Say something") && !chat.contains("Reply number 1"))
+            try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Chat copied as Markdown") }, "the toast")
+        }
+
+        @Test("Escape stops a streaming reply and keeps what arrived; while editing, Escape cancels the edit")
+        func escape() async throws {
+            let (app, window) = try await launch("stall")
+            defer { GtkTestHarness.close(app) }
             try await Xdo.type("wait for it")
             try await Xdo.key("Return")
             let viewModel = window.viewModel
@@ -99,6 +143,18 @@ extension GtkSuites {
             try await Xdo.key("Escape")
             try await GtkTestHarness.pump(until: { !viewModel.isSending }, "Escape to stop the stream")
             #expect(viewModel.conversation[1].state == .stopped && viewModel.conversation[1].text == "Waiting")
+            try await GtkTestHarness.pump(for: .milliseconds(40))
+            let row = try #require(window.transcript.boundRow(for: viewModel.conversation[1].id))
+            #expect(GtkTestHarness.label(row.stateLabel) == "Stopped")
+
+            let userRow = try #require(window.transcript.boundRow(for: viewModel.conversation[0].id))
+            try await Xdo.click(userRow.editButton)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isVisible(window.composer.editingNotice) }, "the editing notice")
+            #expect(window.composer.input.text == "wait for it")
+            try await Xdo.key("Escape")
+            try await GtkTestHarness.pump(until: { !GtkTestHarness.isVisible(window.composer.editingNotice) }, "Escape to cancel the edit")
+            #expect(viewModel.editingMessageID == nil && window.composer.input.text.isEmpty)
+            #expect(viewModel.conversation.count == 2, "nothing was sent or removed")
         }
     }
 }

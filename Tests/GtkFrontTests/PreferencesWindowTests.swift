@@ -6,129 +6,159 @@ import TestSupport
 import Testing
 
 extension GtkSuites {
-    /// The Preferences window under Xvfb: a server profile set up as a user would (model
-    /// picked from the server's list, API key into the real keyring), the chat switching
-    /// to it when the window closes; generation and tool settings reaching the requests.
+    /// Preferences under Xvfb, filled in as a person does — clicks and typing through the X
+    /// server: a server set up with its model picked from the server's list and its key into
+    /// the real keyring; generation, tools and the local model; nothing written until the
+    /// window closes; a reply in flight left alone when it closes.
     @MainActor
     @Suite("Preferences (GTK under Xvfb)", .serialized)
     struct PreferencesWindowTests {
         let server = TestServer.shared
 
-        func launch(settings: SettingsStore, secrets: SecretStore = SecretStore()) throws -> (AgentApplication, ChatWindow) {
+        func launch(settings: SettingsStore, secrets: SecretStore = SecretStore()) async throws -> (AgentApplication, ChatWindow) {
             let preferences = AppPreferences(settings: settings, secrets: secrets) {
                 ChatConnection.fromSettings(settings, secrets: secrets, toolbox: Toolbox.standard(
                     settings: settings, locationSource: nil, askConsent: { .deny }))
             }
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "unused"), preferences: preferences)
-            return (app, try #require(app.window))
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            return (app, window)
         }
 
         func openPreferences(_ window: ChatWindow) async throws -> PreferencesWindow {
-            gtk_widget_activate_action_variant(window.window, "win.preferences", nil)
+            try await Xdo.key("ctrl+comma")
             try await GtkTestHarness.pump(until: { window.preferencesWindow != nil }, "Preferences to open")
             let preferences = try #require(window.preferencesWindow)
-            try await GtkTestHarness.pump(until: { gtk_widget_get_mapped(preferences.window) != 0 }, "Preferences on screen")
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(preferences.window) }, "Preferences on screen")
+            try await Xdo.focus(preferences.window)
             return preferences
         }
 
+        /// Closes Preferences with its close button.
         func close(_ preferences: PreferencesWindow, of window: ChatWindow) async throws {
-            preferences.close()
+            try await Xdo.focus(preferences.window)
+            let closeButton = try #require(GtkTestHarness.descendant(withCSSClass: "close", in: preferences.window))
+            try await Xdo.click(closeButton)
             try await GtkTestHarness.pump(until: { window.preferencesWindow == nil }, "Preferences to close")
+            try await Xdo.focus(window.window)
+        }
+
+        /// Clicks into an entry row or a spin button (at its left, where the text is), selects
+        /// what it holds and types `text` over it.
+        func fill(_ row: UnsafeMutablePointer<GtkWidget>, with text: String) async throws {
+            try await Xdo.click(row, x: 16)
+            try await Xdo.key("ctrl+a")
+            if text.isEmpty { try await Xdo.key("BackSpace") } else { try await Xdo.type(text) }
+        }
+
+        /// Shows a page by clicking its name in the window's view switcher.
+        func showPage(_ title: String, of preferences: PreferencesWindow) async throws {
+            let label = try #require(DesktopMannersTests.label(title, in: preferences.window), "the page “\(title)”")
+            try await Xdo.click(label)
+            try await GtkTestHarness.pump(for: .milliseconds(150))
         }
 
         func send(_ text: String, in window: ChatWindow) async throws {
-            window.composer.input.enter(text)
-            window.composer.input.submit()
-            try await GtkTestHarness.pump(until: { !window.viewModel.isSending }, "the reply to “\(text)”")
+            let count = window.viewModel.conversation.count
+            try await Xdo.type(text)
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { !window.viewModel.isSending && window.viewModel.conversation.count >= count + 2 },
+                                          timeout: .seconds(60), "the reply to “\(text)”")
         }
 
-        @Test("A server added in Preferences: model from its list, key in the keyring; chats use it; the key is on no disk")
+        @Test("A server added in Preferences: model picked from its list, key in the keyring; chats use it; the key is on no disk")
         func serverProfileWithAKeyInTheKeyring() async throws {
             _ = try TestKeyring.directory()
-            let settings = SettingsStore(file: TestTools.temporarySettingsFile())
+            let settings = try TestTools.settings()
             let key = TestKeyring.uniqueKey()
             // The server checks the key's end; the key itself is in no URL (URLs are saved).
             let url = server.url("auth-\(key.split(separator: "-").last ?? "")")
-            let (app, window) = try launch(settings: settings)
+            let (app, window) = try await launch(settings: settings)
             defer { GtkTestHarness.close(app) }
             let preferences = try await openPreferences(window)
             let page = preferences.servers
-            #expect(!GtkTestHarness.isSensitive(page.removeButton), "“This computer” cannot be removed")
 
-            agent_emit_signal(page.addButton.raw, "clicked")
-            let profile = try #require(page.editedProfile)
-            #expect(settings.activeProfileID == profile.id)
-            gtk_editable_set_text(page.nameEntry.opaque, "Test server")
-            gtk_editable_set_text(page.urlEntry.opaque, url)
-            gtk_editable_set_text(page.modelEntry.opaque, "")
-
+            try await Xdo.click(page.addButton)
+            let row = try #require(page.rows.last)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(row.urlRow) }, "the new server's fields")
+            try await fill(row.urlRow, with: url)
+            try await fill(row.nameRow, with: "Test server")
+            try await fill(row.modelRow, with: "")
             // The key goes to the keyring first: listing the models needs it.
-            gtk_editable_set_text(page.keyEntry.opaque, key)
-            agent_emit_signal(page.keyEntry.raw, "activate")
-            try await GtkTestHarness.pump(until: { String(cString: gtk_label_get_text(page.keyStatus.opaque)) == "Key saved in your keyring." },
-                                          "the key to be saved")
-            #expect(FormGrid.text(of: page.keyEntry).isEmpty, "the field does not keep the key")
+            try await Xdo.click(row.keyRow)
+            try await Xdo.type(key)
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: {
+                String(cString: adw_preferences_row_get_title(row.keyRow.cast())) == "API Key (one is stored in your keyring)"
+            }, "the key to be saved")
+            #expect(PreferenceRows.text(of: row.keyRow).isEmpty, "the field does not keep the key")
 
-            agent_emit_signal(page.fetchButton.raw, "clicked")
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isVisible(page.modelList) }, "the server's models")
-            let listed = try #require(gtk_drop_down_get_model(page.modelList.opaque))
-            #expect(g_list_model_get_n_items(listed) == 2)
-            gtk_drop_down_set_selected(page.modelList.opaque, 1)
-            #expect(FormGrid.text(of: page.modelEntry) == "test-model-large")
+            try await Xdo.click(row.listModelsButton)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(row.modelsRow) }, "the server's models")
+            try await Xdo.click(row.modelsRow)
+            let popover = try #require(GtkTestHarness.descendant(ofType: "GtkPopover", in: row.modelsRow))
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(popover) }, "the list of models")
+            try await Xdo.click(try #require(DesktopMannersTests.label("test-model-large", in: popover)))
+            try await GtkTestHarness.pump(until: { PreferenceRows.text(of: row.modelRow) == "test-model-large" }, "the model picked")
+            #expect(settings.serverProfiles.isEmpty, "nothing is written while Preferences is open")
+            try await close(preferences, of: window)
 
             let saved = try #require(settings.serverProfiles.first)
             #expect(saved.name == "Test server" && saved.url == url && saved.model == "test-model-large")
-            try await close(preferences, of: window)
-
+            #expect(settings.activeProfileID == saved.id, "the new server is where chats go")
             #expect(window.viewModel.connection.modelName == "test-model-large")
-            #expect(window.viewModel.connection.profileID == profile.id)
-            #expect(GtkTestHarness.labelTexts(in: window.header.widget).contains { $0.contains("test-model-large") })
+            #expect(window.header.subtitleText.contains("test-model-large"))
             try await send("Is the key sent?", in: window)
             #expect(window.viewModel.conversation.messages.last?.text == "Authorized reply", "the request carried the keyring's key")
 
-            let leaks = TestKeyring.files(containing: key, under: TestKeyring.userDirectories() + [settings.file.deletingLastPathComponent()])
+            let leaks = TestKeyring.files(containing: key, under: TestKeyring.userDirectories() + [FileManager.default.temporaryDirectory])
             #expect(leaks.isEmpty, "the key is in no settings, data or cache file: \(leaks)")
-            #expect(await SecretStore().key(for: profile.id)?.value == key)
-            await SecretStore().clear(profile.id)
+            #expect(await SecretStore().key(for: saved.id)?.value == key)
+            await SecretStore().clear(saved.id)
         }
 
-        @Test("Generation, tools and the system prompt: saved at once, in the requests once Preferences closes")
+        @Test("Generation, tools, the system prompt and the local model: written when Preferences closes, then in the requests")
         func generationAndToolSettings() async throws {
-            let settings = SettingsStore(file: TestTools.temporarySettingsFile())
+            let settings = try TestTools.settings()
             let marker = UUID().uuidString
             let profile = ServerProfile(name: "Echo", url: server.url("echo/\(marker)"), model: "echo-model")
             settings.saveProfile(profile)
             settings.activeProfileID = profile.id
-            let (app, window) = try launch(settings: settings)
+            let (app, window) = try await launch(settings: settings)
             defer { GtkTestHarness.close(app) }
             let preferences = try await openPreferences(window)
 
-            preferences.show(page: "generation")
+            try await showPage("Generation", of: preferences)
             let generation = preferences.generation
-            #expect(!GtkTestHarness.isSensitive(generation.temperature), "the server's default until switched on")
-            gtk_switch_set_active(generation.customTemperature.opaque, 1)
-            gtk_spin_button_set_value(generation.temperature.opaque, 0.3)
-            gtk_spin_button_set_value(generation.maxTokens.opaque, 100)
-            gtk_text_buffer_set_text(gtk_text_view_get_buffer(generation.systemPrompt.cast()), "Answer in one sentence.", -1)
-            #expect(settings.temperature == 0.3 && settings.maxTokens == 100 && settings.systemPrompt == "Answer in one sentence.")
+            #expect(gtk_widget_is_sensitive(generation.temperature) == 0, "the server's default until switched on")
+            try await Xdo.click(generation.customTemperature)
+            try await GtkTestHarness.pump(until: { gtk_widget_is_sensitive(generation.temperature) != 0 }, timeout: .seconds(3),
+                                          "switching it on to make the temperature editable")
+            try await fill(generation.temperature, with: "0.3")
+            try await Xdo.key("Tab")
+            try await fill(generation.maxTokens, with: "100")
+            try await Xdo.key("Tab")
+            try await Xdo.click(generation.systemPrompt)
+            try await Xdo.type("Answer in one sentence.")
+            #expect(settings.systemPrompt.isEmpty && settings.temperature == nil, "typing writes nothing")
 
-            preferences.show(page: "tools")
+            try await showPage("Tools", of: preferences)
             let tools = preferences.tools
-            gtk_switch_set_active(tools.locationSwitch.opaque, 0)
-            #expect(settings.disabledTools == ["get_location"])
-            gtk_editable_set_text(tools.manualLocation.opaque, "north of here")
+            try await Xdo.click(tools.locationSwitch)
+            try await fill(tools.manualLocation, with: "north of here")
             #expect(GtkTestHarness.isVisible(tools.locationProblem), "a location it cannot read is pointed out")
-            #expect(settings.manualLocation == nil)
-            gtk_editable_set_text(tools.manualLocation.opaque, "48.8566, 2.3522")
+            try await fill(tools.manualLocation, with: "48.8566, 2.3522")
             #expect(!GtkTestHarness.isVisible(tools.locationProblem))
-            #expect(settings.manualLocation == Coordinates(latitude: 48.8566, longitude: 2.3522))
 
-            preferences.show(page: "local-model")
-            let gemma = try #require(preferences.localModel.choices.last)
-            gtk_check_button_set_active(gemma.cast(), 1)
-            #expect(settings.localModel == .gemma3)
+            try await showPage("Local Model", of: preferences)
+            try await Xdo.click(try #require(preferences.localModel.choices.last))
             try await close(preferences, of: window)
 
+            #expect(settings.temperature == 0.3 && settings.maxTokens == 100 && settings.systemPrompt == "Answer in one sentence.")
+            #expect(settings.disabledTools == ["get_location"])
+            #expect(settings.manualLocation == Coordinates(latitude: 48.8566, longitude: 2.3522))
+            #expect(settings.localModel == .gemma3)
             try await send("Hello there", in: window)
             let request = try #require(try await server.requests(containing: marker).last)
             let body = try #require(request["body"] as? [String: Any])
@@ -138,6 +168,99 @@ extension GtkSuites {
             #expect(messages.first?["role"] as? String == "system" && messages.first?["content"] as? String == "Answer in one sentence.")
             let toolNames = (body["tools"] as? [[String: Any]] ?? []).compactMap { ($0["function"] as? [String: Any])?["name"] as? String }
             #expect(toolNames == ["get_datetime"], "get_location was switched off")
+        }
+
+        @Test("Closing Preferences after changing the system prompt: a streaming reply goes on to its end, unmarked")
+        func closingPreferencesLeavesAReplyAlone() async throws {
+            let settings = try TestTools.settings()
+            let profile = ServerProfile(name: "Slow", url: server.url("slow-300"), model: "slow-model")
+            settings.saveProfile(profile)
+            settings.activeProfileID = profile.id
+            let (app, window) = try await launch(settings: settings)
+            defer { GtkTestHarness.close(app) }
+            let model = window.viewModel
+            let connection = model.connection
+            try await Xdo.type("Take your time")
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { model.conversation.count == 2 && !model.conversation[1].text.isEmpty }, "the reply to start")
+            let preferences = try await openPreferences(window)
+            try await showPage("Generation", of: preferences)
+            try await Xdo.click(preferences.generation.systemPrompt)
+            try await Xdo.type("Be brief.")
+            try await close(preferences, of: window)
+            #expect(model.isSending, "the reply is still streaming")
+            #expect(model.connection === connection, "the system prompt is not something the connection depends on")
+            try await GtkTestHarness.pump(until: { !model.isSending }, "the reply to end")
+            #expect(model.conversation[1].state == .done)
+            #expect(model.conversation[1].text.hasSuffix("as a model writes."), "all of it arrived")
+            try await GtkTestHarness.pump(for: .milliseconds(60))
+            let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
+            #expect(GtkTestHarness.label(row.stateLabel).isEmpty, "no mark under a reply that finished")
+            #expect(settings.systemPrompt == "Be brief.")
+        }
+
+        @Test("Closing Preferences after a change the local model does not depend on leaves it running: no restart")
+        func closingPreferencesKeepsTheLocalModel() async throws {
+            let settings = try TestTools.settings()
+            let (app, window) = try await launch(settings: settings)
+            defer {
+                window.viewModel.connection.shutdown()
+                GtkTestHarness.close(app)
+            }
+            let model = window.viewModel
+            #expect(model.connection.isLocal)
+            try await send("Say hello.", in: window)
+            let connection = model.connection
+            try await GtkTestHarness.pump(until: { model.status.connection == .ready }, timeout: .seconds(60), "the local model ready")
+            let before = try #require(Self.llamaServers(of: getpid()))
+            let preferences = try await openPreferences(window)
+            try await showPage("Generation", of: preferences)
+            try await Xdo.click(preferences.generation.systemPrompt)
+            try await Xdo.type("Be brief.")
+            try await close(preferences, of: window)
+            try await GtkTestHarness.pump(for: .milliseconds(500))
+            #expect(model.connection === connection)
+            #expect(Self.llamaServers(of: getpid()) == before, "the same llama-server, still running")
+            #expect(model.status.connection == .ready)
+            try await send("And goodbye.", in: window)
+            #expect(model.conversation.messages.last?.state == .done)
+            #expect(Self.llamaServers(of: getpid()) == before, "and it answered the next message")
+        }
+
+        /// The llama-server processes `parent` started.
+        static func llamaServers(of parent: pid_t) -> Set<pid_t>? {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            let found = Set(entries.compactMap { entry -> pid_t? in
+                guard let pid = pid_t(entry), let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8),
+                      name.hasPrefix("llama-server"),
+                      let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                      status.contains("PPid:\t\(parent)\n"), !status.contains("State:\tZ") else { return nil }
+                return pid
+            })
+            return found.isEmpty ? nil : found
+        }
+
+        @Test("A connection change while a reply streams takes over when the reply has ended; the reply is never cut")
+        func connectionChangeWaitsForTheReply() async throws {
+            let settings = try TestTools.settings()
+            let profile = ServerProfile(name: "Slow", url: server.url("slow-60"), model: "slow-model")
+            settings.saveProfile(profile)
+            settings.activeProfileID = profile.id
+            let (app, window) = try await launch(settings: settings)
+            defer { GtkTestHarness.close(app) }
+            let model = window.viewModel
+            let connection = model.connection
+            try await Xdo.type("Take your time")
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { model.conversation.count == 2 && !model.conversation[1].text.isEmpty }, "the reply to start")
+            let preferences = try await openPreferences(window)
+            try await showPage("Generation", of: preferences)
+            try await Xdo.click(preferences.generation.customTemperature)
+            try await close(preferences, of: window)
+            #expect(model.isSending && model.connection === connection, "the reply goes on where it started")
+            try await GtkTestHarness.pump(until: { !model.isSending }, "the reply to end")
+            #expect(model.conversation[1].state == .done)
+            #expect(model.connection !== connection && model.connection.options.temperature == 0.7, "then the new settings apply")
         }
     }
 }

@@ -34,6 +34,7 @@ import time
 LOCK = threading.Lock()
 REQUESTS = []
 EVENTS = []
+COUNTERS = {}
 MODEL = "test-model"
 
 
@@ -318,6 +319,12 @@ class Handler(socketserver.BaseRequestHandler):
         payload = {"error": {"code": 500, "message": "the model crashed", "type": "server_error"}}
         self.send_full(500, "Internal Server Error", "application/json", json.dumps(payload).encode())
 
+    def scenario_late500(self, scenario, body, headers):
+        """HTTP 500 after a wait (late500-<ms>): a reply that never starts, then fails."""
+        pieces = scenario.split("-")
+        time.sleep(int(pieces[1]) / 1000 if len(pieces) > 1 else 1.0)
+        self.scenario_http500(scenario, body, headers)
+
     def scenario_http404(self, scenario, body, headers):
         self.send_full(404, "Not Found", "text/plain", b"no route for this path\n")
 
@@ -493,6 +500,11 @@ class Handler(socketserver.BaseRequestHandler):
             lines = [ollama_line("Half"), ollama_line(" way"), json.dumps({"error": "an unexpected error occurred"}).encode() + b"\n"]
         elif kind == "cutoff":
             lines = [ollama_line("Never"), ollama_line(" done")]
+        elif kind == "nonewline":
+            # The last line — with text, the end and the token counts — has no newline.
+            last = json.loads(ollama_line(done=True))
+            last["message"]["content"] = " world"
+            lines = [ollama_line("Hello"), json.dumps(last).encode()]
         self.send_head(200, "OK", "application/x-ndjson")
         for line in lines:
             self.send_chunk(line)
@@ -534,6 +546,42 @@ class Handler(socketserver.BaseRequestHandler):
         text = self.MARKDOWN_REPLY
         tokens = [text[i:i + 4] for i in range(0, len(text), 4)]
         self.stream(normal_stream(tokens), delay=delay)
+
+    # The streamed Markdown that reads differently in pieces than whole: a reference link
+    # whose target comes later, a footnote, a list item with a later paragraph and a fence.
+    REFS_REPLY = (
+        "See [the manual][man] first.\n\n"
+        "1. Install it:\n\n"
+        "   ```sh\n   make install\n   ```\n\n"
+        "   Then run it.\n\n"
+        "A claim.[^1]\n\n"
+        "[man]: https://example.com/manual\n"
+        "[^1]: The footnote.\n"
+    )
+
+    def scenario_refs(self, scenario, body, headers):
+        """REFS_REPLY, a few characters at a time."""
+        text = self.REFS_REPLY
+        self.stream(normal_stream([text[i:i + 3] for i in range(0, len(text), 3)]), delay=0.01)
+
+    def scenario_longurl(self, scenario, body, headers):
+        """A reply holding a URL far wider than the column, which must copy as it was written."""
+        url = "https://example.com/" + "/".join(f"segment{i}" for i in range(30)) + "?query=" + "x" * 60
+        self.stream(normal_stream(words(f"Here: {url} — that is all.")), delay=0.002)
+
+    def scenario_markup(self, scenario, body, headers):
+        """A reply that looks like markup: it must reach a notification as the text it is
+        (markup-<ms per token>)."""
+        pieces = scenario.split("-")
+        delay = int(pieces[1]) / 1000 if len(pieces) > 1 else 0.002
+        self.stream(normal_stream(words("Use <b>bold</b> & <i>care</i> here")), delay=delay)
+
+    def scenario_counter(self, scenario, body, headers):
+        """A different reply each time (counter-<marker>): "Reply number N to: …"."""
+        with LOCK:
+            COUNTERS[scenario] = COUNTERS.get(scenario, 0) + 1
+            number = COUNTERS[scenario]
+        self.stream(normal_stream(words(f"Reply number {number} to: {last_user_text(body)}")), delay=0.005)
 
     def scenario_paced(self, scenario, body, headers):
         """paced-<N>-<ms>: N tokens, one every <ms> milliseconds, like a model generating."""

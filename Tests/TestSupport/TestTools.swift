@@ -9,17 +9,19 @@ public enum TestTools {
     public static let fixedDate = Date(timeIntervalSince1970: 1_795_962_600)
 
     /// `get_location` (fixed: no consent asked), `get_datetime` (fixed clock, Paris time) and `forecast`.
-    public static func toolbox() -> Toolbox {
+    public static func toolbox() throws -> Toolbox {
         Toolbox([
-            LocationTool(settings: SettingsStore(file: temporarySettingsFile()), source: nil, fixedLocation: paris,
+            LocationTool(settings: try settings(), source: nil, fixedLocation: paris,
                          askConsent: { .deny }),
             DateTimeTool(now: { fixedDate }, timeZone: TimeZone(identifier: "Europe/Paris") ?? .current),
             ForecastTool(),
         ])
     }
 
-    public static func temporarySettingsFile() -> URL {
-        FileManager.default.temporaryDirectory.appending(path: "agent-tests-\(UUID().uuidString)/settings.ini")
+    /// Settings of the test's own, in a key file nothing else uses (the compiled schema comes
+    /// from the build tree: `make schemas`).
+    public static func settings() throws -> SettingsStore {
+        try SettingsStore(keyFile: FileManager.default.temporaryDirectory.appending(path: "agent-tests-\(UUID().uuidString)/settings"))
     }
 }
 

@@ -1,7 +1,7 @@
 import AgentCore
 import FuzzSupport
 
-/// The three reply decoders (OpenAI SSE, Ollama NDJSON, the seed's harness) never crash on
+/// The three reply decoders (OpenAI SSE, Ollama NDJSON, the llmtools harness) never crash on
 /// any stream, and report the same reply however it is cut.
 func fuzzReplyDecoders(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = FuzzInput(data, size)
@@ -13,13 +13,17 @@ func fuzzReplyDecoders(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
 private func check<Decoder: ReplyStreamDecoder>(_ fresh: Decoder, _ input: FuzzInput) {
     var whole = fresh
-    let wholeEvents = merged(whole.feed(input.bytes))
-    let wholeOutcome = whole.finish()
+    var wholeEvents = whole.feed(input.bytes)
+    let wholeEnd = whole.finish()
+    wholeEvents = merged(wholeEvents + wholeEnd.events)
+    let wholeOutcome = wholeEnd.outcome
 
     var split = fresh
     var splitEvents: [ReplyEvent] = []
     for piece in input.pieces { splitEvents += split.feed(Array(piece)) }
-    let splitOutcome = split.finish()
+    let splitEnd = split.finish()
+    splitEvents += splitEnd.events
+    let splitOutcome = splitEnd.outcome
 
     fuzzRequire(wholeEvents == merged(splitEvents), "\(Decoder.self): events depend on where the stream was cut")
     fuzzRequire(wholeOutcome == splitOutcome, "\(Decoder.self): the outcome depends on where the stream was cut")

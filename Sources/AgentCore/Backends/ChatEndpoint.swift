@@ -11,13 +11,13 @@ public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugS
     public var debugDescription: String { "<redacted>" }
 }
 
-/// Where and how to ask for chat completions: the seed's "harness" URL plus API path.
+/// Where and how to ask for chat completions: the server's URL plus the API path.
 public struct ChatEndpoint: Sendable, Equatable {
     /// Scheme, host, port and optional leading path, e.g. `http://127.0.0.1:8080`.
     public var serverURL: String
     /// How to talk to the server.
     public var protocolKind: ChatProtocol
-    /// E.g. `/v1/chat/completions`, `/api/chat`, or the seed harness's `/llmprompt`.
+    /// E.g. `/v1/chat/completions`, `/api/chat`, or the harness's `/llmprompt`.
     public var apiPath: String
     public var model: String
     public var apiKey: APIKey?

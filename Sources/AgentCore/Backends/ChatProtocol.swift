@@ -4,8 +4,17 @@ public enum ChatProtocol: String, Sendable, CaseIterable {
     case openai
     /// Ollama's `/api/chat`, streamed as newline-delimited JSON.
     case ollama
-    /// The seed's harness: `/llmtools`, SSE carrying Ollama-format JSON, context kept by `appID`.
+    /// The llmtools harness: `/llmtools`, SSE carrying Ollama-format JSON, context kept by `appID`.
     case llmtools
+
+    /// How Preferences names it.
+    public var displayName: String {
+        switch self {
+        case .openai: "OpenAI-compatible"
+        case .ollama: "Ollama"
+        case .llmtools: "llmtools harness"
+        }
+    }
 
     public var defaultAPIPath: String {
         switch self {

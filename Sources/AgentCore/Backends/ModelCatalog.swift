@@ -1,5 +1,5 @@
 /// The models a server offers, for Preferences to pick from: `GET /v1/models` from an
-/// OpenAI-compatible server, `GET /api/tags` from Ollama. The seed's harness lists none.
+/// OpenAI-compatible server, `GET /api/tags` from Ollama. The llmtools harness lists none.
 public enum ModelCatalog {
     public static func models(for endpoint: ChatEndpoint) async throws -> [String] {
         switch endpoint.protocolKind {

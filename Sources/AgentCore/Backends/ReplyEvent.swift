@@ -7,7 +7,7 @@ public enum ReplyEvent: Sendable, Equatable {
     /// More of the reply's text.
     case text(String)
     /// The server reported an error inside the stream (`event: error` or an `error` object).
-    /// Its text belongs in the reply, as the seed shows it, and the request ends as failed.
+    /// Its text belongs in the reply, where the user reads it, and the request ends as failed.
     case serverError(String)
     /// The server said the reply is complete, with its reason (`stop`, `length`, …).
     case finished(reason: String?)
@@ -16,7 +16,7 @@ public enum ReplyEvent: Sendable, Equatable {
 }
 
 extension ReplyEvent {
-    /// The text this event adds to a reply: the seed shows a server's error inside the
+    /// The text this event adds to a reply: a server's error shows inside the
     /// reply, after a blank line when the reply already has text.
     public func transcriptText(replyIsEmpty: Bool) -> String? {
         switch self {

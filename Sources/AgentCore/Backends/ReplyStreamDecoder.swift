@@ -13,8 +13,9 @@ public enum StreamOutcome: Sendable, Equatable {
 public protocol ReplyStreamDecoder: Sendable {
     /// Decodes the next bytes; consecutive text is merged into one `.text` event.
     mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [ReplyEvent]
-    /// The stream ended cleanly at the transport level: how did the round end?
-    mutating func finish() -> StreamOutcome
+    /// The stream ended at the transport level: the events its unfinished end still held (a
+    /// last line without its newline), and how the round ended.
+    mutating func finish() -> (events: [ReplyEvent], outcome: StreamOutcome)
 }
 
 extension ReplyStreamDecoder {

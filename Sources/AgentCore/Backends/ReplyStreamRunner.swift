@@ -27,14 +27,22 @@ enum ReplyStreamRunner {
                 }
                 for event in events { onEvent(event) }
             })
-        return try state.withLock { state in
-            try ending(of: &state.decoder, head: state.head, errorBody: state.errorBody, error: error, url: url,
-                       idleSeconds: Int((request.idleTimeout ?? .zero).milliseconds / 1000))
+        let (result, trailing) = state.withLock { state in
+            var trailing: [ReplyEvent] = []
+            let result = Result {
+                try ending(of: &state.decoder, head: state.head, errorBody: state.errorBody, error: error, url: url,
+                           idleSeconds: Int((request.idleTimeout ?? .zero).milliseconds / 1000), trailing: &trailing)
+            }
+            return (result, trailing)
         }
+        for event in trailing { onEvent(event) }
+        return try result.get()
     }
 
+    /// How the exchange ended; `trailing` gets the events the decoder still held.
     private static func ending<Decoder: ReplyStreamDecoder>(of decoder: inout Decoder, head: HTTPResponseHead?, errorBody: Data,
-                                                             error: TransportError?, url: String, idleSeconds: Int) throws -> [ToolCall] {
+                                                             error: TransportError?, url: String, idleSeconds: Int,
+                                                             trailing: inout [ReplyEvent]) throws -> [ToolCall] {
         if let head, !head.isSuccess {
             throw ChatError.http(head, url: url, body: errorBody)
         }
@@ -45,10 +53,14 @@ enum ReplyStreamRunner {
             throw ChatError.stalled(url: url, seconds: idleSeconds)
         case .failed(_, let message):
             guard head != nil else { throw ChatError.transport(url: url, message: message) }
-            if case .failed(let serverMessage) = decoder.finish() { throw ChatError.server(message: serverMessage) }
+            let end = decoder.finish()
+            trailing = end.events
+            if case .failed(let serverMessage) = end.outcome { throw ChatError.server(message: serverMessage) }
             throw ChatError.cutOff(url: url, detail: message)
         case nil:
-            switch decoder.finish() {
+            let end = decoder.finish()
+            trailing = end.events
+            switch end.outcome {
             case .complete(let toolCalls): return toolCalls
             case .cutOff: throw ChatError.cutOff(url: url, detail: nil)
             case .failed(let message): throw ChatError.server(message: message)

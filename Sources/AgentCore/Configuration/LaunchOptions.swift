@@ -32,7 +32,7 @@ public struct LaunchOptions: Sendable, Equatable {
     public var showHelp = false
     public var showVersion = false
 
-    /// The model asked for when a server is given without `--model`, as in the seed.
+    /// The model asked for when a server is given without `--model`.
     public static let defaultRemoteModel = "gemma3:270m"
 
     public init() {}
@@ -160,10 +160,10 @@ public struct LaunchOptions: Sendable, Equatable {
 
     /// The options' shared help text.
     public static let optionsHelp = """
-          --server URL        an OpenAI-compatible server or the seed's harness (default: the local model)
-          --protocol P        openai (default), ollama, or llmtools (the seed's tool-calling harness)
+          --server URL        an OpenAI-compatible server or a harness (default: the local model)
+          --protocol P        openai (default), ollama, or llmtools (the tool-calling harness)
           --api PATH          the API path on that server (default by protocol: /v1/chat/completions, /api/chat,
-                              /llmtools; the seed's plain harness uses /llmprompt)
+                              /llmtools; the plain harness uses /llmprompt)
           --model NAME        the model to ask for (default with --server: \(defaultRemoteModel))
           --api-key-env VAR   read a Bearer API key from environment variable VAR
           --ca-file PATH      trust the CA certificate in PATH (a self-signed server)

@@ -8,6 +8,19 @@ public enum ResourceLocator {
         candidates().map { $0.appending(path: name) }.first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
+    /// The app's icons for an uninstalled build (`data/icons` in the source tree); nil when
+    /// installed, where the icon theme has them.
+    public static var sourceTreeIcons: URL? {
+        let icons = sourceTree.appending(path: "data/icons", directoryHint: .isDirectory)
+        return FileManager.default.fileExists(atPath: icons.path) ? icons : nil
+    }
+
+    // Sources/AgentCore/Configuration/ResourceLocator.swift → the package's folder.
+    private static var sourceTree: URL {
+        URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
     private static func candidates() -> [URL] {
         var folders: [URL] = []
         if let override = ProcessInfo.processInfo.environment["AGENT_RESOURCE_DIR"], !override.isEmpty {
@@ -16,9 +29,6 @@ public enum ResourceLocator {
         let executable = URL(filePath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
         folders.append(executable.deletingLastPathComponent().deletingLastPathComponent()
             .appending(path: "share/\(AppIdentity.applicationID)", directoryHint: .isDirectory))
-        // Sources/AgentCore/Configuration/ResourceLocator.swift → the package's Resources/
-        let sourceTree = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
         folders.append(sourceTree.appending(path: "Resources", directoryHint: .isDirectory))
         return folders
     }

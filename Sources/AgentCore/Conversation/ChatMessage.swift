@@ -47,7 +47,7 @@ public struct ChatMessage: Identifiable, Sendable, Codable, Equatable {
         self.usage = usage
     }
 
-    /// The time in ISO 8601 (UTC), as the seed shows it and as it is stored.
+    /// The time in ISO 8601 (UTC), as it is stored.
     public var isoTime: String {
         time.formatted(.iso8601)
     }

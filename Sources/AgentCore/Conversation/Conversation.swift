@@ -27,10 +27,6 @@ public struct Conversation: Sendable, Equatable {
         messages.remove(at: index)
     }
 
-    public mutating func appendText(_ text: String, to index: Int) {
-        messages[index].text += text
-    }
-
     /// Changes a message in place (a growing reply's text is never copied).
     @discardableResult
     public mutating func update<Result>(_ index: Int, _ body: (inout ChatMessage) -> Result) -> Result {

@@ -5,87 +5,75 @@ import FoundationEssentials
 /// The app's own model server: llama.cpp's `llama-server` on a free 127.0.0.1 port,
 /// started on first use and stopped on quit. The child is tied to this process, so even
 /// a `kill -9` of the app leaves no orphan; it is restarted if it dies between requests.
+/// Nothing here polls or sleeps: `LocalModelProcess` learns of readiness and of the end as
+/// they happen.
 @MainActor
 public final class LocalModelServer {
     public let model: LocalModel
     private let runtimeDirectory: URL
     private let extraArguments: [String]
-    private var processID: pid_t?
+    private var process: LocalModelProcess?
     private var endpointIfRunning: ChatEndpoint?
     private var starting: Task<ChatEndpoint, any Error>?
-    /// How the last server ended when nobody stopped it ("was killed by signal 9").
-    private var unexpectedEnd: String?
+    /// How long the model may take to load.
+    private let startTimeout: Duration
 
     public init(model: LocalModel = .smolLM2, runtimeDirectory: URL = LocalRuntime.defaultDirectory,
-                extraArguments: [String] = []) {
+                extraArguments: [String] = [], startTimeout: Duration = .seconds(120)) {
         self.model = model
         self.runtimeDirectory = runtimeDirectory
         self.extraArguments = extraArguments
+        self.startTimeout = startTimeout
     }
 
     /// The running server's process, for tests and diagnostics.
-    public var pid: pid_t? { processID }
+    public var pid: pid_t? { process.flatMap { $0.hasEnded ? nil : $0.pid } }
 
     /// Where the server's output goes.
     public var logFile: URL { AppIdentity.cacheDirectory.appending(path: "llama-server.log") }
 
     /// The server's endpoint, starting (or restarting) the server when it is not running.
     public func endpoint() async throws -> ChatEndpoint {
-        if let endpointIfRunning, isAlive { return endpointIfRunning }
+        if let endpointIfRunning, process?.hasEnded == false { return endpointIfRunning }
         if let starting { return try await starting.value }
         let task = Task { try await self.launch() }
         starting = task
-        defer { starting = nil }
+        defer { if starting == task { starting = nil } }
         return try await task.value
     }
 
-    /// Stops the server and waits for it to exit (at most about two seconds).
+    /// Stops the server: a start under way is given up, a running server is asked to end
+    /// (and killed if it has not within two seconds). Returns at once.
     public func stop() {
-        guard let pid = processID else { return }
-        processID = nil
+        starting?.cancel()
+        starting = nil
+        process?.terminate()
+        process = nil
         endpointIfRunning = nil
-        kill(pid, SIGTERM)
-        for _ in 0..<200 {
-            if reaped(pid) { return }
-            usleep(10_000)
-        }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
     }
 
-    /// Whether the child is still running (reaping it when it has died).
-    private var isAlive: Bool {
-        guard let pid = processID else { return false }
-        var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return true }
-        processID = nil
-        endpointIfRunning = nil
-        // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift cannot call (macros).
-        let signal = status & 0x7f
-        unexpectedEnd = signal != 0 ? "was killed by signal \(signal)" : "exited with status \((status >> 8) & 0xff)"
-        return false
+    /// Stops the server and waits (at most three seconds) until its process has ended and
+    /// been reaped.
+    public func stopAndWait() async {
+        let running = process
+        stop()
+        _ = await running?.waitForEnd(timeout: .seconds(3))
     }
 
     /// When the server has died on its own since the last request: how it ended (once).
     /// A process's sockets close before it can be reaped, so a reply cut off by a crash
-    /// may be seen first: this waits up to `grace` for the process to be reaped.
+    /// may be seen first: this waits up to `grace` for the end to be noticed.
     public func takeUnexpectedEnd(grace: Duration = .milliseconds(500)) async -> String? {
-        let deadline = ContinuousClock.now + grace
-        while isAlive, processID != nil, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
+        guard let process else { return nil }
+        guard await process.waitForEnd(timeout: grace) != nil, let end = process.unexpectedEnd else { return nil }
+        if self.process === process {
+            self.process = nil
+            endpointIfRunning = nil
         }
-        defer { unexpectedEnd = nil }
-        return unexpectedEnd
-    }
-
-    private func reaped(_ pid: pid_t) -> Bool {
-        var status: Int32 = 0
-        return waitpid(pid, &status, WNOHANG) == pid
+        return end
     }
 
     private func launch() async throws -> ChatEndpoint {
-        unexpectedEnd = nil
         let runtime = try LocalRuntime.locate(in: runtimeDirectory)
         let modelFile = try runtime.modelFile(for: model)
         let port = agent_free_loopback_port()
@@ -103,41 +91,54 @@ public final class LocalModelServer {
             arguments += ["--chat-template-file", file.path]
         }
         arguments += extraArguments
-        try FileManager.default.createDirectory(at: logFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let logDescriptor = open(logFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        defer { if logDescriptor >= 0 { close(logDescriptor) } }
+        try PrivateFiles.makeDirectory(logFile.deletingLastPathComponent())
+        let logDescriptor = open(logFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        var pipe: [Int32] = [-1, -1]
+        guard logDescriptor >= 0, agent_cloexec_pipe(&pipe) == 0 else {
+            if logDescriptor >= 0 { close(logDescriptor) }
+            throw ChatError.localModel("Could not open the local model's log \(logFile.path): \(String(cString: strerror(errno)))")
+        }
+        fchmod(logDescriptor, 0o600)
         let pid: pid_t
         do {
-            pid = try await TiedChildLauncher.shared.spawn(arguments, output: logDescriptor)
+            pid = try await TiedChildLauncher.shared.spawn(arguments, output: pipe[1])
         } catch {
+            close(pipe[0])
+            close(pipe[1])
+            close(logDescriptor)
             throw ChatError.localModel("Could not start \(runtime.serverExecutable.path): \(ChatError.describe(error))")
         }
-        processID = pid
+        close(pipe[1])
+        let started = LocalModelProcess(pid: pid, output: pipe[0], log: logDescriptor, readyWithin: startTimeout)
+        process = started
         let endpoint = ChatEndpoint(serverURL: "http://127.0.0.1:\(port)", model: model.displayName)
         do {
-            try await waitUntilHealthy(endpoint, pid: pid)
+            try await started.waitUntilReady()
+            try await confirmHealthy(endpoint)
         } catch {
-            stop()
-            throw error
+            started.terminate()
+            if process === started { process = nil }
+            switch error {
+            case LocalModelProcess.Failure.ended(let end):
+                throw ChatError.localModel("The local model server \(end) while starting.\n\(logTail())")
+            case LocalModelProcess.Failure.timedOut:
+                throw ChatError.localModel("The local model server did not become ready within \(startTimeout.components.seconds) seconds.\n\(logTail())")
+            default:
+                throw error
+            }
         }
+        guard process === started else { throw CancellationError() }
         endpointIfRunning = endpoint
         return endpoint
     }
 
-    /// Polls `/health` until the model is loaded, the child exits, or two minutes pass.
-    private func waitUntilHealthy(_ endpoint: ChatEndpoint, pid: pid_t) async throws {
-        let health = HTTPRequest(url: endpoint.serverURL + "/health", connectTimeout: .seconds(1), totalTimeout: .seconds(2))
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < deadline {
-            try Task.checkCancellation()
-            if reaped(pid) {
-                processID = nil
-                throw ChatError.localModel("The local model server exited while starting.\n\(logTail())")
-            }
-            if let response = try? await HTTPClient.fetch(health), response.head.status == 200 { return }
-            try await Task.sleep(for: .milliseconds(100))
+    /// Once it says the model is loaded, `/health` must agree (one request).
+    private func confirmHealthy(_ endpoint: ChatEndpoint) async throws {
+        let health = HTTPRequest(url: endpoint.serverURL + "/health", connectTimeout: .seconds(2), totalTimeout: .seconds(5))
+        let response = try await HTTPClient.fetch(health)
+        guard response.head.status == 200 else {
+            throw ChatError.localModel("The local model server said it was ready, but /health answered HTTP \(response.head.status).\n\(logTail())")
         }
-        throw ChatError.localModel("The local model server did not become ready within two minutes.\n\(logTail())")
     }
 
     private func logTail() -> String {

@@ -1,3 +1,5 @@
+import Glibc
+import CProcess
 import FoundationEssentials
 
 /// The installed local model runtime: llama.cpp's `llama-server` and model files, in a
@@ -59,5 +61,38 @@ public struct LocalRuntime: Sendable {
     /// Whether `model`'s file is installed.
     public func has(_ model: LocalModel) -> Bool {
         (try? modelFile(for: model)) != nil
+    }
+}
+
+extension LocalRuntime {
+    /// The first line `llama-server --version` prints ("version: 0.6.0-dev (…)"), for bug
+    /// reports; nil when it cannot be run.
+    public func serverVersion() async -> String? {
+        var pipe: [Int32] = [-1, -1]
+        guard agent_cloexec_pipe(&pipe) == 0 else { return nil }
+        let pid = try? await TiedChildLauncher.shared.spawn([serverExecutable.path, "--version"], output: pipe[1])
+        close(pipe[1])
+        guard let pid else {
+            close(pipe[0])
+            return nil
+        }
+        let output = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            let descriptor = pipe[0]
+            DetachedThread.start {
+                var bytes: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while bytes.count < 64 * 1024 {
+                    let count = read(descriptor, &buffer, buffer.count)
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0 else { break }
+                    bytes += buffer[..<count]
+                }
+                close(descriptor)
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        return output.split(whereSeparator: \.isNewline).first { $0.hasPrefix("version") }.map(String.init)
     }
 }

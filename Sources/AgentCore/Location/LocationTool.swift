@@ -1,4 +1,4 @@
-/// `get_location`: the device's latitude and longitude, as the seed words it. Asks the
+/// `get_location`: the device's latitude and longitude. Asks the
 /// user first (allow once / always / deny; "always" is remembered), asks GeoClue, and
 /// falls back to the manual location in settings when GeoClue cannot answer.
 public struct LocationTool: Tool {

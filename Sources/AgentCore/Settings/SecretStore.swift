@@ -67,7 +67,10 @@ public final class SecretStore: Sendable {
         let timeoutMilliseconds = timeout.milliseconds
         let outcome: Result<Void, Unavailable> = await withCheckedContinuation { continuation in
             DetachedThread.start {
+                // Two references: the call's, dropped when it returns, and the timer's,
+                // dropped when it fires — whichever comes last frees it.
                 let cancellable = g_cancellable_new()
+                g_object_ref(UnsafeMutableRawPointer(cancellable))
                 let handle = CancellableHandle(pointer: cancellable)
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(timeoutMilliseconds)) {
                     g_cancellable_cancel(handle.pointer)
@@ -75,6 +78,7 @@ public final class SecretStore: Sendable {
                 }
                 var error: UnsafeMutablePointer<GError>?
                 let succeeded = body(cancellable, &error)
+                g_object_unref(UnsafeMutableRawPointer(cancellable))
                 if succeeded && error == nil {
                     continuation.resume(returning: .success(()))
                 } else {

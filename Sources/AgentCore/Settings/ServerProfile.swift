@@ -34,38 +34,54 @@ public struct ServerProfile: Sendable, Equatable, Identifiable {
 public let localProfileID = "local"
 
 extension SettingsStore {
-    private static let profilePrefix = "profile "
-
+    /// The profiles, by name.
     public var serverProfiles: [ServerProfile] {
-        groups(withPrefix: Self.profilePrefix).compactMap { group in
-            let id = String(group.dropFirst(Self.profilePrefix.count))
-            guard let url = string(group, "url") else { return nil }
-            return ServerProfile(id: id, name: string(group, "name") ?? url, url: url,
-                                 protocol: string(group, "protocol").flatMap(ChatProtocol.init(rawValue:)) ?? .openai,
-                                 apiPath: string(group, "api-path"), model: string(group, "model") ?? LaunchOptions.defaultRemoteModel,
-                                 caFile: string(group, "ca-file"), toolsEnabled: string(group, "tools") != "false")
-        }.sorted { $0.name.lowercased() < $1.name.lowercased() }
+        root.strings("profiles").compactMap(serverProfile).sorted { $0.name.lowercased() < $1.name.lowercased() }
+    }
+
+    public func serverProfile(_ id: String) -> ServerProfile? {
+        let settings = profileSettings(id)
+        let url = settings.string("url")
+        guard !url.isEmpty else { return nil }
+        let name = settings.string("name")
+        let model = settings.string("model")
+        return ServerProfile(id: id, name: name.isEmpty ? url : name, url: url,
+                             protocol: ChatProtocol(rawValue: settings.string("protocol")) ?? .openai,
+                             apiPath: Self.nonEmpty(settings.string("api-path")),
+                             model: model.isEmpty ? LaunchOptions.defaultRemoteModel : model,
+                             caFile: Self.nonEmpty(settings.string("ca-file")), toolsEnabled: settings.bool("tools"))
     }
 
     public func saveProfile(_ profile: ServerProfile) {
-        let group = Self.profilePrefix + profile.id
-        set(profile.name, group, "name")
-        set(profile.url, group, "url")
-        set(profile.protocolKind.rawValue, group, "protocol")
-        set(profile.apiPath?.isEmpty == false ? profile.apiPath : nil, group, "api-path")
-        set(profile.model, group, "model")
-        set(profile.caFile?.isEmpty == false ? profile.caFile : nil, group, "ca-file")
-        set(profile.toolsEnabled ? "true" : "false", group, "tools")
+        let settings = profileSettings(profile.id)
+        settings.set("name", profile.name)
+        settings.set("url", profile.url)
+        settings.set("protocol", profile.protocolKind.rawValue)
+        settings.set("api-path", profile.apiPath ?? "")
+        settings.set("model", profile.model)
+        settings.set("ca-file", profile.caFile ?? "")
+        settings.set("tools", profile.toolsEnabled)
+        let ids = root.strings("profiles")
+        if !ids.contains(profile.id) { root.set("profiles", ids + [profile.id]) }
     }
 
     public func removeProfile(_ id: String) {
-        removeGroup(Self.profilePrefix + id)
+        let settings = profileSettings(id)
+        for key in ["name", "url", "protocol", "api-path", "model", "ca-file", "tools"] { settings.reset(key) }
+        root.set("profiles", root.strings("profiles").filter { $0 != id })
         if activeProfileID == id { activeProfileID = localProfileID }
     }
 
     /// The profile chats go to: a server's id, or `localProfileID`.
     public var activeProfileID: String {
-        get { string("general", "profile") ?? localProfileID }
-        set { set(newValue == localProfileID ? nil : newValue, "general", "profile") }
+        get {
+            let id = root.string("active-profile")
+            return id == localProfileID || root.strings("profiles").contains(id) ? id : localProfileID
+        }
+        set { root.set("active-profile", newValue) }
+    }
+
+    private static func nonEmpty(_ text: String) -> String? {
+        text.isEmpty ? nil : text
     }
 }

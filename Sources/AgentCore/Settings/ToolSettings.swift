@@ -1,20 +1,20 @@
 /// What the user decided about the on-device tools.
 extension SettingsStore {
-    /// Whether `get_location` may run without asking: "always" once the user chose Always Allow.
+    /// Whether `get_location` may run without asking (the user chose Always Allow).
     public var locationAlwaysAllowed: Bool {
-        get { string("location", "consent") == "always" }
-        set { set(newValue ? "always" : nil, "location", "consent") }
+        get { root.bool("location-always-allowed") }
+        set { root.set("location-always-allowed", newValue) }
     }
 
     /// A location to use when the device cannot tell (no GeoClue, or it refused).
     public var manualLocation: Coordinates? {
-        get { string("location", "manual").flatMap(Coordinates.init(parsing:)) }
-        set { set(newValue?.description, "location", "manual") }
+        get { Coordinates(parsing: root.string("manual-location")) }
+        set { root.set("manual-location", newValue?.description ?? "") }
     }
 
     /// Tools the user switched off.
     public var disabledTools: Set<String> {
-        get { Set((string("tools", "disabled") ?? "").split(separator: ",").map { $0.trimmedSpaces }.filter { !$0.isEmpty }) }
-        set { set(newValue.isEmpty ? nil : newValue.sorted().joined(separator: ","), "tools", "disabled") }
+        get { Set(root.strings("disabled-tools")) }
+        set { root.set("disabled-tools", newValue.sorted()) }
     }
 }

@@ -155,23 +155,30 @@ extension ChatStore {
         try chats().compactMap { try archive($0.id) }
     }
 
-    /// Adds exported chats. A chat whose id is already here comes in as a copy with new ids.
+    /// Adds exported chats, in one transaction: a file that fails halfway adds nothing. A chat
+    /// whose id (or a message id) is already here comes in as a copy with new ids.
     @discardableResult
     public func importChats(_ chats: [ChatArchive.Chat]) throws -> [ChatSummary] {
-        try chats.map { chat in
-            var summary = chat.summary
-            var messages = chat.messages
-            if try self.chat(summary.id) != nil || (try? messageCount(in: summary.id)) ?? 0 > 0 {
-                summary = ChatSummary(title: summary.title, created: summary.created, updated: summary.updated,
-                                      model: summary.model, serverProfile: summary.serverProfile, systemPrompt: summary.systemPrompt)
-                messages = messages.map { message in
-                    ChatMessage(role: message.role, text: message.text, model: message.model, time: message.time,
-                                state: message.state, toolCalls: message.toolCalls, usage: message.usage)
+        try inTransaction { database in
+            try chats.map { chat in
+                var summary = chat.summary
+                var messages = chat.messages
+                let taken = try database.query("SELECT 1 FROM chats WHERE id = ?", [.text(summary.id.uuidString)]).count
+                    + (try messages.reduce(0) { count, message in
+                        count + (try database.query("SELECT 1 FROM messages WHERE id = ?", [.text(message.id.uuidString)]).count)
+                    })
+                if taken > 0 {
+                    summary = ChatSummary(title: summary.title, created: summary.created, updated: summary.updated,
+                                          model: summary.model, serverProfile: summary.serverProfile, systemPrompt: summary.systemPrompt)
+                    messages = messages.map { message in
+                        ChatMessage(role: message.role, text: message.text, model: message.model, time: message.time,
+                                    state: message.state, toolCalls: message.toolCalls, usage: message.usage)
+                    }
                 }
+                try Self.insert(summary, into: database)
+                try Self.insert(messages, in: summary.id, firstSeq: 0, into: database)
+                return summary
             }
-            try createChat(summary)
-            try saveAll(messages, in: summary.id, firstSeq: 0)
-            return summary
         }
     }
 }

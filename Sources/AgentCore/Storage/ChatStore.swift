@@ -47,10 +47,12 @@ public final class ChatStore: Sendable {
 
     public static var defaultFile: URL { AppIdentity.dataDirectory.appending(path: "chats.sqlite") }
 
-    public init(file: URL = ChatStore.defaultFile) throws {
+    /// `busyTimeout`: how long a write waits for another connection's lock before failing.
+    public init(file: URL = ChatStore.defaultFile, busyTimeout: Duration = .seconds(5)) throws {
         self.file = file
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let database = try SQLiteDatabase(path: file.path)
+        // SQLite gives the -wal and -shm files the database file's permissions.
+        try PrivateFiles.prepareFile(file)
+        let database = try SQLiteDatabase(path: file.path, busyTimeout: busyTimeout)
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")
         try ChatStoreSchema.migrate(database)
         try Self.recoverInterrupted(database)
@@ -90,10 +92,12 @@ public final class ChatStore: Sendable {
 
     @discardableResult
     public func createChat(_ chat: ChatSummary) throws -> ChatSummary {
-        try run { database in
-            try database.query("INSERT INTO chats (\(Self.chatColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)", Self.values(chat))
-        }
+        try run { try Self.insert(chat, into: $0) }
         return chat
+    }
+
+    static func insert(_ chat: ChatSummary, into database: SQLiteDatabase) throws {
+        try database.query("INSERT INTO chats (\(chatColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)", values(chat))
     }
 
     public func renameChat(_ id: UUID, to title: String) throws {
@@ -106,10 +110,6 @@ public final class ChatStore: Sendable {
             try database.query("UPDATE chats SET updated = ?, model = COALESCE(?, model) WHERE id = ?",
                                [.real(date.timeIntervalSince1970), SQLiteValue(model), .text(id.uuidString)])
         }
-    }
-
-    public func setSystemPrompt(_ prompt: String, for id: UUID) throws {
-        try run { try $0.query("UPDATE chats SET system_prompt = ? WHERE id = ?", [.text(prompt), .text(id.uuidString)]) }
     }
 
     /// Hides a chat; `restoreChat` brings it back until the store is next opened.
@@ -146,11 +146,11 @@ public final class ChatStore: Sendable {
         }
     }
 
-    /// The messages from `seq` on, oldest first.
-    public func messages(in chat: UUID, from seq: Int) throws -> [StoredMessage] {
+    /// The first `limit` messages from `seq` on (all of them when nil), oldest first.
+    public func messages(in chat: UUID, from seq: Int, limit: Int? = nil) throws -> [StoredMessage] {
         try run { database in
-            try database.query("SELECT \(Self.messageColumns) FROM messages WHERE chat_id = ? AND seq >= ? ORDER BY seq",
-                               [.text(chat.uuidString), .integer(Int64(seq))]).compactMap(Self.message(from:))
+            try database.query("SELECT \(Self.messageColumns) FROM messages WHERE chat_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
+                               [.text(chat.uuidString), .integer(Int64(seq)), .integer(Int64(limit ?? -1))]).compactMap(Self.message(from:))
         }
     }
 
@@ -190,21 +190,28 @@ public final class ChatStore: Sendable {
     /// Saves many messages in one transaction (imports, tests, benchmarks).
     public func saveAll(_ messages: [ChatMessage], in chat: UUID, firstSeq: Int) throws {
         try run { database in
-            try database.transaction {
-                for (offset, message) in messages.enumerated() {
-                    try database.query("""
-                        INSERT INTO messages (id, chat_id, seq, role, text, model, created, updated, state, tool_calls,
-                                              prompt_tokens, completion_tokens, generation_seconds)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, [.text(message.id.uuidString), .text(chat.uuidString), .integer(Int64(firstSeq + offset)),
-                              .text(message.role.rawValue), .text(message.text), SQLiteValue(message.model),
-                              .real(message.time.timeIntervalSince1970), .real(message.time.timeIntervalSince1970),
-                              .text(message.state.rawValue), SQLiteValue(ToolCall.jsonText(message.toolCalls)),
-                              SQLiteValue(message.usage?.promptTokens), SQLiteValue(message.usage?.completionTokens),
-                              SQLiteValue(message.usage?.generationSeconds)])
-                }
-            }
+            try database.transaction { try Self.insert(messages, in: chat, firstSeq: firstSeq, into: database) }
         }
+    }
+
+    static func insert(_ messages: [ChatMessage], in chat: UUID, firstSeq: Int, into database: SQLiteDatabase) throws {
+        for (offset, message) in messages.enumerated() {
+            try database.query("""
+                INSERT INTO messages (id, chat_id, seq, role, text, model, created, updated, state, tool_calls,
+                                      prompt_tokens, completion_tokens, generation_seconds)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(message.id.uuidString), .text(chat.uuidString), .integer(Int64(firstSeq + offset)),
+                      .text(message.role.rawValue), .text(message.text), SQLiteValue(message.model),
+                      .real(message.time.timeIntervalSince1970), .real(message.time.timeIntervalSince1970),
+                      .text(message.state.rawValue), SQLiteValue(ToolCall.jsonText(message.toolCalls)),
+                      SQLiteValue(message.usage?.promptTokens), SQLiteValue(message.usage?.completionTokens),
+                      SQLiteValue(message.usage?.generationSeconds)])
+        }
+    }
+
+    /// Runs `body` on the database in one transaction: all of it lands, or none of it.
+    func inTransaction<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        try run { database in try database.transaction { try body(database) } }
     }
 
     public func deleteMessage(_ id: UUID) throws {

@@ -6,7 +6,8 @@ import Synchronization
 /// it (the window's) never waits for the database: a reply of megabytes takes SQLite and
 /// its full-text index a tenth of a second and more to write. It saves at most about once
 /// a second while the reply grows, so a crash loses at most the last second, and once more
-/// when it ends. Saves land in the order they were asked for.
+/// when it ends. Saves land in the order they were asked for. A save that fails (a full
+/// disk, a locked database) is reported to `onFailure`, on the recorder's queue.
 public final class ReplyRecorder: Sendable {
     private struct State {
         var pending: (message: ChatMessage, seq: Int)?
@@ -16,15 +17,23 @@ public final class ReplyRecorder: Sendable {
     }
 
     private let store: ChatStore
-    private let chat: UUID
+    /// The chat the reply belongs to.
+    public let chat: UUID
     private let interval: Duration
     private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "agent.reply-recorder")
+    private let queue: DispatchQueue
+    private let onFailure: @Sendable (any Error) -> Void
 
-    public init(store: ChatStore, chat: UUID, interval: Duration = .seconds(1)) {
+    /// `queue`: a serial queue to save on, which other writes to the store may share to
+    /// stay in order with the reply's.
+    public init(store: ChatStore, chat: UUID, interval: Duration = .seconds(1),
+                queue: DispatchQueue = DispatchQueue(label: "agent.reply-recorder"),
+                onFailure: @escaping @Sendable (any Error) -> Void) {
         self.store = store
         self.chat = chat
         self.interval = interval
+        self.queue = queue
+        self.onFailure = onFailure
     }
 
     /// The reply as it stands; from any thread, returns at once.
@@ -49,9 +58,12 @@ public final class ReplyRecorder: Sendable {
         queue.async { [self] in savePending() }
     }
 
-    /// Runs `body` on the store after the saves asked for so far, without waiting for them.
-    public func then(_ body: @escaping @Sendable (ChatStore) -> Void) {
-        queue.async { [self] in body(store) }
+    /// Runs `body` on the store after the saves asked for so far, without waiting for them;
+    /// an error it throws goes to `onFailure`.
+    public func then(_ body: @escaping @Sendable (ChatStore) throws -> Void) {
+        queue.async { [self] in
+            do { try body(store) } catch { onFailure(error) }
+        }
     }
 
     /// Waits until everything asked for so far is saved (before the chat is changed
@@ -70,6 +82,10 @@ public final class ReplyRecorder: Sendable {
             return pending
         }
         guard let pending else { return }
-        try? store.save(pending.message, in: chat, seq: pending.seq)
+        do {
+            try store.save(pending.message, in: chat, seq: pending.seq)
+        } catch {
+            onFailure(error)
+        }
     }
 }

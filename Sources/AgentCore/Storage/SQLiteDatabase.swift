@@ -23,7 +23,7 @@ final class SQLiteDatabase: @unchecked Sendable {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
-    init(path: String) throws {
+    init(path: String, busyTimeout: Duration = .seconds(5)) throws {
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &connection, flags, nil)
@@ -33,7 +33,7 @@ final class SQLiteDatabase: @unchecked Sendable {
             throw SQLiteError(code: code, message: message)
         }
         handle = connection
-        sqlite3_busy_timeout(handle, 5000)
+        sqlite3_busy_timeout(handle, Int32(clamping: busyTimeout.milliseconds))
     }
 
     deinit {

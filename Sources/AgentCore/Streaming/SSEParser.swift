@@ -1,10 +1,19 @@
 /// An incremental Server-Sent Events parser following the WHATWG HTML standard,
 /// "Parsing an event stream". Feed it bytes exactly as they arrive: chunks may split
 /// lines, CRLF pairs, the leading byte-order mark and UTF-8 characters anywhere.
-/// It works on bytes and decodes text only when an event is dispatched.
+/// It works on bytes and decodes text only when an event is dispatched. An event may hold
+/// at most `limit` bytes (`StreamLimit`): a larger one is dropped and `overflowed` says so,
+/// so a server sending endless data cannot eat the memory.
 public struct SSEParser: Sendable {
     /// The reconnection time in milliseconds from the last valid `retry:` field.
     public private(set) var reconnectionTime: Int?
+    /// The most an event's line or data may hold.
+    public let limit: Int
+    /// An event went over `limit` and was dropped.
+    public private(set) var overflowed = false
+    /// The rest of a line that went over the size, and the event it was in, are skipped.
+    private var skippingLine = false
+    private var skippingEvent = false
 
     private var line: [UInt8] = []
     private var dataBuffer: [UInt8] = []
@@ -22,7 +31,8 @@ public struct SSEParser: Sendable {
     private static let colon: UInt8 = 0x3A
     private static let space: UInt8 = 0x20
 
-    public init() {
+    public init(limit: Int = StreamLimit.bytes) {
+        self.limit = limit
         line.reserveCapacity(256)
         dataBuffer.reserveCapacity(256)
     }
@@ -65,6 +75,8 @@ public struct SSEParser: Sendable {
         eventTypeBuffer.removeAll(keepingCapacity: true)
         bomCandidate = []
         previousByteWasCR = false
+        skippingLine = false
+        skippingEvent = false
     }
 
     private mutating func scan(_ input: Slice<UnsafeBufferPointer<UInt8>>, onEvent: (SSEEvent) -> Void) {
@@ -78,8 +90,12 @@ public struct SSEParser: Sendable {
         while index < end {
             let byte = input[index]
             if byte == Self.lf || byte == Self.cr {
-                line.append(contentsOf: input[start..<index])
-                processLine(onEvent: onEvent)
+                if skippingLine {
+                    skippingLine = false
+                } else {
+                    line.append(contentsOf: input[start..<index])
+                    processLine(onEvent: onEvent)
+                }
                 line.removeAll(keepingCapacity: true)
                 index += 1
                 if byte == Self.cr {
@@ -94,8 +110,14 @@ public struct SSEParser: Sendable {
                 index += 1
             }
         }
-        if start < end {
+        if start < end, !skippingLine {
             line.append(contentsOf: input[start..<end])
+            if line.count > limit {
+                overflowed = true
+                line.removeAll()
+                skippingLine = true
+                skippingEvent = true
+            }
         }
     }
 
@@ -111,8 +133,14 @@ public struct SSEParser: Sendable {
         let field = line[..<fieldEnd]
         let value = line[valueStart...]
         if field.elementsEqual("data".utf8) {
+            guard !skippingEvent else { return }
             dataBuffer.append(contentsOf: value)
             dataBuffer.append(Self.lf)
+            if dataBuffer.count > limit {
+                overflowed = true
+                dataBuffer.removeAll()
+                skippingEvent = true
+            }
         } else if field.elementsEqual("event".utf8) {
             eventTypeBuffer.replaceSubrange(eventTypeBuffer.startIndex..., with: value)
         } else if field.elementsEqual("id".utf8) {
@@ -129,6 +157,12 @@ public struct SSEParser: Sendable {
     }
 
     private mutating func dispatch(onEvent: (SSEEvent) -> Void) {
+        if skippingEvent {
+            skippingEvent = false
+            dataBuffer.removeAll(keepingCapacity: true)
+            eventTypeBuffer.removeAll(keepingCapacity: true)
+            return
+        }
         let lastEventID = String(decoding: lastEventIDBuffer, as: UTF8.self)
         guard !dataBuffer.isEmpty else {
             eventTypeBuffer.removeAll(keepingCapacity: true)

@@ -1,5 +1,5 @@
 /// What the model is told about a tool: its name, what it does, and its parameters as a
-/// JSON Schema. The same shape serves OpenAI, Ollama and the seed's harness.
+/// JSON Schema. The same shape serves OpenAI, Ollama and the llmtools harness.
 public struct ToolDefinition: Sendable, Equatable {
     public let name: String
     public let description: String

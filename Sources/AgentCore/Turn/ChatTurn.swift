@@ -61,7 +61,7 @@ public struct ChatTurn: Sendable {
             }
             if requested.isEmpty || Task.isCancelled { return }
             for call in requested where toolbox.tool(named: call.name) == nil {
-                // As the seed does: say so in the reply and to the user; the model gets an error result.
+                // Said in the reply and to the user; the model gets an error result.
                 let notice = ReplyEvent.serverError("The model called a tool Agent does not have: “\(call.name)”.")
                 replyText.withLock { text in
                     if let piece = notice.transcriptText(replyIsEmpty: text.isEmpty) { text += piece }

@@ -45,6 +45,30 @@ public final class ChatConnection {
         return ChatConnection(localServer: LocalModelServer(model: settings.localModel), options: options, toolbox: toolbox)
     }
 
+    /// Everything replies through this connection depend on, to tell whether changed
+    /// settings call for a new connection: where it goes, with which options and tools.
+    /// (A profile's API key is looked up for each request, so it is not part of it.)
+    public struct Configuration: Equatable, Sendable {
+        fileprivate enum Destination: Equatable, Sendable {
+            case endpoint(ChatEndpoint)
+            case local(LocalModel)
+            case profile(ServerProfile, Duration?)
+        }
+
+        fileprivate let destination: Destination
+        fileprivate let options: GenerationOptions
+        fileprivate let tools: [String]
+    }
+
+    public var configuration: Configuration {
+        let destination: Configuration.Destination = switch source {
+        case .remote(let endpoint): .endpoint(endpoint)
+        case .local(let server): .local(server.model)
+        case .profile(let profile, _, let idleTimeout): .profile(profile, idleTimeout)
+        }
+        return Configuration(destination: destination, options: options, tools: toolbox.definitions.map(\.name))
+    }
+
     /// The profile this connection uses (nil for a one-off server or the local model).
     public var profileID: String? {
         switch source {

@@ -37,6 +37,12 @@ public final class ChatLibrary {
         observers.append(handler)
     }
 
+    /// The chat listed with id `id` (its text form).
+    public func chat(withID id: String) -> ChatSummary? {
+        guard let uuid = UUID(uuidString: id) else { return nil }
+        return chats.first { $0.id == uuid }
+    }
+
     /// The position of the chat on screen in `chats`.
     public var selectedIndex: Int? {
         guard let id = viewModel.chat?.id else { return nil }
@@ -45,8 +51,7 @@ public final class ChatLibrary {
 
     /// Opens the chat used last (remembered in settings), or a new one.
     public func openInitialChat() {
-        if let last = settings?.string("window", "last-chat").flatMap(UUID.init(uuidString:)),
-           chats.contains(where: { $0.id == last }) {
+        if let last = settings?.lastChat, chats.contains(where: { $0.id == last }) {
             open(last)
         } else {
             newChat()
@@ -55,16 +60,17 @@ public final class ChatLibrary {
 
     public func newChat() {
         viewModel.startNewChat()
-        settings?.set(nil, "window", "last-chat")
+        settings?.lastChat = nil
         notify(.selection)
     }
 
     public func open(_ id: UUID, focusing message: UUID? = nil) {
         do {
             try viewModel.open(id, focusing: message)
-            settings?.set(id.uuidString, "window", "last-chat")
+            settings?.lastChat = id
         } catch {
             viewModel.startNewChat()
+            viewModel.status.report(error)
         }
         notify(.selection)
     }
@@ -75,8 +81,8 @@ public final class ChatLibrary {
 
     public func rename(_ id: UUID, to title: String) {
         let trimmed = title.trimmed
-        guard !trimmed.isEmpty, let index = chats.firstIndex(where: { $0.id == id }) else { return }
-        try? store.renameChat(id, to: trimmed)
+        guard !trimmed.isEmpty, let index = chats.firstIndex(where: { $0.id == id }), attempt({ try $0.renameChat(id, to: trimmed) })
+        else { return }
         chats[index].title = trimmed
         viewModel.chatRenamed(chats[index])
         notify(.chats)
@@ -86,7 +92,7 @@ public final class ChatLibrary {
     public func delete(_ id: UUID) {
         guard let index = chats.firstIndex(where: { $0.id == id }) else { return }
         let wasOpen = viewModel.chat?.id == id
-        try? store.deleteChat(id)
+        guard attempt({ try $0.deleteChat(id) }) else { return }
         recentlyDeleted = chats.remove(at: index)
         notify(.chats)
         notify(.undo)
@@ -104,10 +110,10 @@ public final class ChatLibrary {
     public func undoDelete() {
         guard let chat = recentlyDeleted else { return }
         recentlyDeleted = nil
-        try? store.restoreChat(chat.id)
+        notify(.undo)
+        guard attempt({ try $0.restoreChat(chat.id) }) else { return }
         chats = (try? store.chats()) ?? chats
         notify(.chats)
-        notify(.undo)
         open(chat.id)
     }
 
@@ -126,16 +132,20 @@ public final class ChatLibrary {
 
     // MARK: Export and import
 
+    /// Exports read the store once the replies' saves have landed.
     public func markdown(of id: UUID) -> String? {
-        (try? store.archive(id)).flatMap { $0 }.map(ChatArchive.markdown)
+        viewModel.finishSaving()
+        return (try? store.archive(id)).flatMap { $0 }.map(ChatArchive.markdown)
     }
 
     public func json(of id: UUID) -> String? {
-        (try? store.archive(id)).flatMap { $0 }.map { ChatArchive.json([$0]) }
+        viewModel.finishSaving()
+        return (try? store.archive(id)).flatMap { $0 }.map { ChatArchive.json([$0]) }
     }
 
     public func jsonOfAll() throws -> String {
-        ChatArchive.json(try store.archiveAll())
+        viewModel.finishSaving()
+        return ChatArchive.json(try store.archiveAll())
     }
 
     /// Imports chats exported as JSON; returns how many came in.
@@ -153,9 +163,21 @@ public final class ChatLibrary {
         chats.removeAll { $0.id == summary.id }
         let position = chats.firstIndex { $0.updated <= summary.updated } ?? chats.count
         chats.insert(summary, at: position)
-        settings?.set(summary.id.uuidString, "window", "last-chat")
+        settings?.lastChat = summary.id
         notify(.chats)
         notify(.selection)
+    }
+
+    /// Runs a write on the store; a failure is shown to the user and leaves the list as the
+    /// store has it.
+    private func attempt(_ body: (ChatStore) throws -> Void) -> Bool {
+        do {
+            try body(store)
+            return true
+        } catch {
+            viewModel.status.report("Could not change your chats: \(ChatError.describe(error))")
+            return false
+        }
     }
 
     private func notify(_ change: Change) {

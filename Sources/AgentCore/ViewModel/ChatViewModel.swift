@@ -1,9 +1,10 @@
 import FoundationEssentials
 
-/// The state the chat window shows and the user's intents on it, free of any toolkit:
-/// the GTK window binds to it, tests run it headless. With a store it works on one saved
-/// chat at a time: messages are saved as they are written (a streaming reply about once a
-/// second), only the newest page is loaded, and earlier pages come on demand.
+/// The state the chat window shows and the user's intents on it, free of any toolkit: the
+/// GTK window binds to it, tests run it headless. It composes the parts that do the work —
+/// `ChatPager` (which chat, which pages), `ChatWriter` (the store kept in step),
+/// `ReplyLifecycle` (a reply from request to settled messages), `ChatStatus` (connection
+/// state, errors, consent) — and runs the reply in flight.
 @MainActor
 public final class ChatViewModel {
     /// What changed, so a view updates only that part.
@@ -11,44 +12,33 @@ public final class ChatViewModel {
         case messageInserted(Int)
         case messageChanged(Int)
         case messageRemoved(Int)
-        /// The whole conversation was replaced (another chat opened, earlier messages loaded).
+        /// The whole conversation was replaced (another chat opened, the newest page loaded).
         case reloaded
         /// Draft, sending state, editing state or whether Send is possible.
         case composer
         /// The error message or whether to show it.
         case error
-        /// The model name or the connection status line.
+        /// The model, or what the connection is doing.
         case status
-        /// A tool asks for the user's consent (see `consent`).
+        /// A tool asks for the user's consent (see `status.consent`).
         case consentRequested
         /// A reply came to its end (done, or cut off), e.g. for a notification.
         case replyFinished(Int)
     }
 
-    /// What the connection is doing, for the header's subtitle.
-    public enum ConnectionStatus: Equatable, Sendable {
-        case idle
-        case starting
-        case ready
-        case unavailable(String)
-    }
-
     public private(set) var conversation = Conversation()
     public private(set) var isSending = false
-    public private(set) var errorMessage = ""
-    public private(set) var showError = false
-    public private(set) var connectionStatus = ConnectionStatus.idle
     public private(set) var connection: ChatConnection
-    /// Questions tools ask the user (location consent); the window answers them.
-    public let consent: ConsentBroker
+    public let status: ChatStatus
     /// Where chats are kept; nil keeps this conversation in memory only.
     public let store: ChatStore?
-    /// The chat on screen; nil until a new chat's first message.
-    public private(set) var chat: ChatSummary?
-    /// Whether older messages of this chat are in the store but not loaded.
-    public private(set) var hasEarlierMessages = false
+    /// Which saved chat is open and which of its pages are loaded; nil without a store.
+    public let pager: ChatPager?
+    private let writer: ChatWriter?
     /// The user message being edited: sending replaces it and everything after it.
     public private(set) var editingMessageID: UUID?
+    /// The message a search result opened the chat at, for the transcript to show and mark.
+    public private(set) var focusedMessageID: UUID?
     /// The context budget in estimated tokens (system prompt and newest turn always go).
     public var contextBudget = 4096
     /// The system prompt new chats start with.
@@ -61,43 +51,47 @@ public final class ChatViewModel {
         didSet { if draft != oldValue { notify(.composer) } }
     }
 
-    /// The placeholder the entry shows, as in the seed.
+    /// The placeholder the entry shows.
     public let instruction = "Type a message…"
-
-    /// How many messages a chat opens with; earlier ones load a page at a time.
-    public static let pageSize = 30
 
     private let harnessAppIDPrefix: String
     private let sessionID = UUID()
     private var observers: [(Change) -> Void] = []
-    private var currentTask: Task<Void, Never>?
-    /// Changes whenever the conversation is replaced, so a reply of the old one stops writing.
+    /// The reply streaming now.
+    private var flight: Flight?
+    /// Changes whenever the reply in flight is given up (another chat opened), so its task's
+    /// late results are dropped.
     private var generation = 0
-    private var seqs: [UUID: Int] = [:]
-    private var nextSeq = 0
-    /// The reply being streamed.
-    private var inFlight: UUID?
-    /// The recorder of the latest reply, kept after it ends until its last save has landed.
-    private var recorder: ReplyRecorder?
+    /// A connection chosen while a reply streamed: it takes over once the reply ends.
+    private var pendingConnection: ChatConnection?
+
+    private struct Flight {
+        let replyID: UUID
+        let userID: UUID
+        let lifecycle: ReplyLifecycle
+        var task: Task<Void, Never>?
+    }
 
     public init(connection: ChatConnection, consent: ConsentBroker = ConsentBroker(), store: ChatStore? = nil,
                 harnessAppIDPrefix: String = AppIdentity.applicationID) {
         self.connection = connection
-        self.consent = consent
         self.store = store
         self.harnessAppIDPrefix = harnessAppIDPrefix
-        consent.onRequest = { [weak self] in self?.notify(.consentRequested) }
+        let status = ChatStatus(consent: consent)
+        self.status = status
+        let writer = store.map { ChatWriter(store: $0) { [weak status] message in status?.report(message) } }
+        self.writer = writer
+        pager = writer.map(ChatPager.init)
+        status.onChange = { [weak self] change in self?.notify(change) }
     }
 
-    /// Identifies this chat to a server that keeps the context itself (the seed's harness):
-    /// stable per installation (the prefix) and per chat.
+    /// The chat on screen; nil until a new chat's first message.
+    public var chat: ChatSummary? { pager?.chat }
+
+    /// Identifies this chat to a server that keeps the context itself (the llmtools
+    /// harness): stable per installation (the prefix) and per chat.
     public var harnessAppID: String {
         "\(harnessAppIDPrefix).\((chat?.id ?? sessionID).uuidString.lowercased())"
-    }
-
-    /// The window's answer to a pending consent question.
-    public func answerConsent(_ answer: LocationConsent) {
-        consent.answer(answer)
     }
 
     /// Send is possible with some text and nothing in flight.
@@ -107,7 +101,7 @@ public final class ChatViewModel {
 
     /// Whether the last reply can be asked for again.
     public var canRegenerate: Bool {
-        !isSending && conversation.messages.last?.role == .assistant
+        !isSending && pager?.hasLater != true && conversation.messages.last?.role == .assistant
             && conversation.messages.contains { $0.role == .user }
     }
 
@@ -118,31 +112,44 @@ public final class ChatViewModel {
         observers.append(handler)
     }
 
-    /// Gets the connection ready ahead of the first message (starts the local model).
+    // MARK: The connection
+
+    /// Gets the connection ready ahead of the first message (starts the local model). A
+    /// connection that cannot start says so in the status — not in an alert, which would
+    /// take the keys the user is typing.
     public func prepare() {
-        guard connection.isLocal, connectionStatus == .idle else {
-            if !connection.isLocal { setStatus(.ready) }
+        guard connection.isLocal else {
+            status.setConnection(.ready)
             return
         }
-        setStatus(.starting)
+        guard status.connection == .idle else { return }
+        status.setConnection(.starting)
+        let connection = connection
         Task {
             do {
                 _ = try await connection.backend()
-                setStatus(.ready)
+                guard connection === self.connection else { return }
+                status.setConnection(.ready)
             } catch {
-                setStatus(.unavailable(ChatError.describe(error)))
-                report(error)
+                // A connection switched away from while it started is no one's concern.
+                guard connection === self.connection else { return }
+                status.setConnection(.unavailable(ChatError.describe(error)))
             }
         }
     }
 
-    /// Switches to another server or model (Preferences): a reply in flight is stopped and
-    /// kept, what the old connection ran (the local model server) is stopped.
+    /// Switches to another server or model (Preferences changed what the connection depends
+    /// on). A reply in flight finishes on the connection it started on; the new one takes
+    /// over when it ends. What the old connection ran (the local model server) is stopped.
     public func use(_ newConnection: ChatConnection) {
-        abandonReply()
+        if isSending {
+            pendingConnection = newConnection
+            return
+        }
+        pendingConnection = nil
         connection.shutdown()
         connection = newConnection
-        connectionStatus = .idle
+        status.setConnection(.idle)
         notify(.status)
         notify(.composer)
         prepare()
@@ -152,21 +159,11 @@ public final class ChatViewModel {
 
     /// Shows a saved chat: its newest page, or the page around `message` (a search hit).
     public func open(_ chatID: UUID, focusing message: UUID? = nil) throws {
-        guard let summary = try settledStore?.chat(chatID) else { return }
+        guard let pager else { return }
         abandonReply()
-        guard let store = settledStore else { return }
-        var loaded: [StoredMessage]
-        if let message, let seq = try store.seq(of: message) {
-            let before = try store.messages(in: chatID, before: seq, limit: 20)
-            loaded = before + (try store.messages(in: chatID, from: seq))
-        } else {
-            loaded = try store.messages(in: chatID, limit: Self.pageSize)
-        }
-        chat = summary
-        hasEarlierMessages = (loaded.first?.seq ?? 0) > 0
-        seqs = Dictionary(uniqueKeysWithValues: loaded.map { ($0.message.id, $0.seq) })
-        nextSeq = try store.nextSeq(in: chatID)
-        conversation = Conversation(messages: loaded.map(\.message))
+        guard let loaded = try pager.open(chatID, around: message) else { return }
+        conversation = Conversation(messages: loaded)
+        focusedMessageID = message.flatMap { id in loaded.contains { $0.id == id } ? id : nil }
         editingMessageID = nil
         notify(.reloaded)
         notify(.composer)
@@ -175,11 +172,9 @@ public final class ChatViewModel {
     /// An empty chat; it is saved with its first message.
     public func startNewChat() {
         abandonReply()
-        chat = nil
-        hasEarlierMessages = false
-        seqs = [:]
-        nextSeq = 0
+        pager?.startNew()
         conversation = Conversation()
+        focusedMessageID = nil
         editingMessageID = nil
         notify(.reloaded)
         notify(.composer)
@@ -188,22 +183,42 @@ public final class ChatViewModel {
     /// Loads the page before the first loaded message; returns how many came.
     @discardableResult
     public func loadEarlier() -> Int {
-        guard hasEarlierMessages, let store = settledStore, let chat, let first = conversation.messages.first,
-              let firstSeq = seqs[first.id],
-              let page = try? store.messages(in: chat.id, before: firstSeq, limit: Self.pageSize), !page.isEmpty else {
-            hasEarlierMessages = false
+        guard let pager, pager.hasEarlier, let first = conversation.messages.first else { return 0 }
+        let page: [ChatMessage]
+        do {
+            page = try pager.earlierPage(before: first.id)
+        } catch {
+            status.report(error)
             return 0
         }
-        for stored in page { seqs[stored.message.id] = stored.seq }
-        conversation = Conversation(messages: page.map(\.message) + conversation.messages)
-        hasEarlierMessages = (page.first?.seq ?? 0) > 0
+        conversation = Conversation(messages: page + conversation.messages)
         for index in 0..<page.count { notify(.messageInserted(index)) }
+        return page.count
+    }
+
+    /// Loads the page after the last loaded message (a chat opened at a search hit);
+    /// returns how many came.
+    @discardableResult
+    public func loadLater() -> Int {
+        guard let pager, pager.hasLater, let last = conversation.messages.last else { return 0 }
+        let page: [ChatMessage]
+        do {
+            page = try pager.laterPage(after: last.id)
+        } catch {
+            status.report(error)
+            return 0
+        }
+        for message in page {
+            conversation.append(message)
+            notify(.messageInserted(conversation.count - 1))
+        }
+        notify(.composer)
         return page.count
     }
 
     /// Renames the current chat (the chat list does it for others).
     public func chatRenamed(_ summary: ChatSummary) {
-        if chat?.id == summary.id { chat = summary }
+        pager?.update(summary)
     }
 
     // MARK: Sending
@@ -213,9 +228,11 @@ public final class ChatViewModel {
         guard canSend else { return }
         let text = draft.trimmed
         if let editing = editingMessageID, let index = conversation.index(of: editing) {
-            truncate(from: index)
+            guard truncate(from: index) else { return }
         }
+        if pager?.hasLater == true { showNewestPage() }
         editingMessageID = nil
+        focusedMessageID = nil
         ensureChat(firstPrompt: text)
         draft = ""
         let userMessage = ChatMessage(role: .user, text: text, state: .sending)
@@ -226,11 +243,10 @@ public final class ChatViewModel {
     /// Asks again for the last reply: it is replaced by a new one to the same message.
     public func regenerate() {
         guard canRegenerate, let userIndex = conversation.messages.lastIndex(where: { $0.role == .user }) else { return }
-        truncate(from: userIndex + 1)
-        let userID = conversation[userIndex].id
+        guard truncate(from: userIndex + 1) else { return }
         conversation[userIndex].state = .sending
         notify(.messageChanged(userIndex))
-        startReply(to: userID)
+        startReply(to: conversation[userIndex].id)
     }
 
     /// Puts a user message back in the entry; sending replaces it and all that followed.
@@ -250,285 +266,178 @@ public final class ChatViewModel {
 
     /// Stops the reply in flight; what arrived so far stays, marked as stopped.
     public func stop() {
-        currentTask?.cancel()
-        if consent.isAsking { consent.answer(.deny) }
+        flight?.task?.cancel()
+        if status.consent.isAsking { status.consent.answer(.deny) }
     }
 
     /// Waits until the reply in flight (if any) has ended and been saved.
     public func waitUntilIdle() async {
-        await currentTask?.value
-        recorder?.flush()
+        await flight?.task?.value
+        writer?.flush()
     }
 
-    /// Waits until the last reply's saves have landed (quitting).
+    /// Waits until every save asked for has landed (quitting).
     public func finishSaving() {
-        recorder?.flush()
-    }
-
-    /// The user closed the error alert.
-    public func dismissError() {
-        guard showError else { return }
-        showError = false
-        errorMessage = ""
-        notify(.error)
+        writer?.flush()
     }
 
     private func startReply(to userID: UUID) {
-        let reply = ChatMessage(role: .assistant, text: "", model: connection.modelName, state: .sending)
+        let reply = ReplyLifecycle.placeholder(model: connection.modelName)
         append(reply)
-        let recorder = settledStore.flatMap { store in chat.map { ReplyRecorder(store: store, chat: $0.id) } }
-        self.recorder = recorder
-        inFlight = reply.id
+        let recorder = chat.flatMap { chat in writer?.startRecording(in: chat.id) }
+        let lifecycle = ReplyLifecycle(userSeq: pager?.place(of: userID), replySeq: pager?.place(of: reply.id), recorder: recorder)
+        flight = Flight(replyID: reply.id, userID: userID, lifecycle: lifecycle)
         isSending = true
         notify(.composer)
-        let generation = generation
-        currentTask = Task {
-            await stream(reply: reply.id, after: userID, generation: generation, recorder: recorder)
-            guard generation == self.generation else { return }
-            isSending = false
-            currentTask = nil
-            inFlight = nil
-            notify(.composer)
-        }
+        let (generation, connection) = (generation, connection)
+        flight?.task = Task { await stream(generation: generation, connection: connection) }
     }
 
-    private func stream(reply replyID: UUID, after userID: UUID, generation: Int, recorder: ReplyRecorder?) async {
+    private func stream(generation: Int, connection: ChatConnection) async {
         let relay = MainActorRelay<ChatTurn.Event> { [weak self] events in
             guard let self, generation == self.generation else { return }
-            receive(events, reply: replyID, user: userID, recorder: recorder)
+            receive(events)
         }
+        let ending: ReplyLifecycle.Ending
         do {
             let turn = try await connection.turn(appID: harnessAppID)
-            if connection.isLocal { setStatus(.ready) }
-            guard let userIndex = conversation.index(of: userID) else { return }
+            if connection.isLocal, generation == self.generation { status.setConnection(.ready) }
+            guard generation == self.generation, let userID = flight?.userID, let userIndex = conversation.index(of: userID) else { return }
             try await turn.run(context: requestContext(through: userIndex)) { relay.push($0) }
-            relay.flush()
-            guard generation == self.generation else { return }
-            finish(replyID, as: Task.isCancelled ? .stopped : .done, userID: userID, recorder: recorder)
+            ending = Task.isCancelled ? .stopped : .completed
         } catch {
-            relay.flush()
-            guard generation == self.generation else { return }
-            let hasText = conversation.index(of: replyID).map { !conversation[$0].text.isEmpty } ?? false
-            switch error {
-            case ChatError.cutOff where hasText, ChatError.stalled where hasText, ChatError.toolRoundLimit:
-                finish(replyID, as: .cutOff, userID: userID, recorder: recorder)
-            default:
-                finish(replyID, as: .failed, userID: userID, recorder: recorder)
-            }
-            let explained = await connection.explain(error)
-            guard generation == self.generation else { return }
-            report(explained)
+            ending = Task.isCancelled ? .stopped : .failed(error)
         }
+        relay.flush()
+        guard generation == self.generation else { return }
+        settle(ending)
+        guard case .failed(let error) = ending else { return }
+        let explained = await connection.explain(error)
+        guard generation == self.generation else { return }
+        status.report(explained)
     }
 
     /// The messages a request carries: the chat's system prompt, then as many recent turns
-    /// as fit the budget — loading earlier ones from the store when the loaded page is short.
+    /// as fit the budget — reaching into the store when the loaded page is short.
     private func requestContext(through userIndex: Int) -> [ChatMessage] {
         var messages = conversation.context(through: userIndex)
-        if hasEarlierMessages, let store = settledStore, let chat, let first = conversation.messages.first,
-           let firstSeq = seqs[first.id] {
+        if let pager, let first = conversation.messages.first {
             let used = messages.reduce(0) { $0 + ContextWindow.estimatedTokens($1) }
-            if used < contextBudget, let earlier = try? store.messages(in: chat.id, before: firstSeq, limit: 400) {
-                messages = Conversation(messages: earlier.map(\.message)).context() + messages
+            if used < contextBudget, let earlier = try? pager.stored(before: first.id, limit: 400) {
+                messages = Conversation(messages: earlier).context() + messages
             }
         }
         return ContextWindow.select(messages, systemPrompt: chat?.systemPrompt ?? defaultSystemPrompt, budget: contextBudget)
     }
 
     /// Applies a batch of turn events (on the main actor) with one change notification.
-    private func receive(_ events: [ChatTurn.Event], reply replyID: UUID, user userID: UUID, recorder: ReplyRecorder?) {
-        guard let index = conversation.index(of: replyID) else { return }
-        if conversation[index].state == .sending { markDelivered(userID, reply: index) }
-        for event in events {
-            if let problem = conversation.update(index, { ReplyAssembler.apply(event, to: &$0) }) { report(problem) }
-        }
-        if let recorder, let seq = seqs[replyID] { recorder.update(conversation[index], seq: seq) }
-        notify(.messageChanged(index))
-    }
-
-    private func markDelivered(_ userID: UUID, reply index: Int) {
-        if let userIndex = conversation.index(of: userID), conversation[userIndex].state == .sending {
-            conversation[userIndex].state = .done
-            persist(userIndex)
+    private func receive(_ events: [ChatTurn.Event]) {
+        guard let flight, let replyIndex = conversation.index(of: flight.replyID),
+              let userIndex = conversation.index(of: flight.userID) else { return }
+        var user = conversation[userIndex]
+        let userState = user.state
+        let problems = conversation.update(replyIndex) { flight.lifecycle.receive(events, reply: &$0, user: &user) }
+        if user.state != userState {
+            conversation[userIndex] = user
             notify(.messageChanged(userIndex))
         }
-        conversation[index].state = .streaming
-        conversation[index].time = Date()
+        for problem in problems { status.report(problem) }
+        notify(.messageChanged(replyIndex))
     }
 
-    /// Settles both messages once the exchange is over. A reply that never got any text (nor
-    /// called a tool) is removed; its user message, never delivered, is marked failed and
-    /// given back to the entry so nothing the user typed is lost.
-    private func finish(_ replyID: UUID, as state: MessageState, userID: UUID, recorder: ReplyRecorder?) {
-        var delivered = false
-        if let index = conversation.index(of: replyID) {
-            delivered = conversation[index].state != .sending
-            if conversation[index].text.isEmpty && conversation[index].toolCalls.isEmpty {
-                remove(at: index)
-            } else {
-                conversation[index].state = state
-                conversation[index].usage = Self.timed(conversation[index])
-                if let recorder, let seq = seqs[replyID] { recorder.finish(conversation[index], seq: seq) }
-                notify(.messageChanged(index))
-                if state == .done || state == .cutOff { notify(.replyFinished(index)) }
-            }
-        }
-        guard let userIndex = conversation.index(of: userID) else { return }
-        if delivered || state == .stopped {
-            if conversation[userIndex].state == .sending {
-                conversation[userIndex].state = .done
-                persist(userIndex, after: recorder)
-                notify(.messageChanged(userIndex))
-            }
+    /// Settles the reply in flight and its user message, here and in the store.
+    private func settle(_ ending: ReplyLifecycle.Ending) {
+        defer { endFlight() }
+        guard let flight, let replyIndex = conversation.index(of: flight.replyID),
+              let userIndex = conversation.index(of: flight.userID) else { return }
+        var user = conversation[userIndex]
+        let settlement = conversation.update(replyIndex) { flight.lifecycle.settle(ending, reply: &$0, user: &user) }
+        conversation[userIndex] = user
+        notify(.messageChanged(userIndex))
+        if settlement.replyRemoved {
+            pager?.forget(flight.replyID)
+            conversation.remove(at: replyIndex)
+            notify(.messageRemoved(replyIndex))
         } else {
-            conversation[userIndex].state = .failed
-            persist(userIndex, after: recorder)
-            notify(.messageChanged(userIndex))
-            if draft.isEmpty { draft = conversation[userIndex].text }
+            notify(.messageChanged(replyIndex))
+            let state = conversation[replyIndex].state
+            if state == .done || state == .cutOff { notify(.replyFinished(replyIndex)) }
         }
-        touchChat(after: recorder)
+        if settlement.userUndelivered, draft.isEmpty { draft = user.text }
+        touchChat()
     }
 
-    /// The reply's token counts, timed by the clock here (from its first token to now)
-    /// when the server counted tokens but not time and no tool ran in between.
-    private static func timed(_ reply: ChatMessage) -> TokenUsage? {
-        guard var usage = reply.usage, usage.generationSeconds == nil, usage.completionTokens != nil,
-              reply.toolCalls.isEmpty else { return reply.usage }
-        usage.generationSeconds = Date().timeIntervalSince(reply.time)
-        return usage
-    }
-
-    /// Leaves a reply that is still streaming (another chat was opened): it is stopped and
-    /// saved as it stands; its task's later results are ignored.
-    private func abandonReply() {
-        guard isSending else { return }
-        currentTask?.cancel()
-        if consent.isAsking { consent.answer(.deny) }
-        if let inFlight, let index = conversation.index(of: inFlight) {
-            var reply = conversation[index]
-            if let seq = seqs[reply.id] {
-                if reply.text.isEmpty && reply.toolCalls.isEmpty {
-                    try? settledStore?.deleteMessage(reply.id)
-                } else {
-                    reply.state = .stopped
-                    recorder?.finish(reply, seq: seq)
-                }
-            }
-        }
-        generation += 1
-        currentTask = nil
-        inFlight = nil
+    private func endFlight() {
+        flight = nil
         isSending = false
+        notify(.composer)
+        if let pendingConnection { use(pendingConnection) }
+    }
+
+    /// Leaves a reply that is still streaming (another chat opened): it is settled as Stop
+    /// settles it, here and in the store, and its task's later results are dropped.
+    private func abandonReply() {
+        guard let flight else { return }
+        flight.task?.cancel()
+        if status.consent.isAsking { status.consent.answer(.deny) }
+        settle(.stopped)
+        generation += 1
     }
 
     // MARK: Keeping the store in step
 
-    /// The store, once the last reply's saves have landed: what else reads or changes the
-    /// chat goes after them. Waits only when the user acts in the moment a long reply is
-    /// being saved.
-    private var settledStore: ChatStore? {
-        recorder?.flush()
-        return store
-    }
-
     private func ensureChat(firstPrompt: String) {
-        guard chat == nil, let store = settledStore else { return }
-        let title = ChatTitle.make(from: firstPrompt)
-        let summary = ChatSummary(title: title, model: connection.modelName, systemPrompt: defaultSystemPrompt)
-        do {
-            try store.createChat(summary)
-            chat = summary
-            nextSeq = 0
-            onChatSaved?(summary)
-        } catch {
-            report(error)
-        }
-    }
-
-    /// Marks the chat as just used; behind `recorder`'s saves when given, without waiting.
-    private func touchChat(after recorder: ReplyRecorder? = nil) {
-        guard var summary = chat else { return }
-        summary.updated = Date()
-        summary.model = connection.modelName
-        chat = summary
-        let (id, date, model) = (summary.id, summary.updated, summary.model)
-        write(after: recorder) { try $0.touchChat(id, at: date, model: model) }
+        guard let pager, let writer, pager.chat == nil else { return }
+        let summary = ChatSummary(title: ChatTitle.make(from: firstPrompt), model: connection.modelName,
+                                  systemPrompt: defaultSystemPrompt)
+        guard writer.create(summary) else { return }
+        pager.created(summary)
         onChatSaved?(summary)
     }
 
-    /// Saves message `index`; behind `recorder`'s saves when given, without waiting.
-    private func persist(_ index: Int, after recorder: ReplyRecorder? = nil) {
-        guard let chat, let seq = seqs[conversation[index].id] else { return }
-        let (message, chatID) = (conversation[index], chat.id)
-        write(after: recorder) { try $0.save(message, in: chatID, seq: seq) }
-    }
-
-    /// Runs `body` on the store now, or after `recorder`'s saves on its queue; a failure is
-    /// reported in the window either way.
-    private func write(after recorder: ReplyRecorder?, _ body: @escaping @Sendable (ChatStore) throws -> Void) {
-        guard let recorder else {
-            guard let store = settledStore else { return }
-            do { try body(store) } catch { report(error) }
-            return
-        }
-        recorder.then { store in
-            do {
-                try body(store)
-            } catch {
-                let message = ChatError.describe(error)
-                Task { @MainActor [weak self] in self?.report(message) }
-            }
-        }
+    /// Marks the chat as just used.
+    private func touchChat() {
+        guard var summary = chat else { return }
+        summary.updated = Date()
+        summary.model = connection.modelName
+        pager?.update(summary)
+        writer?.touch(summary)
+        onChatSaved?(summary)
     }
 
     private func append(_ message: ChatMessage) {
         conversation.append(message)
-        if chat != nil {
-            seqs[message.id] = nextSeq
-            nextSeq += 1
-            persist(conversation.count - 1)
-        }
+        if let chat, let seq = pager?.assignPlace(to: message.id) { writer?.save(message, in: chat.id, seq: seq) }
         notify(.messageInserted(conversation.count - 1))
     }
 
-    private func remove(at index: Int) {
-        let message = conversation[index]
-        conversation.remove(at: index)
-        if seqs.removeValue(forKey: message.id) != nil { try? settledStore?.deleteMessage(message.id) }
-        notify(.messageRemoved(index))
+    /// The chat was opened in its middle: its newest page replaces what is shown before a
+    /// message is added at its end.
+    private func showNewestPage() {
+        guard let pager else { return }
+        do {
+            conversation = Conversation(messages: try pager.newestPage())
+        } catch {
+            status.report(error)
+            return
+        }
+        notify(.reloaded)
     }
 
-    /// Removes the messages from `index` on, here and in the store.
-    private func truncate(from index: Int) {
-        guard index < conversation.count else { return }
-        if let store = settledStore, let chat, let seq = seqs[conversation[index].id] {
-            try? store.deleteMessages(in: chat.id, from: seq)
-            nextSeq = seq
+    /// Removes the messages from `index` on, here and in the store; false (nothing removed,
+    /// the failure reported) when the store refused.
+    private func truncate(from index: Int) -> Bool {
+        guard index < conversation.count else { return true }
+        if let pager, let chat, let seq = pager.place(of: conversation[index].id) {
+            guard writer?.deleteMessages(in: chat.id, from: seq) ?? true else { return false }
+            pager.truncated(from: seq, removing: conversation.messages[index...].map(\.id))
         }
         while conversation.count > index {
             let last = conversation.count - 1
-            seqs.removeValue(forKey: conversation[last].id)
             conversation.remove(at: last)
             notify(.messageRemoved(last))
         }
-    }
-
-    // MARK: Errors and notifications
-
-    private func report(_ error: any Error) {
-        report(ChatError.describe(error))
-    }
-
-    private func report(_ message: String) {
-        errorMessage = showError && !errorMessage.isEmpty ? errorMessage + "\n\n" + message : message
-        showError = true
-        notify(.error)
-    }
-
-    private func setStatus(_ status: ConnectionStatus) {
-        guard status != connectionStatus else { return }
-        connectionStatus = status
-        notify(.status)
+        return true
     }
 
     private func notify(_ change: Change) {

@@ -14,4 +14,10 @@ pid_t agent_spawn_tied_child(const char *path, char *const argv[], int output_fd
 /* Asks the kernel for a free TCP port on 127.0.0.1; returns 0 on failure. */
 int agent_free_loopback_port(void);
 
+/* A descriptor that becomes readable when process `pid` exits (pidfd_open), or -1. */
+int agent_pidfd_open(pid_t pid);
+
+/* pipe2 with O_CLOEXEC: 0, or -1 with errno set. */
+int agent_cloexec_pipe(int fds[2]);
+
 #endif

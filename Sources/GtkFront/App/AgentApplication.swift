@@ -3,8 +3,10 @@ import AgentCore
 import CGtk
 import FoundationEssentials
 
-/// The GtkApplication: one chat window, app-wide actions with their accelerators, the
-/// stylesheet, and an orderly end (the local model server stops with the app).
+/// The `AdwApplication`: one chat window, the accelerators (`Shortcuts`), the stylesheet,
+/// light and dark from the desktop (libadwaita's style manager follows the settings portal
+/// by itself), and an orderly end: saves land, settings are written, the local model server
+/// stops with the app.
 @MainActor
 public final class AgentApplication {
     public let application: UnsafeMutablePointer<GtkApplication>
@@ -16,8 +18,6 @@ public final class AgentApplication {
     /// What Preferences edits; nil disables Preferences (some tests).
     public let preferences: AppPreferences?
     public private(set) var window: ChatWindow?
-    /// Follows the desktop's dark/light preference.
-    private(set) var appearance: Appearance?
     /// Benchmarks: `AGENT_REPORT_FIRST_FRAME=exit|stay` prints when the first frame is painted.
     private let firstFrameReport = ProcessInfo.processInfo.environment["AGENT_REPORT_FIRST_FRAME"]
     /// Benchmarks: `AGENT_REPORT_FRAMES=FILE` measures the work in each frame.
@@ -31,8 +31,8 @@ public final class AgentApplication {
         self.library = library
         self.preferences = preferences
         self.storeProblem = storeProblem
-        application = gtk_application_new(applicationID,
-                                          unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE)
+        let adwApplication = adw_application_new(applicationID, unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE)
+        application = UnsafeMutableRawPointer(adwApplication!).assumingMemoryBound(to: GtkApplication.self)
         let app = UnsafeMutableRawPointer(application)
         Signals.connect(app, "startup") { [weak self] in self?.startup() }
         Signals.connect(app, "activate") { [weak self] in self?.activate() }
@@ -40,6 +40,7 @@ public final class AgentApplication {
             self?.viewModel.finishSaving()
             self?.viewModel.connection.shutdown()
             self?.frameMeter?.write()
+            SettingsStore.sync()
         }
     }
 
@@ -63,49 +64,39 @@ public final class AgentApplication {
 
     private func startup() {
         loadStylesheet()
-        if let bus = g_application_get_dbus_connection(gApplication) ?? g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) {
-            appearance = Appearance(connection: bus)
-        }
         Actions.add("quit", to: UnsafeMutableRawPointer(application)) { [weak self] in
             guard let self else { return }
             window?.saveWindowState()
             g_application_quit(gApplication)
         }
-        Actions.setAccelerators(["<Control>q"], for: "app.quit", in: application)
-        Actions.setAccelerators(["<Control>w"], for: "window.close", in: application)
-        Actions.setAccelerators(["<Control>n"], for: "win.new-chat", in: application)
-        Actions.setAccelerators(["<Control>f"], for: "win.search", in: application)
-        Actions.setAccelerators(["F2"], for: "win.rename-chat", in: application)
-        Actions.setAccelerators(["<Control><Shift>r"], for: "win.regenerate", in: application)
-        Actions.setAccelerators(["<Control><Shift>c"], for: "win.copy-chat", in: application)
-        Actions.setAccelerators(["<Control>comma"], for: "win.preferences", in: application)
-        Actions.setAccelerators(["<Control>question"], for: "win.show-help-overlay", in: application)
+        Shortcuts.install(in: application)
     }
 
     private func activate() {
-        if window == nil {
-            let chatWindow = ChatWindow(application: application, viewModel: viewModel, library: library, preferences: preferences)
-            window = chatWindow
-            // Ctrl+W or the close button destroys it; a later activation builds a new one.
-            Signals.connect(chatWindow.window.raw, "destroy") { [weak self] in self?.window = nil }
-            frameMeter = FrameMeter()
-            frameMeter?.watch(chatWindow.window)
-            library?.openInitialChat()
-            FirstFrame.after(chatWindow.window) { [weak self] in
-                if let self, let report = firstFrameReport { reportFirstFrame(thenQuit: report == "exit") }
-            }
-            viewModel.prepare()
-            window?.present()
-            if let storeProblem {
-                ErrorAlert.show(over: chatWindow.window, message: storeProblem) {}
-            }
+        if let window {
+            window.present()
             return
         }
-        window?.present()
+        let chatWindow = ChatWindow(application: application, viewModel: viewModel, library: library, preferences: preferences)
+        window = chatWindow
+        // Ctrl+W or the close button destroys it; a later activation builds a new one.
+        Signals.connect(chatWindow.window.raw, "destroy") { [weak self] in self?.window = nil }
+        frameMeter = FrameMeter()
+        frameMeter?.watch(chatWindow.window)
+        library?.openInitialChat()
+        chatWindow.chatPage.lastingProblem = storeProblem
+        FirstFrame.after(chatWindow.window) { [weak self] in
+            if let self, let report = firstFrameReport { reportFirstFrame(thenQuit: report == "exit") }
+        }
+        viewModel.prepare()
+        chatWindow.present()
     }
 
-
+    /// The stylesheet, and the app's icons when it runs from the build tree.
     private func loadStylesheet() {
+        if let icons = ResourceLocator.sourceTreeIcons, let display = gdk_display_get_default() {
+            gtk_icon_theme_add_search_path(gtk_icon_theme_get_for_display(display), icons.path)
+        }
         guard let css = ResourceLocator.file(named: "style.css"), let display = gdk_display_get_default() else { return }
         let provider = gtk_css_provider_new()
         gtk_css_provider_load_from_path(provider, css.path)

@@ -51,6 +51,11 @@ final class ComposerBar {
         gtk_widget_set_tooltip_text(stopButton, "Stop (Esc)")
         agent_accessible_set_label(stopButton, "Stop")
 
+        // The buttons stay round and at the bottom as the field grows.
+        for button in [stopButton, sendButton] {
+            gtk_widget_set_valign(button, GTK_ALIGN_END)
+            gtk_widget_set_halign(button, GTK_ALIGN_CENTER)
+        }
         gtk_box_append(row.cast(), input.widget)
         gtk_box_append(row.cast(), stopButton)
         gtk_box_append(row.cast(), sendButton)

@@ -12,7 +12,8 @@ enum ReplyNotification {
         guard let application = application(of: window) else { return }
         let title = reply.model.map { "Reply from \($0)" } ?? "Reply finished"
         let notification = g_notification_new(title)
-        g_notification_set_body(notification, preview(of: reply.text))
+        // Notification servers may read the body as markup: model text is escaped.
+        g_notification_set_body(notification, PangoMarkup.escape(preview(of: reply.text)))
         g_notification_set_priority(notification, G_NOTIFICATION_PRIORITY_NORMAL)
         g_application_send_notification(application, id, notification)
         g_object_unref(UnsafeMutableRawPointer(notification))

@@ -1,15 +1,14 @@
 import CGtk
 
-/// The modal "LLM Error" alert, as in the seed.
+/// The modal "LLM Error" alert: what went wrong and what to do about it.
 @MainActor
 enum ErrorAlert {
     static let heading = "LLM Error"
 
     /// Shows `message` over `parent`; `closed` runs once when the user dismisses it.
-    @discardableResult
-    static func show(over parent: UnsafeMutablePointer<GtkWidget>, message: String,
-                     closed: @escaping @MainActor () -> Void) -> UnsafeMutablePointer<GtkWindow>? {
-        Dialog.show(over: parent, isError: true, heading: heading, message: message, buttons: ["OK"],
-                    defaultIndex: 0, cancelIndex: 0) { _ in closed() }
+    static func show(over parent: UnsafeMutablePointer<GtkWidget>, heading: String = heading, message: String,
+                     closed: @escaping @MainActor () -> Void) -> MessageDialog {
+        MessageDialog(over: parent, heading: heading, body: message, responses: [.init(id: "ok", label: "_OK")],
+                      defaultResponse: "ok", closeResponse: "ok") { _ in closed() }
     }
 }

@@ -25,7 +25,7 @@ final class CodeBlockView {
         let sourceLanguage = language.flatMap { Self.language(named: $0, in: manager) }
         if let sourceLanguage { gtk_source_buffer_set_language(buffer, sourceLanguage) }
         gtk_source_buffer_set_highlight_syntax(buffer, 1)
-        agent_source_buffer_follow_appearance(buffer)
+        agent_source_buffer_follow_style(buffer, UnsafeMutableRawPointer(adw_style_manager_get_default()))
         let view: UnsafeMutablePointer<GtkWidget> = gtk_source_view_new_with_buffer(buffer)
         gtk_text_view_set_editable(view.cast(), 0)
         gtk_text_view_set_cursor_visible(view.cast(), 0)
@@ -68,7 +68,8 @@ final class CodeBlockView {
         g_object_unref(UnsafeMutableRawPointer(buffer))
     }
 
-    /// The highlighting colours in use: "Adwaita", or "Adwaita-dark" in dark mode.
+    /// The highlighting colours in use: "Adwaita", or "Adwaita-dark" when libadwaita's style
+    /// manager says the app is dark.
     var styleSchemeID: String? {
         gtk_source_buffer_get_style_scheme(buffer).flatMap { gtk_source_style_scheme_get_id($0) }.map { String(cString: $0) }
     }

@@ -1,5 +1,6 @@
 import AgentCore
 import CGtk
+import TextLayout
 
 /// Builds widgets for Markdown blocks: labels with escaped Pango markup for text, a
 /// highlighted `CodeBlockView` for code, boxes for lists and quotes, a grid for tables.
@@ -75,25 +76,12 @@ struct MarkdownWidgets {
             GtkText.addClasses(separator, "md-rule")
             return separator
         case .html(let html):
-            return Self.label(markup: PangoMarkup.escape(WrappableText.make(html)), classes: ["message-text", "md-html"])
+            return Self.label(markup: PangoMarkup.escape(html), classes: ["message-text", "md-html"])
         }
     }
 
-    /// Markup with long unbroken runs given break opportunities (see `WrappableText`).
     static func markup(_ inlines: [MarkdownInline]) -> String {
-        PangoMarkup.markup(inlines.map(wrappable))
-    }
-
-    private static func wrappable(_ inline: MarkdownInline) -> MarkdownInline {
-        switch inline {
-        case .text(let text): .text(WrappableText.make(text))
-        case .code(let text): .code(WrappableText.make(text))
-        case .emphasis(let children): .emphasis(children.map(wrappable))
-        case .strong(let children): .strong(children.map(wrappable))
-        case .strikethrough(let children): .strikethrough(children.map(wrappable))
-        case .link(let url, let children): .link(url: url, children.map(wrappable))
-        default: inline
-        }
+        PangoMarkup.markup(inlines)
     }
 
     static func label(markup: String, classes: [String]) -> UnsafeMutablePointer<GtkWidget> {

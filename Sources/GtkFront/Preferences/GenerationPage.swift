@@ -6,10 +6,6 @@ import CGtk
 @MainActor
 final class GenerationPage {
     let widget: UnsafeMutablePointer<GtkWidget>
-    private let settings: SettingsStore
-    /// A setting changed.
-    var onChange: (() -> Void)?
-
     let customTemperature: UnsafeMutablePointer<GtkWidget>
     let temperature: UnsafeMutablePointer<GtkWidget>
     let maxTokens: UnsafeMutablePointer<GtkWidget>
@@ -17,69 +13,46 @@ final class GenerationPage {
     let systemPrompt: UnsafeMutablePointer<GtkWidget>
 
     init(settings: SettingsStore) {
-        self.settings = settings
-        customTemperature = gtk_switch_new()
-        gtk_widget_set_valign(customTemperature, GTK_ALIGN_CENTER)
-        temperature = gtk_spin_button_new_with_range(0, 2, 0.1)
-        gtk_spin_button_set_digits(temperature.opaque, 1)
-        maxTokens = gtk_spin_button_new_with_range(0, 131_072, 64)
-        contextBudget = gtk_spin_button_new_with_range(256, 1_048_576, 256)
+        let root = settings.root
+        widget = PreferenceRows.page(title: "Generation", icon: "document-edit-symbolic", name: "generation")
+        let replies = PreferenceRows.group(in: widget, title: "Replies")
+        let custom = PreferenceRows.switchRow(title: "Set the Temperature",
+                                              subtitle: "Off: the server’s default. Lower is more focused, higher more varied.",
+                                              settings: root, key: "custom-temperature")
+        customTemperature = custom.toggle
+        PreferenceRows.add(custom.row, to: replies)
+        let temperatureRow = PreferenceRows.spinRow(title: "Temperature", range: 0...2, step: 0.1, digits: 1,
+                                                    settings: root, key: "temperature")
+        temperature = temperatureRow.spin
+        PreferenceRows.bind(root, "custom-temperature", temperatureRow.row.raw, "sensitive", readOnly: true)
+        PreferenceRows.add(temperatureRow.row, to: replies)
+        let tokens = PreferenceRows.spinRow(title: "Longest Reply", subtitle: "In tokens; 0: no limit.", range: 0...131_072, step: 64,
+                                            settings: root, key: "max-tokens")
+        maxTokens = tokens.spin
+        PreferenceRows.add(tokens.row, to: replies)
+
+        let context = PreferenceRows.group(in: widget, title: "Context")
+        let budget = PreferenceRows.spinRow(title: "Context Budget",
+                                            subtitle: "How many tokens of a chat each request carries. The oldest turns are left out "
+                                                + "first; the system prompt and your newest message always go.",
+                                            range: 256...1_048_576, step: 256, settings: root, key: "context-budget")
+        contextBudget = budget.spin
+        PreferenceRows.add(budget.row, to: context)
+
+        let prompt = PreferenceRows.group(in: widget, title: "System Prompt",
+                                          description: "New chats start with this prompt; chats you already have keep theirs.")
         systemPrompt = gtk_text_view_new()
         gtk_text_view_set_wrap_mode(systemPrompt.cast(), GTK_WRAP_WORD_CHAR)
-        GtkText.setMargins(systemPrompt, vertical: 6, horizontal: 6)
-
-        let temperatureRow: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
-        gtk_widget_set_hexpand(temperature, 1)
-        gtk_box_append(temperatureRow.cast(), customTemperature)
-        gtk_box_append(temperatureRow.cast(), temperature)
-        agent_accessible_set_label(customTemperature, "Custom temperature")
+        gtk_text_view_set_accepts_tab(systemPrompt.cast(), 0)
+        GtkText.setMargins(systemPrompt, vertical: 10, horizontal: 12)
+        GtkText.addClasses(systemPrompt, "system-prompt")
+        agent_accessible_set_label(systemPrompt, "System prompt")
+        PreferenceRows.bind(root, "system-prompt", UnsafeMutableRawPointer(gtk_text_view_get_buffer(systemPrompt.cast())), "text")
         let scroller: UnsafeMutablePointer<GtkWidget> = gtk_scrolled_window_new()
         gtk_scrolled_window_set_child(scroller.opaque, systemPrompt)
         gtk_scrolled_window_set_policy(scroller.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_widget_set_size_request(scroller, -1, 120)
-        gtk_widget_set_vexpand(scroller, 1)
-        let frame: UnsafeMutablePointer<GtkWidget> = gtk_frame_new(nil)
-        gtk_frame_set_child(frame.cast(), scroller)
-
-        let form = FormGrid()
-        form.add("Temperature", temperatureRow, name: "Temperature row")
-        agent_accessible_set_label(temperature, "Temperature")
-        form.addWide(FormGrid.note("Off: the server's default. Lower is more focused, higher more varied."))
-        form.add("Max tokens", maxTokens)
-        form.addWide(FormGrid.note("The longest reply, in tokens. 0: no limit."))
-        form.add("Context budget", contextBudget)
-        form.addWide(FormGrid.note("How many tokens of the chat each request carries. The oldest turns are left out first; "
-            + "the system prompt and your newest message always go."))
-        form.add("System prompt", frame, tall: true)
-        agent_accessible_set_label(systemPrompt, "System prompt")
-        form.addWide(FormGrid.note("New chats start with this prompt; chats you already have keep theirs."))
-        widget = form.widget
-
-        let temperatureValue = settings.temperature
-        gtk_switch_set_active(customTemperature.opaque, temperatureValue == nil ? 0 : 1)
-        gtk_spin_button_set_value(temperature.opaque, temperatureValue ?? 0.7)
-        gtk_widget_set_sensitive(temperature, temperatureValue == nil ? 0 : 1)
-        gtk_spin_button_set_value(maxTokens.opaque, Double(settings.maxTokens ?? 0))
-        gtk_spin_button_set_value(contextBudget.opaque, Double(settings.contextBudget))
-        gtk_text_buffer_set_text(gtk_text_view_get_buffer(systemPrompt.cast()), settings.systemPrompt, -1)
-
-        Signals.connect(customTemperature.raw, "notify::active") { [weak self] (_: UnsafeMutableRawPointer?) in self?.save() }
-        for spin in [temperature, maxTokens, contextBudget] {
-            Signals.connect(spin.raw, "value-changed") { [weak self] in self?.save() }
-        }
-        Signals.connect(UnsafeMutableRawPointer(gtk_text_view_get_buffer(systemPrompt.cast())), "changed") { [weak self] in
-            self?.save()
-        }
-    }
-
-    private func save() {
-        let custom = gtk_switch_get_active(customTemperature.opaque) != 0
-        gtk_widget_set_sensitive(temperature, custom ? 1 : 0)
-        settings.temperature = custom ? (gtk_spin_button_get_value(temperature.opaque) * 10).rounded() / 10 : nil
-        let tokens = Int(gtk_spin_button_get_value_as_int(maxTokens.opaque))
-        settings.maxTokens = tokens > 0 ? tokens : nil
-        settings.contextBudget = Int(gtk_spin_button_get_value_as_int(contextBudget.opaque))
-        settings.systemPrompt = GtkText.contents(of: gtk_text_view_get_buffer(systemPrompt.cast()))
-        onChange?()
+        gtk_widget_set_size_request(scroller, -1, 140)
+        GtkText.addClasses(scroller, "card")
+        PreferenceRows.add(scroller, to: prompt)
     }
 }

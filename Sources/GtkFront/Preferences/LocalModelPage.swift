@@ -6,37 +6,36 @@ import CGtk
 @MainActor
 final class LocalModelPage {
     let widget: UnsafeMutablePointer<GtkWidget>
-    private let settings: SettingsStore
-    /// The choice changed.
-    var onChange: (() -> Void)?
     /// One radio button per model, in `LocalModel.all` order.
     let choices: [UnsafeMutablePointer<GtkWidget>]
 
     init(settings: SettingsStore) {
-        self.settings = settings
+        widget = PreferenceRows.page(title: "Local Model", icon: "computer-symbolic", name: "local-model")
+        let group = PreferenceRows.group(in: widget, title: "The Model on This Computer",
+                                         description: "When chats go to “This computer”, Agent runs llama.cpp with one of these "
+                                             + "small models. It starts with the first message and stops when Agent quits.")
         let runtime = try? LocalRuntime.locate()
-        let form = FormGrid()
-        form.addWide(FormGrid.note("When chats go to “This computer”, Agent runs llama.cpp with one of these small models. "
-            + "It starts with the first message and stops when Agent quits."))
         var buttons: [UnsafeMutablePointer<GtkWidget>] = []
         for model in LocalModel.all {
-            let button: UnsafeMutablePointer<GtkWidget> = gtk_check_button_new_with_label(model.displayName)
+            let button: UnsafeMutablePointer<GtkWidget> = gtk_check_button_new()
             if let first = buttons.first { gtk_check_button_set_group(button.cast(), first.cast()) }
             gtk_check_button_set_active(button.cast(), settings.localModel == model ? 1 : 0)
-            form.addWide(button)
             let installed = runtime?.has(model) ?? false
-            form.addWide(FormGrid.note(Self.describe(model) + (installed ? "" : " Not installed: run \(model.installCommand).")))
+            let row: UnsafeMutablePointer<GtkWidget> = adw_action_row_new()
+            adw_preferences_row_set_use_markup(row.cast(), 0)
+            adw_preferences_row_set_title(row.cast(), model.displayName)
+            adw_action_row_set_subtitle(row.cast(), Self.describe(model) + (installed ? "" : " Not installed: run \(model.installCommand)."))
+            adw_action_row_add_prefix(row.cast(), button)
+            adw_action_row_set_activatable_widget(row.cast(), button)
+            agent_accessible_set_label(button, model.displayName)
+            PreferenceRows.add(row, to: group)
             buttons.append(button)
-        }
-        choices = buttons
-        widget = form.widget
-        for (model, button) in zip(LocalModel.all, buttons) {
-            Signals.connect(button.raw, "toggled") { [weak self] in
-                guard let self, gtk_check_button_get_active(button.cast()) != 0, settings.localModel != model else { return }
+            Signals.connect(button.raw, "toggled") {
+                guard gtk_check_button_get_active(button.cast()) != 0, settings.localModel != model else { return }
                 settings.localModel = model
-                onChange?()
             }
         }
+        choices = buttons
     }
 
     private static func describe(_ model: LocalModel) -> String {

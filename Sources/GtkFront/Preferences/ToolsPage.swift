@@ -7,77 +7,67 @@ import CGtk
 final class ToolsPage {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let settings: SettingsStore
-    /// A setting changed.
-    var onChange: (() -> Void)?
-
     let locationSwitch: UnsafeMutablePointer<GtkWidget>
     let dateTimeSwitch: UnsafeMutablePointer<GtkWidget>
     let manualLocation: UnsafeMutablePointer<GtkWidget>
+    /// Says how to write a location the row cannot read.
     let locationProblem: UnsafeMutablePointer<GtkWidget>
     let forgetConsent: UnsafeMutablePointer<GtkWidget>
 
     init(settings: SettingsStore) {
         self.settings = settings
-        locationSwitch = ToolsPage.toolSwitch(on: !settings.disabledTools.contains(LocationTool.name))
-        dateTimeSwitch = ToolsPage.toolSwitch(on: !settings.disabledTools.contains(DateTimeTool.name))
-        manualLocation = FormGrid.entry(settings.manualLocation?.description, placeholder: "latitude, longitude — such as 48.8566, 2.3522")
-        locationProblem = FormGrid.note("")
-        gtk_widget_set_visible(locationProblem, 0)
-        forgetConsent = gtk_button_new_with_mnemonic("_Ask Again Before Sharing the Location")
-        gtk_widget_set_halign(forgetConsent, GTK_ALIGN_START)
+        widget = PreferenceRows.page(title: "Tools", icon: "applications-utilities-symbolic", name: "tools")
+        let tools = PreferenceRows.group(in: widget, title: "Tools the Model May Call",
+                                         description: "A server profile can switch tools off for its models.")
+        locationSwitch = gtk_switch_new()
+        dateTimeSwitch = gtk_switch_new()
+        PreferenceRows.add(PreferenceRows.actionRow(title: "Location", subtitle: "get_location: where this computer is. Agent asks you first.",
+                                                    suffix: locationSwitch), to: tools)
+        PreferenceRows.add(PreferenceRows.actionRow(title: "Date and Time", subtitle: "get_datetime: the local date, time and time zone.",
+                                                    suffix: dateTimeSwitch), to: tools)
 
-        let form = FormGrid()
-        form.add("Location (get_location)", locationSwitch, name: "Location tool")
-        form.addWide(FormGrid.note("The model may ask where this computer is; Agent asks you first."))
-        form.add("Date and time (get_datetime)", dateTimeSwitch, name: "Date and time tool")
-        form.add("Manual location", manualLocation)
-        form.addWide(locationProblem)
-        form.addWide(FormGrid.note("Used when the desktop's location service (GeoClue) is unavailable or refuses."))
-        form.addWide(forgetConsent)
-        widget = form.widget
-        refreshConsent()
+        let location = PreferenceRows.group(in: widget, title: "Location",
+                                            description: "The manual location is used when the desktop’s location service (GeoClue) "
+                                                + "is unavailable or refuses.")
+        manualLocation = PreferenceRows.entryRow(title: "Manual Location (latitude, longitude)", settings: settings.root, key: "manual-location")
+        PreferenceRows.add(manualLocation, to: location)
+        locationProblem = gtk_label_new("Write it as latitude, longitude in degrees, such as 48.8566, 2.3522.")
+        gtk_label_set_wrap(locationProblem.opaque, 1)
+        gtk_label_set_xalign(locationProblem.opaque, 0)
+        GtkText.addClasses(locationProblem, "error", "location-problem")
+        gtk_widget_set_margin_top(locationProblem, 6)
+        PreferenceRows.add(locationProblem, to: location)
+        forgetConsent = gtk_button_new_with_mnemonic("_Ask Again")
+        PreferenceRows.add(PreferenceRows.actionRow(title: "Share the Location Without Asking",
+                                                    subtitle: "You chose “Always Allow”. Ask Again takes it back.",
+                                                    suffix: forgetConsent), to: location)
+        PreferenceRows.bind(settings.root, "location-always-allowed", forgetConsent.raw, "sensitive", readOnly: true)
 
-        Signals.connect(locationSwitch.raw, "notify::active") { [weak self] (_: UnsafeMutableRawPointer?) in self?.saveTools() }
-        Signals.connect(dateTimeSwitch.raw, "notify::active") { [weak self] (_: UnsafeMutableRawPointer?) in self?.saveTools() }
-        Signals.connect(manualLocation.raw, "changed") { [weak self] in self?.saveLocation() }
-        Signals.connect(forgetConsent.raw, "clicked") { [weak self] in
-            self?.settings.locationAlwaysAllowed = false
-            self?.refreshConsent()
+        let disabled = settings.disabledTools
+        gtk_switch_set_active(locationSwitch.opaque, disabled.contains(LocationTool.name) ? 0 : 1)
+        gtk_switch_set_active(dateTimeSwitch.opaque, disabled.contains(DateTimeTool.name) ? 0 : 1)
+        checkLocation()
+        for toggle in [locationSwitch, dateTimeSwitch] {
+            Signals.connect(toggle.raw, "notify::active") { [weak self] (_: UnsafeMutableRawPointer?) in self?.saveTools() }
         }
+        Signals.connect(manualLocation.raw, "changed") { [weak self] in self?.checkLocation() }
+        Signals.connect(forgetConsent.raw, "clicked") { [weak self] in self?.settings.locationAlwaysAllowed = false }
     }
 
-    private static func toolSwitch(on: Bool) -> UnsafeMutablePointer<GtkWidget> {
-        let toggle: UnsafeMutablePointer<GtkWidget> = gtk_switch_new()
-        gtk_switch_set_active(toggle.opaque, on ? 1 : 0)
-        gtk_widget_set_halign(toggle, GTK_ALIGN_START)
-        return toggle
-    }
-
-    private func refreshConsent() {
-        gtk_widget_set_sensitive(forgetConsent, settings.locationAlwaysAllowed ? 1 : 0)
-    }
-
+    /// The tools switched off, as one list in settings.
     private func saveTools() {
         var disabled = settings.disabledTools
         for (name, toggle) in [(LocationTool.name, locationSwitch), (DateTimeTool.name, dateTimeSwitch)] {
             if gtk_switch_get_active(toggle.opaque) != 0 { disabled.remove(name) } else { disabled.insert(name) }
         }
         settings.disabledTools = disabled
-        onChange?()
     }
 
-    private func saveLocation() {
-        let text = FormGrid.text(of: manualLocation).trimmed
-        let parsed = Coordinates(parsing: text)
-        if text.isEmpty || parsed != nil {
-            settings.manualLocation = parsed
-            gtk_widget_set_visible(locationProblem, 0)
-            gtk_widget_remove_css_class(manualLocation, "error")
-            onChange?()
-        } else {
-            gtk_label_set_text(locationProblem.opaque, "Write it as latitude, longitude in degrees, such as 48.8566, 2.3522.")
-            gtk_widget_set_visible(locationProblem, 1)
-            gtk_widget_add_css_class(manualLocation, "error")
-        }
+    /// A location that cannot be read is pointed out (and not used).
+    private func checkLocation() {
+        let text = PreferenceRows.text(of: manualLocation).trimmed
+        let readable = text.isEmpty || Coordinates(parsing: text) != nil
+        gtk_widget_set_visible(locationProblem, readable ? 0 : 1)
+        if readable { gtk_widget_remove_css_class(manualLocation, "error") } else { gtk_widget_add_css_class(manualLocation, "error") }
     }
 }

@@ -5,7 +5,8 @@ import FoundationEssentials
 
 /// The chats, newest first, in a `GtkListView`. The list model holds a page of chats and
 /// grows by a page when the user scrolls near its end, so start-up costs the same with a
-/// thousand chats as with forty. Selecting a row opens its chat.
+/// thousand chats as with forty. A row finds its chat by the id its item holds, never by
+/// position. Selecting a row opens its chat.
 @MainActor
 final class ChatListView {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -15,6 +16,8 @@ final class ChatListView {
     private let library: ChatLibrary
     private var rowsByItem: [UnsafeMutableRawPointer: ChatRow] = [:]
     private var settingSelection = false
+    /// A chat was chosen in the list (a folded window then shows it).
+    var onChatChosen: (() -> Void)?
     /// How many of the library's chats the list model holds.
     private(set) var shownCount = 0
     static let pageSize = 30
@@ -45,6 +48,8 @@ final class ChatListView {
         Signals.connect(UnsafeMutableRawPointer(selection), "selection-changed") { [weak self] (_: UInt32, _: UInt32) in
             self?.selectionChanged()
         }
+        // Clicking the chat already selected still shows it (a folded window shows the list).
+        Signals.connect(listView.raw, "activate") { [weak self] (_: UInt32) in self?.onChatChosen?() }
         reload()
     }
 
@@ -98,20 +103,23 @@ final class ChatListView {
         guard library.chats.indices.contains(position) else { return }
         let id = library.chats[position].id
         if library.viewModel.chat?.id != id { library.open(id) }
+        onChatChosen?()
     }
 
     private func connectFactory(_ factory: UnsafeMutableRawPointer) {
         Signals.connect(factory, "setup") { [weak self] item in
             guard let self, let item else { return }
-            let row = ChatRow { [weak self] id in self?.library.delete(id) }
+            let row = ChatRow(onDelete: { [weak self] id in self?.library.delete(id) },
+                              onChosen: { [weak self] in self?.onChatChosen?() })
             gtk_list_item_set_child(OpaquePointer(item), row.root)
             rowsByItem[item] = row
         }
         Signals.connect(factory, "bind") { [weak self] item in
-            guard let self, let item, let row = rowsByItem[item] else { return }
-            let position = Int(gtk_list_item_get_position(OpaquePointer(item)))
-            guard library.chats.indices.contains(position) else { return }
-            row.bind(library.chats[position])
+            guard let self, let item, let row = rowsByItem[item],
+                  let object = gtk_list_item_get_item(OpaquePointer(item)),
+                  let string = gtk_string_object_get_string(OpaquePointer(object)),
+                  let chat = library.chat(withID: String(cString: string)) else { return }
+            row.bind(chat)
         }
         Signals.connect(factory, "teardown") { [weak self] item in
             guard let self, let item else { return }

@@ -11,7 +11,9 @@ final class ChatRow {
     let deleteButton: UnsafeMutablePointer<GtkWidget>
     private(set) var chatID: UUID?
 
-    init(onDelete: @escaping @MainActor (UUID) -> Void) {
+    /// `onChosen` runs when the row is clicked, even when its chat is already open (a folded
+    /// window then shows the chat).
+    init(onDelete: @escaping @MainActor (UUID) -> Void, onChosen: @escaping @MainActor () -> Void) {
         root = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
         GtkText.addClasses(root, "chat-row")
         let texts: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)
@@ -35,6 +37,9 @@ final class ChatRow {
         Signals.connect(deleteButton.raw, "clicked") { [weak self] in
             if let id = self?.chatID { onDelete(id) }
         }
+        let click: OpaquePointer = gtk_gesture_click_new()
+        Signals.connectPressed(UnsafeMutableRawPointer(click)) { _, _, _ in onChosen() }
+        gtk_widget_add_controller(texts, click)
     }
 
     func bind(_ chat: ChatSummary) {

@@ -12,6 +12,10 @@ final class SidebarView {
     let results: SearchResultsView
     private let stack: UnsafeMutablePointer<GtkWidget>
     private let library: ChatLibrary
+    /// A chat was chosen, from the list or the search results (a folded window then shows it).
+    var onChatChosen: (() -> Void)? {
+        didSet { chatList.onChatChosen = onChatChosen }
+    }
 
     init(library: ChatLibrary) {
         self.library = library
@@ -44,7 +48,10 @@ final class SidebarView {
             gtk_editable_set_text(searchEntry.opaque, "")
             library.search("")
         }
-        results.onOpened = { [weak self] in self?.closeSearch() }
+        results.onOpened = { [weak self] in
+            self?.closeSearch()
+            self?.onChatChosen?()
+        }
         library.observe { [weak self] change in self?.apply(change) }
     }
 

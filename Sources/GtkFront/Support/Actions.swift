@@ -2,27 +2,23 @@ import Glibc
 import CGtk
 
 /// Named actions (`app.quit`, `win.stop`) — the single path for commands that menus,
-/// buttons and keyboard shortcuts share.
+/// buttons and keyboard shortcuts share (their keys are in `Shortcuts`).
 @MainActor
 enum Actions {
-    /// Adds a parameterless action called `name` to `map` (an application or window).
-    static func add(_ name: String, to map: UnsafeMutableRawPointer, _ handler: @escaping @MainActor () -> Void) {
-        guard let action = g_simple_action_new(name, nil) else { return }
-        Signals.connect(UnsafeMutableRawPointer(action), "activate") { _ in handler() }
+    /// Adds a parameterless action called `name` to `map` (an application, a window or a
+    /// group); returns it, to switch it on and off.
+    @discardableResult
+    static func add(_ name: String, to map: UnsafeMutableRawPointer, _ handler: @escaping @MainActor () -> Void) -> OpaquePointer? {
+        guard let action = g_simple_action_new(name, nil) else { return nil }
+        Signals.connect(UnsafeMutableRawPointer(action), "activate") { (_: UnsafeMutableRawPointer?) in handler() }
         g_action_map_add_action(OpaquePointer(map), action)
         g_object_unref(UnsafeMutableRawPointer(action))
+        return action
     }
 
-    /// Binds keyboard accelerators to a detailed action name such as `app.quit`.
-    static func setAccelerators(_ accelerators: [String], for action: String,
-                                in application: UnsafeMutablePointer<GtkApplication>) {
-        var strings = accelerators.map { strdup($0) }
-        strings.append(nil)
-        defer { strings.forEach { free($0) } }
-        strings.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { list in
-                gtk_application_set_accels_for_action(application, action, list.baseAddress)
-            }
-        }
+    /// Switches an action on or off (its buttons and menu items follow).
+    static func setEnabled(_ enabled: Bool, _ name: String, in map: UnsafeMutableRawPointer) {
+        guard let action = g_action_map_lookup_action(OpaquePointer(map), name) else { return }
+        g_simple_action_set_enabled(action, enabled ? 1 : 0)
     }
 }

@@ -37,4 +37,21 @@ enum GtkText {
         defer { g_free(chars) }
         return String(cString: chars)
     }
+
+    /// The texts of every label inside `widget`, depth first (what a screen reader reads).
+    static func labels(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
+        var texts: [String] = []
+        if isLabel(widget) { texts.append(String(cString: gtk_label_get_text(widget.opaque))) }
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            texts += labels(in: current)
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return texts
+    }
+
+    static func isLabel(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
+                                   gtk_label_get_type()) != 0
+    }
 }

@@ -16,6 +16,7 @@ enum Signals {
     private typealias BoolBox = Box<@MainActor () -> Bool>
     private typealias PressBox = Box<@MainActor (Int32, Double, Double) -> Void>
     private typealias PairBox = Box<@MainActor (UInt32, UInt32) -> Void>
+    private typealias UnsignedBox = Box<@MainActor (UInt32) -> Void>
 
     /// For signals whose handler takes only the instance: `clicked`, `activate`, `changed`, …
     /// (A handler of the wrong shape reads garbage as its closure: match the signal's C signature.)
@@ -71,6 +72,25 @@ enum Signals {
         }
         return g_signal_connect_data(instance, signal, unsafeBitCast(thunk, to: GCallback.self),
                                      Unmanaged.passRetained(PairBox(handler)).toOpaque(), release,
+                                     GConnectFlags(rawValue: 0))
+    }
+
+    /// For signals whose handler takes the instance and one unsigned integer:
+    /// `GtkListView::activate` (position), …
+    @discardableResult
+    static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String,
+                        _ handler: @escaping @MainActor (UInt32) -> Void) -> gulong {
+        let thunk: @convention(c) (gpointer?, guint, gpointer?) -> Void = { _, value, data in
+            guard let data else { return }
+            let box = Unmanaged<UnsignedBox>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { box.handler(value) }
+        }
+        let release: GClosureNotify = { data, _ in
+            guard let data else { return }
+            Unmanaged<UnsignedBox>.fromOpaque(data).release()
+        }
+        return g_signal_connect_data(instance, signal, unsafeBitCast(thunk, to: GCallback.self),
+                                     Unmanaged.passRetained(UnsignedBox(handler)).toOpaque(), release,
                                      GConnectFlags(rawValue: 0))
     }
 

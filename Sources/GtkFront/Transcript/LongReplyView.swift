@@ -1,5 +1,5 @@
-import AgentCore
 import CGtk
+import TextLayout
 
 /// A reply too long for labels (see `LongText`): as plain text (its head, when longer still)
 /// in a `PlainTextView` — where labels would lay out all of it at once and freeze the

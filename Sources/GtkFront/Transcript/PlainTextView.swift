@@ -1,5 +1,5 @@
-import AgentCore
 import CGtk
+import TextLayout
 
 /// Plain text that grows, in a read-only text view that sits in the bubble as the labels
 /// do. A text view lays out only the lines added to it, where GTK 4.8 lays a wrapping

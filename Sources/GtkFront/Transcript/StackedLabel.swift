@@ -1,5 +1,5 @@
-import AgentCore
 import CGtk
+import TextLayout
 
 /// A paragraph shown as a stack of wrapping labels of at most `LineGroups.maxLines` lines
 /// each, so a reply of thousands of lines never stalls Pango (see `LineGroups`). It looks
@@ -36,7 +36,7 @@ final class StackedLabel {
             }
             guard shown[index] != group else { continue }
             shown[index] = group
-            gtk_label_set_text(labels[index].opaque, WrappableText.make(String(group)))
+            gtk_label_set_text(labels[index].opaque, String(group))
         }
     }
 
@@ -55,17 +55,18 @@ final class StackedLabel {
     /// How wide message text runs, in average characters.
     static let maxWidthChars: Int32 = 64
 
-    /// A label for message text: wrapping at words, selectable, left-aligned, at most
-    /// `maxWidthChars` wide.
+    /// A label for message text: wrapping at words — and inside a word only when it is wider
+    /// than the column (a URL, a path), so the text copied is the text written — selectable
+    /// and focusable (a selection copies with Ctrl+C), left-aligned, at most `maxWidthChars` wide.
     static func makeLabel(classes: [String]) -> UnsafeMutablePointer<GtkWidget> {
         let label: UnsafeMutablePointer<GtkWidget> = gtk_label_new(nil)
         gtk_label_set_wrap(label.opaque, 1)
-        gtk_label_set_wrap_mode(label.opaque, PANGO_WRAP_WORD)
+        gtk_label_set_wrap_mode(label.opaque, PANGO_WRAP_WORD_CHAR)
         gtk_label_set_xalign(label.opaque, 0)
         gtk_label_set_selectable(label.opaque, 1)
         gtk_label_set_max_width_chars(label.opaque, maxWidthChars)
         gtk_widget_set_halign(label, GTK_ALIGN_START)
-        gtk_widget_set_focusable(label, 0)
+        gtk_widget_set_focusable(label, 1)
         for name in classes { gtk_widget_add_css_class(label, name) }
         return label
     }

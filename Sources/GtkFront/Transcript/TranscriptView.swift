@@ -4,9 +4,11 @@ import CGtk
 import FoundationEssentials
 
 /// The conversation: a `GtkListView` over a string list of message IDs that mirrors the
-/// view model's conversation, so only rows near the viewport exist. Token updates are
-/// applied at most once per frame, to the rows they concern. The view follows the newest
-/// text while the user is at the bottom and leaves them be once they scroll up.
+/// view model's conversation, so only rows near the viewport exist; a row finds its message
+/// by the id its item holds, never by position. Token updates are applied at most once per
+/// frame, to the rows they concern. The view follows the newest text while the user is at
+/// the bottom and leaves them be once they scroll up; a chat opened at a search hit shows
+/// the hit, marked.
 @MainActor
 final class TranscriptView {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -76,6 +78,7 @@ final class TranscriptView {
         case .reloaded:
             reload()
             updateRegenerate()
+            showFocusedMessage()
         case .error, .status, .consentRequested, .replyFinished:
             break
         }
@@ -92,7 +95,7 @@ final class TranscriptView {
     /// Shows the view model's conversation anew (another chat).
     private func reload() {
         pendingUpdates.removeAll()
-        followsNewest = true
+        followsNewest = viewModel.focusedMessageID == nil
         var ids = viewModel.conversation.messages.map { strdup($0.id.uuidString) }
         ids.append(nil)
         defer { ids.forEach { free($0) } }
@@ -106,6 +109,13 @@ final class TranscriptView {
 
     /// The row showing message `id`, if it is built (for tests).
     func boundRow(for id: UUID) -> MessageRow? { boundRows[id] }
+
+    /// A chat opened at a search hit: the hit is scrolled into view and marked.
+    private func showFocusedMessage() {
+        for (id, row) in boundRows { row.showFound(id == viewModel.focusedMessageID) }
+        guard let focused = viewModel.focusedMessageID, let index = viewModel.conversation.index(of: focused) else { return }
+        agent_list_view_scroll_to(listView, guint(index))
+    }
 
     private func scheduleFrame() {
         guard !frameScheduled else { return }
@@ -142,12 +152,12 @@ final class TranscriptView {
             rowsByItem[item] = row
         }
         Signals.connect(factory, "bind") { [weak self] item in
-            guard let self, let item, let row = rowsByItem[item] else { return }
-            let position = Int(gtk_list_item_get_position(OpaquePointer(item)))
-            guard position < viewModel.conversation.count else { return }
-            let message = viewModel.conversation[position]
+            guard let self, let item, let row = rowsByItem[item],
+                  let id = Self.messageID(of: item), let index = viewModel.conversation.index(of: id) else { return }
+            let message = viewModel.conversation[index]
             row.bind(message)
             row.showRegenerate(message.id == regenerateRowID)
+            row.showFound(message.id == viewModel.focusedMessageID)
             boundRows[message.id] = row
         }
         Signals.connect(factory, "unbind") { [weak self] item in
@@ -159,6 +169,13 @@ final class TranscriptView {
             guard let self, let item else { return }
             rowsByItem[item] = nil
         }
+    }
+
+    /// The message id a list item holds (its `GtkStringObject`).
+    private static func messageID(of item: UnsafeMutableRawPointer) -> UUID? {
+        guard let object = gtk_list_item_get_item(OpaquePointer(item)),
+              let string = gtk_string_object_get_string(OpaquePointer(object)) else { return nil }
+        return UUID(uuidString: String(cString: string))
     }
 
     private func copyMessage(_ id: UUID, from button: UnsafeMutablePointer<GtkWidget>) {
@@ -197,14 +214,16 @@ final class TranscriptView {
     }
 
     /// A scroll the user made decides whether to follow; GTK's own reconfiguring does not.
-    /// Near the top, the chat's earlier messages are loaded.
+    /// Near the top the chat's earlier messages are loaded, near the bottom its later ones
+    /// (a chat opened at a search hit).
     private func scrollPositionChanged() {
         guard !settingScroll, !reconfiguredThisFrame else { return }
-        if gtk_adjustment_get_value(adjustment) < gtk_adjustment_get_page_size(adjustment), viewModel.hasEarlierMessages {
-            viewModel.loadEarlier()
-        }
-        let bottom = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
-        followsNewest = gtk_adjustment_get_value(adjustment) >= bottom - 2
+        let value = gtk_adjustment_get_value(adjustment)
+        let page = gtk_adjustment_get_page_size(adjustment)
+        let bottom = gtk_adjustment_get_upper(adjustment) - page
+        if value < page, viewModel.pager?.hasEarlier == true { viewModel.loadEarlier() }
+        if value > bottom - page, viewModel.pager?.hasLater == true { viewModel.loadLater() }
+        followsNewest = value >= bottom - 2 && viewModel.pager?.hasLater != true
     }
 
     /// After each frame's layout: stay at the bottom while following.

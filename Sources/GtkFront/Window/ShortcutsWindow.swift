@@ -1,41 +1,20 @@
 import CGtk
 
-/// The keyboard shortcuts window (Ctrl+?), GTK's own `GtkShortcutsWindow`, described in
-/// the builder format it is made for.
+/// The keyboard shortcuts window (Ctrl+?), GTK's own `GtkShortcutsWindow`, built from
+/// `Shortcuts` — the same list the accelerators come from.
 @MainActor
 enum ShortcutsWindow {
-    static let shortcuts: [(group: String, items: [(title: String, accelerator: String)])] = [
-        ("Chat", [
-            ("Send the message", "Return"),
-            ("New line in the message", "<Shift>Return"),
-            ("Stop the reply, or cancel an edit", "Escape"),
-            ("Regenerate the last reply", "<Control><Shift>r"),
-            ("Copy the chat as Markdown", "<Control><Shift>c"),
-        ]),
-        ("Chats", [
-            ("New chat", "<Control>n"),
-            ("Search chats", "<Control>f"),
-            ("Rename the chat", "F2"),
-        ]),
-        ("Application", [
-            ("Preferences", "<Control>comma"),
-            ("Keyboard shortcuts", "<Control>question"),
-            ("Close the window", "<Control>w"),
-            ("Quit", "<Control>q"),
-        ]),
-    ]
-
     /// Makes the window and attaches it to `window` as its help overlay (`win.show-help-overlay`).
     static func attach(to window: UnsafeMutablePointer<GtkWidget>) {
         var xml = """
             <interface><object class="GtkShortcutsWindow" id="shortcuts"><property name="modal">1</property>
             <child><object class="GtkShortcutsSection"><property name="section-name">shortcuts</property>
             """
-        for group in shortcuts {
-            xml += "<child><object class=\"GtkShortcutsGroup\"><property name=\"title\">\(escape(group.group))</property>"
-            for item in group.items {
-                xml += "<child><object class=\"GtkShortcutsShortcut\"><property name=\"title\">\(escape(item.title))</property>"
-                    + "<property name=\"accelerator\">\(escape(item.accelerator))</property></object></child>"
+        for group in Shortcuts.groups {
+            xml += "<child><object class=\"GtkShortcutsGroup\"><property name=\"title\">\(escape(group.title))</property>"
+            for shortcut in group.shortcuts {
+                xml += "<child><object class=\"GtkShortcutsShortcut\"><property name=\"title\">\(escape(shortcut.title))</property>"
+                    + "<property name=\"accelerator\">\(escape(shortcut.accelerator))</property></object></child>"
             }
             xml += "</object></child>"
         }

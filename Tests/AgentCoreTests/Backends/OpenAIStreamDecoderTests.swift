@@ -6,7 +6,8 @@ struct OpenAIStreamDecoderTests {
     static func decode(_ stream: String) -> (events: [ReplyEvent], outcome: StreamOutcome) {
         var decoder = OpenAIStreamDecoder()
         let events = decoder.feed(Array(stream.utf8))
-        return (events, decoder.finish())
+        let end = decoder.finish()
+        return (events + end.events, end.outcome)
     }
 
     @Test func contentIsReadFromTheFirstChoiceDelta() {

@@ -1,4 +1,4 @@
-import AgentCore
+@testable import AgentCore
 import Foundation
 import TestSupport
 import Testing
@@ -18,12 +18,16 @@ struct LocalModelServerTests {
 
         let health = try await HTTPClient.fetch(HTTPRequest(url: endpoint.serverURL + "/health"))
         #expect(health.head.status == 200)
+        let log = try FileManager.default.attributesOfItem(atPath: server.logFile.path)
+        #expect(log[.posixPermissions] as? Int == 0o600, "its log is the user's alone")
+        #expect(try String(contentsOf: server.logFile, encoding: .utf8).contains(LocalModelProcess.readyLine),
+                "its output reached the log as it came")
 
         let again = try await server.endpoint()
         #expect(again == endpoint, "a running server is reused")
         #expect(server.pid == pid)
 
-        server.stop()
+        await server.stopAndWait()
         #expect(server.pid == nil)
         #expect(kill(pid, 0) != 0, "the process is gone and reaped")
     }
@@ -87,15 +91,15 @@ struct LocalModelServerTests {
                                         options: GenerationOptions(temperature: 0, seed: 1, maxTokens: 32))
         defer { connection.shutdown() }
         let model = ChatViewModel(connection: connection)
-        var statuses: [ChatViewModel.ConnectionStatus] = []
-        model.observe { if $0 == .status { statuses.append(model.connectionStatus) } }
+        var statuses: [ChatStatus.Connection] = []
+        model.observe { if $0 == .status { statuses.append(model.status.connection) } }
         model.prepare()
-        #expect(model.connectionStatus == .starting)
+        #expect(model.status.connection == .starting)
         for prompt in ["My name is Ada.", "What is my name?"] {
             model.draft = prompt
             model.send()
             await model.waitUntilIdle()
-            #expect(!model.showError, "\(model.errorMessage)")
+            #expect(!model.status.showError, "\(model.status.errorMessage)")
         }
         #expect(statuses.first == .starting && statuses.contains(.ready))
         #expect(model.conversation.messages.map(\.state) == [.done, .done, .done, .done])
@@ -124,16 +128,16 @@ struct LocalModelServerTests {
         let reply = model.conversation[1]
         #expect(!reply.text.isEmpty && reply.state == .cutOff, "\(reply.state)")
         #expect(model.conversation[0].state == .done)
-        #expect(model.showError)
-        #expect(model.errorMessage.contains("The local model (llama-server) stopped while answering: it was killed by signal 9"),
-                "\(model.errorMessage)")
-        #expect(model.errorMessage.contains("llama-server.log"))
+        #expect(model.status.showError)
+        #expect(model.status.errorMessage.contains("The local model (llama-server) stopped while answering: it was killed by signal 9"),
+                "\(model.status.errorMessage)")
+        #expect(model.status.errorMessage.contains("llama-server.log"))
 
-        model.dismissError()
+        model.status.dismissError()
         model.draft = "Say hello."
         model.send()
         await model.waitUntilIdle()
-        #expect(!model.showError, "\(model.errorMessage)")
+        #expect(!model.status.showError, "\(model.status.errorMessage)")
         #expect(model.conversation.messages.last?.state == .done)
         let second = try #require(server.pid)
         #expect(second != first, "a new server answered")
@@ -146,7 +150,7 @@ struct LocalModelServerTests {
         let endpoint = try await server.endpoint()
         let client = OpenAIChatClient(endpoint: endpoint, options: GenerationOptions(temperature: 0, seed: 7, maxTokens: 48))
         let recording = RecordingBackend(client)
-        let location = LocationTool(settings: SettingsStore(file: TestTools.temporarySettingsFile()), source: nil,
+        let location = LocationTool(settings: try TestTools.settings(), source: nil,
                                     fixedLocation: TestTools.paris) { .deny }
         let turn = ChatTurn(backend: recording, toolbox: Toolbox([location]), maximumRounds: 2)
         let recorder = TurnRecorder()
@@ -163,6 +167,27 @@ struct LocalModelServerTests {
         let sentBack = rounds.last?.messages.last?.toolCalls ?? []
         #expect(sentBack.contains { $0.name == "get_location" && $0.result == "latitude: 48.8566, longitude: 2.3522" })
         #expect(rounds.first?.tools.map(\.name) == ["get_location"])
+    }
+
+    @Test("A connection switched away while the local model loads: its start is given up, and nothing about it reaches the user")
+    func switchedAwayWhileLoading() async throws {
+        let before = Self.llamaServers()
+        let model = ChatViewModel(connection: ChatConnection(localServer: LocalModelServer()))
+        model.prepare()
+        #expect(model.status.connection == .starting)
+        // llama-server is now loading its model; the user picks a server in Preferences.
+        try await Task.sleep(for: .milliseconds(150))
+        model.use(ChatConnection(endpoint: ChatEndpoint(serverURL: TestServer.shared.url("echo"), model: "remote")))
+        // Long enough for the abandoned start to have ended, one way or the other.
+        try await Task.sleep(for: .seconds(3))
+        #expect(!model.status.showError, "\(model.status.errorMessage)")
+        #expect(model.status.connection == .ready)
+        #expect(Self.llamaServers().subtracting(before).filter { Self.parent(of: $0) == getpid() }.isEmpty,
+                "the abandoned llama-server was stopped")
+        model.draft = "hello"
+        model.send()
+        await model.waitUntilIdle()
+        #expect(model.conversation.messages.last?.text == "Echo: hello (1 messages)")
     }
 
     @Test func aMissingRuntimeNamesTheInstallCommand() async {

@@ -39,8 +39,8 @@ struct SecurityTests {
     }
 
     @Test("The model gets get_location and get_datetime, nothing that runs commands or touches files")
-    func theToolboxHasNoShellOrFiles() {
-        let settings = SettingsStore(file: TestTools.temporarySettingsFile())
+    func theToolboxHasNoShellOrFiles() throws {
+        let settings = try TestTools.settings()
         let toolbox = Toolbox.standard(settings: settings, locationSource: nil, askConsent: { .deny })
         #expect(toolbox.definitions.map(\.name).sorted() == ["get_datetime", "get_location"])
     }

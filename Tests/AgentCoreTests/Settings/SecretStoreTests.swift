@@ -5,8 +5,9 @@ import Testing
 
 /// API keys in a real GNOME Keyring (the Secret Service over D-Bus, through libsecret),
 /// started unlocked on the tests' private session by Tests/Servers/test-session.
-@Suite("API keys in the keyring (real gnome-keyring-daemon)")
+@Suite("API keys in the keyring (real gnome-keyring-daemon)", .serialized)
 struct SecretStoreTests {
+
     @Test("Store, read back, replace and clear a key; nothing of it in plain text on disk")
     func roundTrip() async throws {
         let keyringFiles = try TestKeyring.directory()
@@ -52,5 +53,19 @@ struct SecretStoreTests {
         #expect(await secrets.key(for: "p")?.value == key, "usable for this session")
         await secrets.clear("p")
         #expect(await secrets.key(for: "p") == nil)
+    }
+
+    // Last: calls cut short can leave libsecret's shared connection to be made anew.
+    @Test("A time limit that runs out while a call is in flight: the call gives up cleanly (its GCancellable outlives both)")
+    func timeLimitRunsOutDuringTheCall() async throws {
+        _ = try TestKeyring.directory()
+        let hurried = SecretStore(timeout: .zero)
+        for round in 0..<25 {
+            let profile = "hurried-\(round)-\(UUID().uuidString)"
+            _ = await hurried.store(APIKey("sk-hurried"), for: profile, label: "Agent test key")
+            _ = await hurried.key(for: profile)
+            await hurried.clear(profile)
+        }
+        #expect(await SecretStore().key(for: "never-stored-\(UUID().uuidString)") == nil, "the keyring still answers")
     }
 }

@@ -1,5 +1,6 @@
 @testable import AgentCore
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -199,6 +200,33 @@ struct ChatArchiveTests {
         #expect(chats.count == 4)
         #expect(Set(chats.map(\.id)).count == 4)
         #expect(chats.filter { $0.title == "Weather “today”" }.count == 2)
+    }
+
+    @Test("An import is one transaction: a file that fails halfway adds nothing")
+    func importIsAllOrNothing() throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let repeated = ChatMessage(role: .user, text: "twice", state: .done)
+        let chats = [ChatArchive.Chat(summary: ChatSummary(title: "Fine"), messages: [ChatMessage(role: .user, text: "ok", state: .done)]),
+                     ChatArchive.Chat(summary: ChatSummary(title: "Broken"), messages: [repeated, repeated])]
+        #expect(throws: SQLiteError.self) { try store.importChats(chats) }
+        #expect(try store.chats().isEmpty, "the chat before the failure was rolled back too")
+    }
+
+    @Test("The chats are the user's alone: a 0700 folder, 0600 files (the journal too), tightened when found wider")
+    func privateFiles() throws {
+        let file = temporaryDatabase()
+        let store = try ChatStore(file: file)
+        try store.createChat(ChatSummary(title: "private"))
+        func mode(_ path: String) throws -> Int {
+            try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        }
+        #expect(try mode(file.deletingLastPathComponent().path) == 0o700)
+        #expect(try mode(file.path) == 0o600)
+        #expect(try mode(file.path + "-wal") == 0o600)
+        chmod(file.path, 0o644)
+        chmod(file.deletingLastPathComponent().path, 0o755)
+        _ = try ChatStore(file: file)
+        #expect(try mode(file.path) == 0o600 && mode(file.deletingLastPathComponent().path) == 0o700)
     }
 
     @Test func markdownReadsLikeTheChat() throws {

@@ -12,8 +12,8 @@ struct NDJSONAndOllamaDecoderTests {
         } else {
             events = decoder.feed(bytes)
         }
-        let outcome = decoder.finish()
-        return (events, outcome)
+        let end = decoder.finish()
+        return (events + end.events, end.outcome)
     }
 
     static func text(_ events: [ReplyEvent]) -> String {
@@ -77,5 +77,60 @@ struct NDJSONAndOllamaDecoderTests {
         #expect(calls.map(\.name) == ["get_location"])
         #expect(Self.decode(HarnessStreamDecoder(), "event: error\ndata: busy\n\n", byteByByte: byteByByte).1 == .failed(message: "busy"))
         #expect(Self.decode(HarnessStreamDecoder(), "data: {\"message\":{\"content\":\"x\"},\"done\":false}\n\n", byteByByte: byteByByte).1 == .cutOff)
+    }
+}
+
+@Suite("Streams end as they end: the last line without a newline, units too large to keep")
+struct StreamEndTests {
+    @Test("Ollama's last line without a newline still gives its text and token counts")
+    func ollamaLastLineWithoutNewline() {
+        var decoder = OllamaStreamDecoder()
+        let events = decoder.feed(Array(("""
+            {"model":"m","message":{"role":"assistant","content":"Hello"},"done":false}
+            {"model":"m","message":{"role":"assistant","content":" world"},"done":true,"done_reason":"stop","prompt_eval_count":5,"eval_count":2,"eval_duration":1000000000}
+            """).utf8))
+        let end = decoder.finish()
+        let all = events + end.events
+        #expect(NDJSONAndOllamaDecoderTests.text(all) == "Hello world")
+        #expect(all.contains(.usage(TokenUsage(promptTokens: 5, completionTokens: 2, generationSeconds: 1))))
+        #expect(end.outcome == .complete(toolCalls: []))
+    }
+
+    /// The limit is 16 MB (`StreamLimit`); these tests use 1 KB, to run in a moment.
+    static let limit = 1024
+
+    @Test("An SSE event over the limit is dropped with a clear error; the parser's memory stays bounded and later events still parse")
+    func oversizedSSEEvent() {
+        var parser = SSEParser(limit: Self.limit)
+        var events: [SSEEvent] = []
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 300)
+        parser.feed(Array("data: ".utf8)) { events.append($0) }
+        for _ in 0..<10 { parser.feed(chunk) { events.append($0) } }
+        #expect(parser.overflowed)
+        parser.feed(Array("\ndata: \(String(repeating: "y", count: 600))\ndata: \(String(repeating: "z", count: 600))\n\n".utf8)) {
+            events.append($0)
+        }
+        parser.feed(Array("data: after\n\n".utf8)) { events.append($0) }
+        #expect(events.map(\.data) == ["after"], "both oversized events were dropped, the next one read")
+        #expect(SSEParser().limit == 16 << 20)
+
+        var decoder = OpenAIStreamDecoder(limit: Self.limit)
+        var decoded = decoder.feed(Array("data: ".utf8))
+        for _ in 0..<10 { decoded += decoder.feed(chunk) }
+        #expect(decoded.contains(.serverError(StreamLimit.message)))
+        #expect(decoder.finish().outcome == .failed(message: StreamLimit.message))
+    }
+
+    @Test("An NDJSON line over the limit is dropped with a clear error")
+    func oversizedNDJSONLine() {
+        var decoder = OllamaStreamDecoder(limit: Self.limit)
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 300)
+        var decoded: [ReplyEvent] = []
+        for _ in 0..<10 { decoded += decoder.feed(chunk) }
+        decoded += decoder.feed(Array("\n{\"model\":\"m\",\"message\":{\"content\":\"ok\"},\"done\":true}\n".utf8))
+        #expect(decoded.contains(.serverError(StreamLimit.message)))
+        #expect(NDJSONAndOllamaDecoderTests.text(decoded) == "ok", "the next line was read")
+        #expect(decoder.finish().outcome == .failed(message: StreamLimit.message))
+        #expect(NDJSONLineSplitter().limit == 16 << 20)
     }
 }

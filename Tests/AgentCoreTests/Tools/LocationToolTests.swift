@@ -36,9 +36,9 @@ struct LocationToolTests {
         LocationTool(settings: settings, source: source) { script.ask() }
     }
 
-    @Test func denyGivesTheModelARefusal() async {
+    @Test func denyGivesTheModelARefusal() async throws {
         let script = ConsentScript([.deny])
-        let tool = tool(settings: SettingsStore(file: TestTools.temporarySettingsFile()),
+        let tool = tool(settings: try TestTools.settings(),
                         source: ScriptedLocationSource(answer: .success(berlin)), script: script)
         let outcome = await Toolbox([tool]).run(ToolCall(id: "1", name: "get_location", arguments: .object([])))
         #expect(outcome == .failed("the user declined to share their location"))
@@ -47,19 +47,19 @@ struct LocationToolTests {
 
     @Test("Allow once asks every time; Always Allow is remembered in settings")
     func consentIsRemembered() async throws {
-        let file = TestTools.temporarySettingsFile()
-        let settings = SettingsStore(file: file)
+        let file = FileManager.default.temporaryDirectory.appending(path: "agent-tests-\(UUID().uuidString)/settings")
+        let settings = try SettingsStore(keyFile: file)
         let script = ConsentScript([.allowOnce, .allowAlways])
         let tool = tool(settings: settings, source: ScriptedLocationSource(answer: .success(berlin)), script: script)
         #expect(try await tool.run(.object([])) == "latitude: 52.52, longitude: 13.405")
         #expect(try await tool.run(.object([])) == "latitude: 52.52, longitude: 13.405")
         #expect(try await tool.run(.object([])) == "latitude: 52.52, longitude: 13.405")
         #expect(script.asked == 2, "the third call did not ask")
-        #expect(SettingsStore(file: file).locationAlwaysAllowed, "saved for the next start")
+        #expect(try SettingsStore(keyFile: file).locationAlwaysAllowed, "saved for the next start")
     }
 
     @Test func manualLocationServesWhenGeoClueCannot() async throws {
-        let settings = SettingsStore(file: TestTools.temporarySettingsFile())
+        let settings = try TestTools.settings()
         settings.locationAlwaysAllowed = true
         let failing = ScriptedLocationSource(answer: .failure(.init(description: "no GeoClue")))
         let withoutManual = tool(settings: settings, source: failing, script: ConsentScript([]))
@@ -73,7 +73,7 @@ struct LocationToolTests {
     @Test("A location given for the run (--location) needs no consent")
     func fixedLocation() async throws {
         let script = ConsentScript([])
-        let tool = LocationTool(settings: SettingsStore(file: TestTools.temporarySettingsFile()), source: nil,
+        let tool = LocationTool(settings: try TestTools.settings(), source: nil,
                                 fixedLocation: berlin) { script.ask() }
         #expect(try await tool.run(.object([])) == "latitude: 52.52, longitude: 13.405")
         #expect(script.asked == 0)
@@ -93,7 +93,7 @@ struct LocationToolTests {
         let bus = try PrivateBus()
         let source = GeoClueLocationSource(busAddress: bus.address, timeout: .seconds(2))
         await #expect(throws: GeoClueLocationSource.Unavailable.self) { try await source.currentLocation() }
-        let settings = SettingsStore(file: TestTools.temporarySettingsFile())
+        let settings = try TestTools.settings()
         settings.locationAlwaysAllowed = true
         settings.manualLocation = Coordinates(latitude: 1.5, longitude: 2.5)
         let tool = LocationTool(settings: settings, source: source) { LocationConsent.deny }

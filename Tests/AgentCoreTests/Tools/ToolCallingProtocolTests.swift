@@ -17,7 +17,8 @@ struct ToolCallingProtocolTests {
     }
 
     func turn(_ scenario: String, protocol kind: ChatProtocol = .openai, prompt: String = "Where am I?",
-              toolbox: Toolbox = TestTools.toolbox(), appID: String = "test-app") async throws -> Outcome {
+              toolbox: Toolbox? = nil, appID: String = "test-app") async throws -> Outcome {
+        let toolbox = try toolbox ?? TestTools.toolbox()
         let marker = uniqueMarker()
         let endpoint = ChatEndpoint(serverURL: server.url("\(scenario)/\(marker)"), protocol: kind, model: "test-model")
         let connection = await ChatConnection(endpoint: endpoint, toolbox: toolbox)
@@ -179,6 +180,15 @@ struct ToolCallingProtocolTests {
         #expect(followUp[1]["content"] as? String == "Checking. ")
     }
 
+    @Test("Ollama over the wire: a last line without its newline keeps its text and token counts")
+    func ollamaLastLineWithoutNewline() async throws {
+        let outcome = try await turn("ollama-nonewline", protocol: .ollama)
+        #expect(outcome.error == nil)
+        #expect(outcome.recorder.text == "Hello world")
+        let usage = outcome.recorder.all.compactMap { if case .reply(.usage(let usage)) = $0 { usage } else { nil } }.last
+        #expect(usage == TokenUsage(promptTokens: 122, completionTokens: 33, generationSeconds: 0.552222))
+    }
+
     @Test func ollamaUnknownTool() async throws {
         let outcome = try await turn("ollama-unknown", protocol: .ollama)
         #expect(outcome.error == nil)
@@ -208,7 +218,7 @@ struct ToolCallingProtocolTests {
         #expect(try await client.models() == ["llama3.2:latest", "qwen3:0.6b"])
     }
 
-    // MARK: The seed's llmtools harness
+    // MARK: The llmtools harness
 
     @Test("llmtools: tools in the first request, then only the results, with the same appID")
     func harnessRounds() async throws {

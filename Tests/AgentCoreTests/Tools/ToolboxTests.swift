@@ -5,7 +5,11 @@ import Testing
 
 @Suite("Toolbox and argument validation")
 struct ToolboxTests {
-    let toolbox = TestTools.toolbox()
+    let toolbox: Toolbox
+
+    init() throws {
+        toolbox = try TestTools.toolbox()
+    }
 
     func call(_ name: String, _ arguments: JSONValue) async -> Toolbox.Outcome {
         await toolbox.run(ToolCall(id: "c", name: name, arguments: arguments))
@@ -72,8 +76,8 @@ struct ToolboxTests {
         #expect(try await tool.run(.object([])) == "date: 2026-11-29 (Sunday), time: 09:30:00, time zone: America/New_York (UTC-05:00)")
     }
 
-    @Test func disabledToolsAreLeftOut() {
-        let settings = SettingsStore(file: TestTools.temporarySettingsFile())
+    @Test func disabledToolsAreLeftOut() throws {
+        let settings = try TestTools.settings()
         settings.disabledTools = ["get_location"]
         let toolbox = Toolbox.standard(settings: settings, locationSource: nil, askConsent: { .deny })
         #expect(toolbox.definitions.map(\.name) == ["get_datetime"])

@@ -1,4 +1,4 @@
-import AgentCore
+@testable import AgentCore
 import Foundation
 import TestSupport
 import Testing
@@ -100,14 +100,14 @@ struct ChatPersistenceTests {
                           in: chat.id, firstSeq: 0)
         let model = viewModel("echo/\(marker)", store: store)
         try model.open(chat.id)
-        #expect(model.conversation.count == ChatViewModel.pageSize)
+        #expect(model.conversation.count == ChatPager.pageSize)
         #expect(model.conversation[0].text == "message 120")
-        #expect(model.hasEarlierMessages)
+        #expect(model.pager?.hasEarlier == true)
         #expect(model.loadEarlier() == 30)
         #expect(model.conversation[0].text == "message 90")
         for _ in 0..<3 { model.loadEarlier() }
         #expect(model.conversation[0].text == "message 0")
-        #expect(!model.hasEarlierMessages)
+        #expect(model.pager?.hasEarlier == false)
         #expect(model.loadEarlier() == 0)
 
         let fresh = viewModel("echo/\(marker)", store: store)
@@ -120,22 +120,35 @@ struct ChatPersistenceTests {
         #expect(messages.first?["content"] as? String == "message 0")
     }
 
-    @Test func focusingASearchHitOpensAroundIt() async throws {
+    @Test("A search hit in an old part of a long chat opens a page around the hit, not the tail; later pages and sending still work")
+    func searchHitOpensAPageAroundIt() async throws {
         let store = try ChatStore(file: temporaryDatabase())
         let chat = try store.createChat(ChatSummary(title: "long"))
         let messages = (0..<300).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "message \($0)", state: .done) }
         try store.saveAll(messages, in: chat.id, firstSeq: 0)
         let model = viewModel("echo", store: store)
         try model.open(chat.id, focusing: messages[40].id)
-        #expect(model.conversation[0].text == "message 20")
-        #expect(model.conversation.index(of: messages[40].id) == 20)
-        #expect(model.conversation.messages.last?.text == "message 299")
+        #expect(model.conversation.messages.map(\.text) == (30..<60).map { "message \($0)" }, "a page around the hit")
+        #expect(model.focusedMessageID == messages[40].id)
+        #expect(model.pager?.hasEarlier == true && model.pager?.hasLater == true)
+        #expect(!model.canRegenerate, "the last reply is not on screen")
+
+        #expect(model.loadLater() == 30)
+        #expect(model.conversation.messages.last?.text == "message 89")
+        #expect(model.loadEarlier() == 30)
+        #expect(model.conversation.messages.first?.text == "message 0")
+
+        await send("and now?", in: model)
+        #expect(model.pager?.hasLater == false)
+        #expect(model.conversation.messages.suffix(3).map(\.text) == ["message 299", "and now?", "Echo: and now? (301 messages)"],
+                "the message went after the chat's newest, with all of it in the context")
+        #expect(model.focusedMessageID == nil)
     }
 
     @Test("The chat list follows: new chats on top, rename, delete with undo, search")
     func library() async throws {
         let file = temporaryDatabase()
-        let settings = SettingsStore(file: TestTools.temporarySettingsFile())
+        let settings = try TestTools.settings()
         let store = try ChatStore(file: file)
         let model = viewModel("echo", store: store)
         let library = ChatLibrary(store: store, viewModel: model, settings: settings)
@@ -177,7 +190,7 @@ struct ReplyRecorderTests {
         let store = try ChatStore(file: temporaryDatabase())
         let chat = try store.createChat(ChatSummary(title: "r"))
         let interval = Duration.seconds(1)
-        let recorder = ReplyRecorder(store: store, chat: chat.id, interval: interval)
+        let recorder = ReplyRecorder(store: store, chat: chat.id, interval: interval) { Issue.record($0) }
         var reply = ChatMessage(role: .assistant, text: "a", state: .streaming)
         let firstUpdate = ContinuousClock.now
         recorder.update(reply, seq: 0)
@@ -216,7 +229,7 @@ struct ReplyRecorderTests {
     func savesOffTheCallersThread() throws {
         let store = try ChatStore(file: temporaryDatabase())
         let chat = try store.createChat(ChatSummary(title: "r"))
-        let recorder = ReplyRecorder(store: store, chat: chat.id)
+        let recorder = ReplyRecorder(store: store, chat: chat.id) { Issue.record($0) }
         // The queue is held busy, as by a save of megabytes.
         let busy = DispatchSemaphore(value: 0)
         recorder.then { _ in busy.wait() }
@@ -226,12 +239,112 @@ struct ReplyRecorderTests {
         reply.state = .done
         recorder.finish(reply, seq: 0)
         let touched = Date(timeIntervalSince1970: 2_000_000_000)
-        recorder.then { try? $0.touchChat(chat.id, at: touched) }
+        recorder.then { try $0.touchChat(chat.id, at: touched) }
         #expect(try store.messages(in: chat.id).isEmpty, "nothing was written on this thread")
         busy.signal()
         recorder.flush()
         let saved = try #require(try store.messages(in: chat.id).first?.message)
         #expect(saved.text == "first and last" && saved.state == .done)
         #expect(try store.chat(chat.id)?.updated == touched, "what came after the reply ran after its save")
+    }
+}
+
+@MainActor
+@Suite("When the store refuses or the chat changes under a reply")
+struct ChatStoreFailureTests {
+    let server = TestServer.shared
+
+    func viewModel(_ scenario: String, store: ChatStore) -> ChatViewModel {
+        ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url(scenario), model: "m")), store: store)
+    }
+
+    @Test("Saves that fail (a locked database) are shown to the user, not lost in silence")
+    func failedSavesAreReported() async throws {
+        let file = temporaryDatabase()
+        let store = try ChatStore(file: file, busyTimeout: .milliseconds(50))
+        let model = viewModel("echo", store: store)
+        model.draft = "first, while the store takes it"
+        model.send()
+        await model.waitUntilIdle()
+        #expect(!model.status.showError)
+
+        let lock = try SQLiteDatabase(path: file.path)
+        try lock.execute("BEGIN EXCLUSIVE")
+        model.draft = "second, while another program holds the database"
+        model.send()
+        await model.waitUntilIdle()
+        try await waitFor { model.status.showError }
+        #expect(model.status.errorMessage.contains("Could not save the chat") && model.status.errorMessage.contains("locked"),
+                "\(model.status.errorMessage)")
+        try lock.execute("ROLLBACK")
+    }
+
+    @Test("Editing while the store refuses: nothing is removed or sent, the text stays in the entry, the user is told")
+    func refusedEditKeepsEverything() async throws {
+        let file = temporaryDatabase()
+        let store = try ChatStore(file: file, busyTimeout: .milliseconds(50))
+        let model = viewModel("echo", store: store)
+        model.draft = "keep me"
+        model.send()
+        await model.waitUntilIdle()
+        model.beginEdit(model.conversation[0].id)
+        model.draft = "replace me"
+        let lock = try SQLiteDatabase(path: file.path)
+        try lock.execute("BEGIN EXCLUSIVE")
+        model.send()
+        #expect(model.status.showError && model.status.errorMessage.contains("Could not save the chat"))
+        #expect(model.conversation.messages.map(\.text) == ["keep me", "Echo: keep me (1 messages)"], "the window still shows what the store has")
+        #expect(model.draft == "replace me" && model.editingMessageID != nil)
+        try lock.execute("ROLLBACK")
+        try #require(try store.messages(in: #require(model.chat).id).count == 2)
+    }
+
+    @Test("Another chat opened while a reply streams: the reply is settled as Stop settles it, here and in the store")
+    func abandonedReplyIsSettled() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("stall", store: store)
+        var changes: [ChatViewModel.Change] = []
+        model.observe { changes.append($0) }
+        model.draft = "wait for it"
+        model.send()
+        try await waitFor { model.conversation.count == 2 && model.conversation[1].text == "Waiting" }
+        let chat = try #require(model.chat)
+        var settled: [MessageState] = []
+        model.observe { change in
+            if case .messageChanged(let index) = change, settled.isEmpty, model.conversation.count == 2, index == 1 {
+                settled = model.conversation.messages.map(\.state)
+            }
+        }
+        model.startNewChat()
+        #expect(settled == [.done, .stopped], "settled before the chat went: \(settled)")
+        #expect(!model.isSending && model.conversation.count == 0)
+        model.finishSaving()
+        let saved = try store.messages(in: chat.id).map(\.message)
+        #expect(saved.map(\.state) == [.done, .stopped] && saved[1].text == "Waiting")
+    }
+
+    @Test("A connection chosen while a reply streams takes over once the reply has ended; the reply is never cut")
+    func connectionChangeWaitsForTheReply() async throws {
+        let model = viewModel("slow-40", store: try ChatStore(file: temporaryDatabase()))
+        model.draft = "take your time"
+        model.send()
+        try await waitFor { model.conversation.count == 2 && !model.conversation[1].text.isEmpty }
+        let next = ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("echo"), model: "next-model"))
+        model.use(next)
+        #expect(model.isSending && model.connection !== next)
+        await model.waitUntilIdle()
+        #expect(model.conversation[1].state == .done && model.conversation[1].text.hasSuffix("as a model writes."))
+        #expect(model.connection === next)
+        model.draft = "and now?"
+        model.send()
+        await model.waitUntilIdle()
+        #expect(model.conversation.messages.last?.text == "Echo: and now? (3 messages)")
+    }
+
+    func waitFor(_ condition: () -> Bool) async throws {
+        for _ in 0..<(2000 * TestTiming.scale) where !condition() {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(condition())
     }
 }

@@ -48,7 +48,7 @@ struct ChatViewModelTests {
         #expect(messages[1].model == "test-model", "the reply names the model the server reports")
         #expect(messages[1].authorLabel == "assistant (test-model)")
         #expect(changes.filter { $0 == .messageChanged(1) }.count > 3, "the reply grows as tokens arrive")
-        #expect(!model.showError)
+        #expect(!model.status.showError)
     }
 
     @Test func everyRequestCarriesTheConversationSoFar() async throws {
@@ -73,14 +73,14 @@ struct ChatViewModelTests {
         model.draft = "please answer"
         model.send()
         await model.waitUntilIdle()
-        #expect(model.showError)
-        #expect(model.errorMessage.contains("500") && model.errorMessage.contains("the model crashed"))
+        #expect(model.status.showError)
+        #expect(model.status.errorMessage.contains("500") && model.status.errorMessage.contains("the model crashed"))
         #expect(model.conversation.messages.map(\.role) == [.user], "no empty reply is left behind")
         #expect(model.conversation[0].text == "please answer")
         #expect(model.conversation[0].state == .failed)
         #expect(model.draft == "please answer")
-        model.dismissError()
-        #expect(!model.showError && model.errorMessage.isEmpty)
+        model.status.dismissError()
+        #expect(!model.status.showError && model.status.errorMessage.isEmpty)
     }
 
     @Test("A failed message is not sent again as context")
@@ -100,7 +100,7 @@ struct ChatViewModelTests {
         #expect(model.conversation[1].text == "Half a")
         #expect(model.conversation[1].state == .cutOff)
         #expect(model.conversation[0].state == .done)
-        #expect(model.showError && model.errorMessage.contains("cut off"))
+        #expect(model.status.showError && model.status.errorMessage.contains("cut off"))
         #expect(model.draft.isEmpty, "the message was delivered: nothing to give back")
     }
 
@@ -111,7 +111,7 @@ struct ChatViewModelTests {
         await model.waitUntilIdle()
         #expect(model.conversation[1].text == "Partial answer\n\nError: quota exceeded for this key")
         #expect(model.conversation[1].state == .failed)
-        #expect(model.errorMessage.contains("quota exceeded"))
+        #expect(model.status.errorMessage.contains("quota exceeded"))
     }
 
     @Test func stopKeepsWhatArrived() async throws {
@@ -127,7 +127,7 @@ struct ChatViewModelTests {
         await model.waitUntilIdle()
         #expect(model.conversation[1].text == "Waiting")
         #expect(model.conversation[1].state == .stopped)
-        #expect(!model.showError)
+        #expect(!model.status.showError)
         #expect(!model.isSending)
     }
 
@@ -136,8 +136,8 @@ struct ChatViewModelTests {
         model.draft = "anyone?"
         model.send()
         await model.waitUntilIdle()
-        #expect(model.showError)
-        #expect(model.errorMessage.contains("127.0.0.1:9"))
+        #expect(model.status.showError)
+        #expect(model.status.errorMessage.contains("127.0.0.1:9"))
         #expect(model.draft == "anyone?")
     }
 }
@@ -151,7 +151,7 @@ struct ChatViewModelToolTests {
     func consentThroughTheViewModel() async throws {
         let marker = uniqueMarker()
         let consent = ConsentBroker()
-        let settings = SettingsStore(file: TestTools.temporarySettingsFile())
+        let settings = try TestTools.settings()
         let toolbox = Toolbox.standard(settings: settings, locationSource: nil, askConsent: { await consent.ask() })
         let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-single/\(marker)"),
                                                                                     model: "m"), toolbox: toolbox),
@@ -160,7 +160,7 @@ struct ChatViewModelToolTests {
         model.observe { change in
             if change == .consentRequested {
                 asked += 1
-                model.answerConsent(.deny)
+                model.status.consent.answer(.deny)
             }
         }
         model.draft = "Where am I?"
@@ -184,7 +184,7 @@ struct ChatViewModelToolTests {
     func toolRoundsStayInContext() async throws {
         let marker = uniqueMarker()
         let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-several/\(marker)"),
-                                                                                    model: "m"), toolbox: TestTools.toolbox()))
+                                                                                    model: "m"), toolbox: try TestTools.toolbox()))
         model.draft = "first"
         model.send()
         await model.waitUntilIdle()
@@ -200,12 +200,12 @@ struct ChatViewModelToolTests {
     @Test("An unknown tool: the alert, the note in the reply, and the reply still completes")
     func unknownToolIsReported() async throws {
         let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-unknown"), model: "m"),
-                                                             toolbox: TestTools.toolbox()))
+                                                             toolbox: try TestTools.toolbox()))
         model.draft = "go"
         model.send()
         await model.waitUntilIdle()
-        #expect(model.showError)
-        #expect(model.errorMessage.contains("launch_rocket"))
+        #expect(model.status.showError)
+        #expect(model.status.errorMessage.contains("launch_rocket"))
         #expect(model.conversation[1].state == .done)
         #expect(model.conversation[1].text.contains("Error: The model called a tool Agent does not have"))
     }
@@ -213,13 +213,13 @@ struct ChatViewModelToolTests {
     @Test("The round cap: the reply is kept, marked cut off, and the cap is reported")
     func roundCap() async throws {
         let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-loop"), model: "m"),
-                                                             toolbox: TestTools.toolbox()))
+                                                             toolbox: try TestTools.toolbox()))
         model.draft = "loop"
         model.send()
         await model.waitUntilIdle()
         try #require(model.conversation.count == 2, "a reply made only of tool calls is kept")
         #expect(model.conversation[1].state == .cutOff)
         #expect(model.conversation[1].toolCalls.count == 8)
-        #expect(model.errorMessage.contains("8 rounds"))
+        #expect(model.status.errorMessage.contains("8 rounds"))
     }
 }

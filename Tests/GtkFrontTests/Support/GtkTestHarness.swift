@@ -2,18 +2,30 @@ import AgentCore
 import CGtk
 import Foundation
 @testable import GtkFront
+import TestSupport
 
 /// Runs the real application in-process under the test's display: registers it (its
 /// `startup`), activates it (its `activate`: the window), and pumps GLib's main loop
-/// while the test waits. GTK tests need a display; scripts/test provides Xvfb.
+/// while the test waits. The tests then act through the X server (`Xdo`) as a person does
+/// and read the results back from the widgets. GTK tests need a display and a D-Bus
+/// session; scripts/test provides both.
 @MainActor
 enum GtkTestHarness {
     struct NoDisplay: Error, CustomStringConvertible {
         var description: String { "No display for GTK: run the tests under Xvfb (scripts/test does: xvfb-run … swift test)" }
     }
 
+    /// The desktop's settings portal, started before libadwaita first looks for it (its
+    /// style manager reads the portal once, when the first application starts up): dark or
+    /// light comes from here in every window test, as on a desktop.
+    static let portal: DBusMock? = DBusMock.sessionAddress.flatMap { address in
+        try? DBusMock(template: PrivateBus.template("portal_settings_template.py"), busName: "org.freedesktop.portal.Desktop",
+                      objectPath: "/org/freedesktop/portal/desktop", address: address, parameters: ["color-scheme": 0])
+    }
+
     private static let initialized: Bool = {
         setenv("GSK_RENDERER", "cairo", 0)
+        _ = portal
         return gtk_init_check() != 0
     }()
 
@@ -23,15 +35,15 @@ enum GtkTestHarness {
 
     /// An application with its window, talking to `endpoint` (or through `connection`).
     static func launch(_ endpoint: ChatEndpoint, toolbox: Toolbox = Toolbox(), consent: ConsentBroker = ConsentBroker(),
-                       store: ChatStore? = nil, settings: SettingsStore? = nil,
-                       preferences: AppPreferences? = nil, connection: ChatConnection? = nil) throws -> AgentApplication {
+                       store: ChatStore? = nil, settings: SettingsStore? = nil, preferences: AppPreferences? = nil,
+                       connection: ChatConnection? = nil, storeProblem: String? = nil) throws -> AgentApplication {
         try requireDisplay()
         launches += 1
         let connection = connection ?? preferences?.makeConnection() ?? ChatConnection(endpoint: endpoint, toolbox: toolbox)
         let viewModel = ChatViewModel(connection: connection, consent: consent, store: store)
         let library = store.map { ChatLibrary(store: $0, viewModel: viewModel, settings: settings ?? preferences?.settings) }
-        let app = AgentApplication(viewModel: viewModel, library: library, preferences: preferences, unique: false,
-                                   applicationID: "\(AppIdentity.applicationID).Test\(launches)")
+        let app = AgentApplication(viewModel: viewModel, library: library, preferences: preferences, storeProblem: storeProblem,
+                                   unique: false, applicationID: "\(AppIdentity.applicationID).Test\(launches)")
         let gApplication = UnsafeMutableRawPointer(app.application).assumingMemoryBound(to: GApplication.self)
         var error: UnsafeMutablePointer<GError>?
         guard g_application_register(gApplication, nil, &error) != 0 else {
@@ -50,6 +62,12 @@ enum GtkTestHarness {
         var description: String { "could not register the application: \(message)" }
     }
 
+    /// Waits for the window to be on screen and gives it the keyboard focus.
+    static func show(_ window: ChatWindow) async throws {
+        try await pump(until: { gtk_widget_get_mapped(window.window) != 0 }, "the window on screen")
+        try await Xdo.focus(window.window)
+    }
+
     static func close(_ app: AgentApplication) {
         if let window = app.window?.window { gtk_window_destroy(window.cast()) }
         pumpPending()
@@ -63,7 +81,7 @@ enum GtkTestHarness {
     /// Pumps GLib and lets Swift tasks run until `condition` holds (or fails after `timeout`).
     static func pump(until condition: () -> Bool, timeout: Duration = .seconds(20),
                      _ description: String = "condition") async throws {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + timeout * TestTiming.scale
         while !condition() {
             pumpPending()
             guard ContinuousClock.now < deadline else {
@@ -88,21 +106,6 @@ enum GtkTestHarness {
         var description: String { "timed out waiting for \(what)" }
     }
 
-    /// The texts of every label inside `widget`, depth first.
-    static func labelTexts(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
-        var texts: [String] = []
-        if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
-                                      gtk_label_get_type()) != 0 {
-            texts.append(String(cString: gtk_label_get_text(OpaquePointer(widget))))
-        }
-        var child = gtk_widget_get_first_child(widget)
-        while let current = child {
-            texts += labelTexts(in: current)
-            child = gtk_widget_get_next_sibling(current)
-        }
-        return texts
-    }
-
     /// The clipboard's text, read through the X server by another client (xclip).
     static func readClipboard() async throws -> String {
         let xclip = Process()
@@ -116,6 +119,77 @@ enum GtkTestHarness {
         return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
+    /// Puts `text` on the clipboard from another X client, as another app would.
+    static func setClipboard(_ text: String) async throws {
+        let xclip = Process()
+        xclip.executableURL = URL(filePath: "/usr/bin/xclip")
+        xclip.arguments = ["-selection", "clipboard", "-i"]
+        let input = Pipe()
+        xclip.standardInput = input
+        try xclip.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        try await pump(for: .milliseconds(100))
+    }
+
     static func isVisible(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_get_visible(widget) != 0 }
+    static func isMapped(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_get_mapped(widget) != 0 }
     static func isSensitive(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_get_sensitive(widget) != 0 }
+
+    static func label(_ widget: UnsafeMutablePointer<GtkWidget>) -> String {
+        String(cString: gtk_label_get_text(widget.opaque))
+    }
+
+    /// The button inside `widget` whose label reads `label` (mnemonic underscores ignored).
+    static func button(_ label: String, in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
+        if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
+                                      gtk_button_get_type()) != 0,
+           let text = gtk_button_get_label(widget.cast()), String(cString: text).replacing("_", with: "") == label {
+            return widget
+        }
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            if let found = button(label, in: current) { return found }
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return nil
+    }
+
+    /// The first widget inside `widget` (itself included) of GType `type` (by name).
+    static func descendant(ofType type: String, in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
+        if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
+                                      g_type_from_name(type)) != 0 {
+            return widget
+        }
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            if let found = descendant(ofType: type, in: current) { return found }
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return nil
+    }
+
+    /// The first widget on screen inside `widget` (itself included) with CSS class `name`.
+    static func descendant(withCSSClass name: String, in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
+        if gtk_widget_has_css_class(widget, name) != 0, isMapped(widget) { return widget }
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            if let found = descendant(withCSSClass: name, in: current) { return found }
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return nil
+    }
+
+    /// Answers a message dialog as a person does: focuses it and clicks the button `label`.
+    static func answer(_ dialog: MessageDialog, _ label: String) async throws {
+        try await pump(until: { isMapped(dialog.window) }, "the dialog on screen")
+        try await Xdo.focus(dialog.window)
+        let button = try requireButton(label, in: dialog.window)
+        try await Xdo.click(button)
+    }
+
+    static func requireButton(_ label: String, in widget: UnsafeMutablePointer<GtkWidget>) throws -> UnsafeMutablePointer<GtkWidget> {
+        guard let found = button(label, in: widget) else { throw Xdo.Failed(description: "no button “\(label)”") }
+        return found
+    }
 }

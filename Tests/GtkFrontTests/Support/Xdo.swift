@@ -2,8 +2,8 @@ import CGtk
 import Foundation
 @testable import GtkFront
 
-/// Real key presses and clicks through the X server (xdotool), as a user's keyboard and
-/// mouse make them: GTK receives them as it would from a person.
+/// Real key presses, clicks, scrolls and window resizes through the X server (xdotool), as
+/// a person's keyboard and mouse make them: GTK receives them as it would from a person.
 @MainActor
 enum Xdo {
     struct Failed: Error, CustomStringConvertible {
@@ -23,24 +23,55 @@ enum Xdo {
         try await run(["key", "--clearmodifiers", "--delay", "30"] + keys)
     }
 
-    /// Types text character by character.
+    /// Types text character by character (ASCII: xdotool drops others at this speed).
     static func type(_ text: String) async throws {
-        try await run(["type", "--delay", "15", text])
+        try await run(["type", "--delay", "12", text])
     }
 
-    /// Clicks `button` (1 left, 3 right) at a point of `widget`.
-    static func click(_ widget: UnsafeMutablePointer<GtkWidget>, button: Int = 1, x: Double = 12, y: Double = 12) async throws {
+    /// Clicks `button` (1 left, 3 right) at a point of `widget` (its centre by default).
+    static func click(_ widget: UnsafeMutablePointer<GtkWidget>, button: Int = 1, x: Double? = nil, y: Double? = nil) async throws {
+        let (windowID, point) = try screenPoint(in: widget, x: x, y: y)
+        try await run(["mousemove", "--window", windowID, String(point.x), String(point.y), "click", String(button)])
+    }
+
+    /// Presses the left button at (fromX, y) of `widget`, drags to (toX, y), releases: a selection.
+    static func drag(in widget: UnsafeMutablePointer<GtkWidget>, fromX: Double, toX: Double, y: Double) async throws {
+        let (windowID, start) = try screenPoint(in: widget, x: fromX, y: y)
+        let (_, end) = try screenPoint(in: widget, x: toX, y: y)
+        try await run(["mousemove", "--window", windowID, String(start.x), String(start.y), "mousedown", "1",
+                       "mousemove", "--window", windowID, String((start.x + end.x) / 2), String(end.y),
+                       "mousemove", "--window", windowID, String(end.x), String(end.y), "mouseup", "1"])
+    }
+
+    /// Turns the mouse wheel over `widget`: up (button 4) or down (button 5), `clicks` times.
+    static func scroll(_ widget: UnsafeMutablePointer<GtkWidget>, up: Bool, clicks: Int) async throws {
+        let (windowID, point) = try screenPoint(in: widget, x: nil, y: nil)
+        try await run(["mousemove", "--window", windowID, String(point.x), String(point.y),
+                       "click", "--repeat", String(clicks), "--delay", "20", up ? "4" : "5"])
+    }
+
+    /// Resizes `window` as a person dragging its corner would, and waits for GTK to lay it out.
+    static func resize(_ window: UnsafeMutablePointer<GtkWidget>, width: Int, height: Int) async throws {
+        let before = (gtk_widget_get_width(window), gtk_widget_get_height(window))
+        try await run(["windowsize", String(agent_window_xid(window)), String(width), String(height)])
+        try await GtkTestHarness.pump(until: { (gtk_widget_get_width(window), gtk_widget_get_height(window)) != before },
+                                      timeout: .seconds(5), "the window to take its new size")
+        try await GtkTestHarness.pump(for: .milliseconds(150))
+    }
+
+    /// The X window and the point in it of (x, y) of `widget` (its centre when nil).
+    private static func screenPoint(in widget: UnsafeMutablePointer<GtkWidget>, x: Double?, y: Double?) throws -> (String, (x: Int, y: Int)) {
+        guard gtk_widget_get_mapped(widget) != 0 else { throw Failed(description: "the widget is not on screen") }
         guard let root = gtk_widget_get_native(widget) else { throw Failed(description: "the widget is not in a window") }
         let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
         var point = graphene_point_t()
-        var source = graphene_point_t(x: Float(x), y: Float(y))
+        var source = graphene_point_t(x: Float(x ?? Double(gtk_widget_get_width(widget)) / 2),
+                                      y: Float(y ?? Double(gtk_widget_get_height(widget)) / 2))
         guard gtk_widget_compute_point(widget, window, &source, &point) != 0 else { throw Failed(description: "no point") }
         var offsetX = 0.0
         var offsetY = 0.0
         gtk_native_get_surface_transform(root, &offsetX, &offsetY)
-        let xid = agent_window_xid(window)
-        try await run(["mousemove", "--window", String(xid), String(Int(Double(point.x) + offsetX)), String(Int(Double(point.y) + offsetY)),
-                       "click", String(button)])
+        return (String(agent_window_xid(window)), (Int(Double(point.x) + offsetX), Int(Double(point.y) + offsetY)))
     }
 
     /// Runs xdotool while GTK's main loop keeps going (the app must answer the X server).
@@ -49,7 +80,8 @@ enum Xdo {
         xdotool.executableURL = URL(filePath: "/usr/bin/xdotool")
         xdotool.arguments = arguments
         try xdotool.run()
-        try await GtkTestHarness.pump(until: { !xdotool.isRunning }, timeout: .seconds(10), "xdotool \(arguments.first ?? "")")
+        try await GtkTestHarness.pump(until: { !xdotool.isRunning }, timeout: .seconds(20), "xdotool \(arguments.first ?? "")")
         guard xdotool.terminationStatus == 0 else { throw Failed(description: "xdotool \(arguments.joined(separator: " ")) failed") }
+        GtkTestHarness.pumpPending()
     }
 }

@@ -1,7 +1,7 @@
-/// The seed's `llmtools` harness: POST `/llmtools` with `appID`, `model`, `messages`,
+/// The `llmtools` harness: POST `/llmtools` with `appID`, `model`, `messages`,
 /// `stream` and `tools`. The server keeps the conversation per `appID`, so a turn's first
 /// request carries only the new user message, and each follow-up only the tool results
-/// (without `tools`), exactly as the seed does.
+/// (without `tools`), as the harness expects.
 public struct HarnessChatClient: ChatBackend {
     public let endpoint: ChatEndpoint
     /// Stable per installation and per chat, so one user's chats keep separate contexts.

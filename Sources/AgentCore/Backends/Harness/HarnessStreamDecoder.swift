@@ -1,23 +1,33 @@
-/// Decodes the seed's `/llmtools` harness stream: SSE whose `data:` lines carry Ollama
+/// Decodes the `/llmtools` harness stream: SSE whose `data:` lines carry Ollama
 /// chunks; an `event: tool_calls` block carries the calls, `event: error` an error.
 public struct HarnessStreamDecoder: ReplyStreamDecoder {
-    private var parser = SSEParser()
+    private var parser: SSEParser
     private var reader = OllamaChunkReader()
     private var sawDoneMarker = false
     private var sawToolCallsEvent = false
 
-    public init() {}
+    /// `limit`: the most one streamed unit may hold (`StreamLimit`).
+    public init(limit: Int = StreamLimit.bytes) {
+        parser = SSEParser(limit: limit)
+    }
 
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [ReplyEvent] {
         var sseEvents: [SSEEvent] = []
         parser.feed(bytes) { sseEvents.append($0) }
         var batch = ReplyEventBatch()
         for event in sseEvents { handle(event, into: &batch) }
+        if parser.overflowed, !reader.serverErrors.contains(StreamLimit.message) {
+            reader.reportError(StreamLimit.message, into: &batch)
+        }
         return batch.finish()
     }
 
-    public mutating func finish() -> StreamOutcome {
+    public mutating func finish() -> (events: [ReplyEvent], outcome: StreamOutcome) {
         parser.finish()
+        return ([], outcome)
+    }
+
+    private var outcome: StreamOutcome {
         if !reader.serverErrors.isEmpty { return .failed(message: reader.serverErrors.joined(separator: "\n")) }
         if reader.sawDone || sawDoneMarker || sawToolCallsEvent { return .complete(toolCalls: reader.toolCalls) }
         return .cutOff

@@ -2,25 +2,35 @@
 /// `message.tool_calls` with object arguments, `done` with `eval_count`/`eval_duration`,
 /// or `{"error": …}`).
 public struct OllamaStreamDecoder: ReplyStreamDecoder {
-    private var lines = NDJSONLineSplitter()
+    private var lines: NDJSONLineSplitter
     private var reader = OllamaChunkReader()
     private var firstMalformedLine: String?
 
-    public init() {}
+    /// `limit`: the most one streamed unit may hold (`StreamLimit`).
+    public init(limit: Int = StreamLimit.bytes) {
+        lines = NDJSONLineSplitter(limit: limit)
+    }
 
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [ReplyEvent] {
         var batch = ReplyEventBatch()
         var received: [[UInt8]] = []
         lines.feed(bytes) { received.append($0) }
         for line in received { handle(line, into: &batch) }
+        if lines.overflowed, !reader.serverErrors.contains(StreamLimit.message) {
+            reader.reportError(StreamLimit.message, into: &batch)
+        }
         return batch.finish()
     }
 
-    public mutating func finish() -> StreamOutcome {
+    public mutating func finish() -> (events: [ReplyEvent], outcome: StreamOutcome) {
         var batch = ReplyEventBatch()
         var last: [[UInt8]] = []
         lines.finish { last.append($0) }
         for line in last { handle(line, into: &batch) }
+        return (batch.finish(), outcome)
+    }
+
+    private var outcome: StreamOutcome {
         if !reader.serverErrors.isEmpty { return .failed(message: reader.serverErrors.joined(separator: "\n")) }
         if reader.sawDone { return .complete(toolCalls: reader.toolCalls) }
         if !reader.sawContent, reader.toolCalls.isEmpty, let firstMalformedLine {

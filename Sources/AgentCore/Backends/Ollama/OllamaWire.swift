@@ -40,7 +40,7 @@ enum OllamaRequestBody {
     }
 }
 
-/// One object of Ollama's chat stream (also what the seed's harness forwards in its SSE).
+/// One object of Ollama's chat stream (also what the llmtools harness forwards in its SSE).
 struct OllamaChunk {
     let model: String?
     let content: String?

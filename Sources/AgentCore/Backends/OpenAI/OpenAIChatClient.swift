@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// Streams replies from an OpenAI-compatible `chat/completions` endpoint (llama.cpp,
-/// vLLM, LM Studio, OpenAI) or the seed's `/llmprompt` harness, over Server-Sent Events,
+/// vLLM, LM Studio, OpenAI) or the `/llmprompt` harness, over Server-Sent Events,
 /// with tool calling.
 public struct OpenAIChatClient: ChatBackend {
     public let endpoint: ChatEndpoint

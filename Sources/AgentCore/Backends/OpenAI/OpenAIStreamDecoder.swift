@@ -9,7 +9,7 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
         var arguments = ""
     }
 
-    private var parser = SSEParser()
+    private var parser: SSEParser
     private var sawDone = false
     private var finishReason: String?
     private var startedReported = false
@@ -18,18 +18,29 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
     private var firstMalformedPayload: String?
     private var pendingCalls: [Int: PendingCall] = [:]
 
-    public init() {}
+    /// `limit`: the most one streamed unit may hold (`StreamLimit`).
+    public init(limit: Int = StreamLimit.bytes) {
+        parser = SSEParser(limit: limit)
+    }
 
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [ReplyEvent] {
         var sseEvents: [SSEEvent] = []
         parser.feed(bytes) { sseEvents.append($0) }
         var batch = ReplyEventBatch()
         for event in sseEvents { handle(event, into: &batch) }
+        if parser.overflowed, !serverErrors.contains(StreamLimit.message) {
+            serverErrors.append(StreamLimit.message)
+            batch.append(.serverError(StreamLimit.message))
+        }
         return batch.finish()
     }
 
-    public mutating func finish() -> StreamOutcome {
+    public mutating func finish() -> (events: [ReplyEvent], outcome: StreamOutcome) {
         parser.finish()
+        return ([], outcome)
+    }
+
+    private var outcome: StreamOutcome {
         if !serverErrors.isEmpty { return .failed(message: serverErrors.joined(separator: "\n")) }
         if sawDone || finishReason != nil { return .complete(toolCalls: toolCalls) }
         if !sawText, pendingCalls.isEmpty, let firstMalformedPayload {

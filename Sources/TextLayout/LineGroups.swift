@@ -1,3 +1,5 @@
+import AgentCore
+
 /// Long text cut into runs of a few lines, each small enough for one label. Pango (1.50)
 /// lays out a label in time that grows with the square of its line count — measured here,
 /// one label of 1,500 lines (64 KB) took 2.5 s — so the window never gives a label more

@@ -1,4 +1,5 @@
 import AgentCore
+import TextLayout
 import Testing
 
 @Suite("Line groups: no label gets more than a few lines")

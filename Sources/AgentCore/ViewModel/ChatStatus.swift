@@ -1,0 +1,53 @@
+/// What the window tells the user besides the conversation: what the connection is doing
+/// (the header's subtitle, the empty chat's page), errors waiting to be acknowledged (the
+/// alert), and a tool's question for the user (location consent).
+@MainActor
+public final class ChatStatus {
+    /// What the connection is doing.
+    public enum Connection: Equatable, Sendable {
+        case idle
+        case starting
+        case ready
+        /// It cannot answer, and why (the local model is not installed, say).
+        case unavailable(String)
+    }
+
+    public private(set) var connection = Connection.idle
+    /// The errors to show, joined; empty when there are none.
+    public private(set) var errorMessage = ""
+    public private(set) var showError = false
+    /// Questions tools ask the user (location consent); the window answers them.
+    public let consent: ConsentBroker
+    /// Told of every change: `.error`, `.status` or `.consentRequested`.
+    var onChange: ((ChatViewModel.Change) -> Void)?
+
+    init(consent: ConsentBroker) {
+        self.consent = consent
+        consent.onRequest = { [weak self] in self?.onChange?(.consentRequested) }
+    }
+
+    /// Shows `error` in the alert (added to one still open).
+    public func report(_ error: any Error) {
+        report(ChatError.describe(error))
+    }
+
+    public func report(_ message: String) {
+        errorMessage = showError && !errorMessage.isEmpty ? errorMessage + "\n\n" + message : message
+        showError = true
+        onChange?(.error)
+    }
+
+    /// The user closed the alert.
+    public func dismissError() {
+        guard showError else { return }
+        showError = false
+        errorMessage = ""
+        onChange?(.error)
+    }
+
+    func setConnection(_ status: Connection) {
+        guard status != connection else { return }
+        connection = status
+        onChange?(.status)
+    }
+}

@@ -1,0 +1,91 @@
+import Dispatch
+import FoundationEssentials
+
+/// Keeps the store in step with the chat on screen: creates a chat with its first message,
+/// saves and deletes messages, marks the chat as used. Saves go on one serial queue, which
+/// the replies' recorders share, so they land in order and the window never waits for the
+/// disk; anything that reads or rewrites the chat waits for them first (`settledStore`). A
+/// write that fails is reported — the user learns the window and the store disagree.
+@MainActor
+public final class ChatWriter {
+    private let store: ChatStore
+    private let queue = DispatchQueue(label: "agent.chat-writer")
+    /// The recorder of the latest reply, kept after it ends until its last save has landed.
+    private var recorder: ReplyRecorder?
+    private let report: @MainActor (String) -> Void
+
+    init(store: ChatStore, report: @escaping @MainActor (String) -> Void) {
+        self.store = store
+        self.report = report
+    }
+
+    /// The store, once the last reply's saves have landed. Waits only when the user acts in
+    /// the moment a long reply is being saved.
+    var settledStore: ChatStore {
+        flush()
+        return store
+    }
+
+    /// A recorder for a reply about to stream in `chat`; later writes go behind its saves.
+    func startRecording(in chat: UUID) -> ReplyRecorder {
+        let report = report
+        let made = ReplyRecorder(store: store, chat: chat, queue: queue) { error in
+            let message = "Could not save the chat: \(ChatError.describe(error))"
+            Task { @MainActor in report(message) }
+        }
+        recorder = made
+        return made
+    }
+
+    /// Waits until every save asked for so far has landed.
+    func flush() {
+        recorder?.flush()
+        queue.sync {}
+    }
+
+    /// Creates `summary` in the store; false (and reported) when that failed.
+    func create(_ summary: ChatSummary) -> Bool {
+        attempt { try $0.createChat(summary) }
+    }
+
+    /// Saves `message` at `seq` in `chat`, after the saves before it, without waiting.
+    func save(_ message: ChatMessage, in chat: UUID, seq: Int) {
+        write { try $0.save(message, in: chat, seq: seq) }
+    }
+
+    /// Marks `chat` as just used (its date and model), after the saves before it.
+    func touch(_ chat: ChatSummary) {
+        let (id, date, model) = (chat.id, chat.updated, chat.model)
+        write { try $0.touchChat(id, at: date, model: model) }
+    }
+
+    /// Deletes the messages of `chat` from `seq` on; false (and reported) when that failed,
+    /// so the caller keeps what it shows as the store still has it.
+    func deleteMessages(in chat: UUID, from seq: Int) -> Bool {
+        attempt { try $0.deleteMessages(in: chat, from: seq) }
+    }
+
+    /// Runs `body` on the settled store now; false (and reported) when it threw.
+    private func attempt(_ body: (ChatStore) throws -> Void) -> Bool {
+        do {
+            try body(settledStore)
+            return true
+        } catch {
+            report("Could not save the chat: \(ChatError.describe(error))")
+            return false
+        }
+    }
+
+    /// Runs `body` on the queue, after the saves asked for so far.
+    private func write(_ body: @escaping @Sendable (ChatStore) throws -> Void) {
+        let (store, report) = (store, report)
+        queue.async {
+            do {
+                try body(store)
+            } catch {
+                let message = "Could not save the chat: \(ChatError.describe(error))"
+                Task { @MainActor in report(message) }
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import CGtk
+
+/// Every keyboard shortcut, in one list: the application binds these accelerators to their
+/// actions, the window binds Escape, and the shortcuts window (Ctrl+?) shows all of them.
+@MainActor
+enum Shortcuts {
+    /// Where a shortcut is handled.
+    enum Scope {
+        /// An application-wide accelerator for `action`.
+        case accelerator(action: String)
+        /// The window's, only when the focused widget has no use for the key (Escape closes a
+        /// search or a menu first).
+        case whenUnused(action: String)
+        /// A widget's own key (Enter in the message field): shown, not bound here.
+        case widget
+    }
+
+    struct Shortcut {
+        let title: String
+        let accelerator: String
+        let scope: Scope
+    }
+
+    static let groups: [(title: String, shortcuts: [Shortcut])] = [
+        ("Chat", [
+            Shortcut(title: "Send the message", accelerator: "Return", scope: .widget),
+            Shortcut(title: "New line in the message", accelerator: "<Shift>Return", scope: .widget),
+            Shortcut(title: "Stop the reply, or cancel an edit", accelerator: "Escape", scope: .whenUnused(action: "win.stop")),
+            Shortcut(title: "Regenerate the last reply", accelerator: "<Control><Shift>r", scope: .accelerator(action: "win.regenerate")),
+            Shortcut(title: "Copy the chat as Markdown", accelerator: "<Control><Shift>c", scope: .accelerator(action: "win.copy-chat")),
+        ]),
+        ("Chats", [
+            Shortcut(title: "New chat", accelerator: "<Control>n", scope: .accelerator(action: "win.new-chat")),
+            Shortcut(title: "Search chats", accelerator: "<Control>f", scope: .accelerator(action: "win.search")),
+            Shortcut(title: "Rename the chat", accelerator: "F2", scope: .accelerator(action: "win.rename-chat")),
+        ]),
+        ("Application", [
+            Shortcut(title: "Preferences", accelerator: "<Control>comma", scope: .accelerator(action: "win.preferences")),
+            Shortcut(title: "Keyboard shortcuts", accelerator: "<Control>question", scope: .accelerator(action: "win.show-help-overlay")),
+            Shortcut(title: "Close the window", accelerator: "<Control>w", scope: .accelerator(action: "window.close")),
+            Shortcut(title: "Quit", accelerator: "<Control>q", scope: .accelerator(action: "app.quit")),
+        ]),
+    ]
+
+    /// Binds the application-wide accelerators.
+    static func install(in application: UnsafeMutablePointer<GtkApplication>) {
+        var byAction: [String: [String]] = [:]
+        for shortcut in groups.flatMap(\.shortcuts) {
+            if case .accelerator(let action) = shortcut.scope { byAction[action, default: []].append(shortcut.accelerator) }
+        }
+        for (action, accelerators) in byAction {
+            var strings = accelerators.map { strdup($0) }
+            strings.append(nil)
+            defer { strings.forEach { free($0) } }
+            strings.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { list in
+                    gtk_application_set_accels_for_action(application, action, list.baseAddress)
+                }
+            }
+        }
+    }
+
+    /// Binds the window's keys that apply only when nothing focused wants them.
+    static func install(in window: UnsafeMutablePointer<GtkWidget>) {
+        let controller: OpaquePointer = gtk_shortcut_controller_new()
+        gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_BUBBLE)
+        for shortcut in groups.flatMap(\.shortcuts) {
+            guard case .whenUnused(let action) = shortcut.scope else { continue }
+            gtk_shortcut_controller_add_shortcut(controller, gtk_shortcut_new(gtk_shortcut_trigger_parse_string(shortcut.accelerator),
+                                                                              gtk_named_action_new(action)))
+        }
+        gtk_widget_add_controller(window, controller)
+    }
+}

@@ -1,0 +1,44 @@
+import CGtk
+
+/// A modal alert or question over a window — libadwaita's `AdwMessageDialog`, the same on
+/// every GTK version: a heading, a body, an optional extra widget and buttons (responses).
+/// It closes itself once answered.
+@MainActor
+final class MessageDialog {
+    struct Response {
+        let id: String
+        let label: String
+        var appearance = ADW_RESPONSE_DEFAULT
+    }
+
+    let window: UnsafeMutablePointer<GtkWidget>
+    private var dialog: UnsafeMutablePointer<AdwMessageDialog> { window.cast() }
+
+    /// Shows the dialog; `answered` runs once with the chosen response's id (`closeResponse`
+    /// when it is dismissed with Escape).
+    init(over parent: UnsafeMutablePointer<GtkWidget>, heading: String, body: String, responses: [Response],
+         defaultResponse: String?, closeResponse: String, extra: UnsafeMutablePointer<GtkWidget>? = nil,
+         answered: @escaping @MainActor (String) -> Void) {
+        window = adw_message_dialog_new(parent.cast(), heading, body)
+        let dialog: UnsafeMutablePointer<AdwMessageDialog> = window.cast()
+        for response in responses {
+            adw_message_dialog_add_response(dialog, response.id, response.label)
+            adw_message_dialog_set_response_appearance(dialog, response.id, response.appearance)
+        }
+        if let defaultResponse { adw_message_dialog_set_default_response(dialog, defaultResponse) }
+        adw_message_dialog_set_close_response(dialog, closeResponse)
+        if let extra { adw_message_dialog_set_extra_child(dialog, extra) }
+        Signals.connect(window.raw, "response") { (id: UnsafeMutableRawPointer?) in
+            answered(id.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? closeResponse)
+        }
+        gtk_window_present(window.cast())
+    }
+
+    var heading: String { adw_message_dialog_get_heading(dialog).map { String(cString: $0) } ?? "" }
+    var body: String { adw_message_dialog_get_body(dialog).map { String(cString: $0) } ?? "" }
+
+    /// The responses' labels, in order (what the buttons say).
+    var responseLabels: [String] {
+        GtkText.labels(in: window).filter { !$0.isEmpty && $0 != heading && $0 != body }
+    }
+}

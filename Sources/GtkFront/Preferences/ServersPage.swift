@@ -1,0 +1,114 @@
+import AgentCore
+import CGtk
+
+/// Preferences › Servers: where chats go — this computer or one of the servers — and the
+/// servers themselves, one expander row each, added and removed here.
+@MainActor
+final class ServersPage {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    /// "Chats go to": this computer, then the servers by name.
+    let destination: UnsafeMutablePointer<GtkWidget>
+    let addButton: UnsafeMutablePointer<GtkWidget>
+    private(set) var rows: [ServerProfileRow] = []
+    private let serversGroup: UnsafeMutablePointer<GtkWidget>
+    private let settings: SettingsStore
+    private let secrets: SecretStore
+    /// The destination's entries, in order: `localProfileID`, then the profiles' ids.
+    private var destinationIDs: [String] = []
+    private var reloading = false
+
+    var onNotice: ((String) -> Void)?
+    var onProblem: ((String) -> Void)?
+    /// Asks the user to confirm removing a server (a dialog over Preferences).
+    var confirmRemoval: ((String, @escaping @MainActor () -> Void) -> Void)?
+    var chooseCertificate: ((@escaping @MainActor (String) -> Void) -> Void)?
+
+    init(settings: SettingsStore, secrets: SecretStore) {
+        self.settings = settings
+        self.secrets = secrets
+        widget = PreferenceRows.page(title: "Servers", icon: "network-server-symbolic", name: "servers")
+        let where_ = PreferenceRows.group(in: widget, title: "Chats Go To")
+        destination = adw_combo_row_new()
+        adw_preferences_row_set_title(destination.cast(), "Server")
+        PreferenceRows.add(destination, to: where_)
+        serversGroup = PreferenceRows.group(in: widget, title: "Servers",
+                                            description: "OpenAI-compatible servers (llama.cpp, vLLM, LM Studio, OpenAI), Ollama, "
+                                                + "or the llmtools harness. API keys are kept in your keyring, never in a file.")
+        addButton = gtk_button_new_from_icon_name("list-add-symbolic")
+        GtkText.addClasses(addButton, "flat")
+        gtk_widget_set_tooltip_text(addButton, "Add a Server")
+        agent_accessible_set_label(addButton, "Add a server")
+        adw_preferences_group_set_header_suffix(serversGroup.cast(), addButton)
+        for profile in settings.serverProfiles { addRow(for: profile.id) }
+        reloadDestination()
+        Signals.connect(destination.raw, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.destinationChosen() }
+        Signals.connect(addButton.raw, "clicked") { [weak self] in self?.addProfile() }
+    }
+
+    /// The window closed: rows drop answers still on their way.
+    func windowClosed() {
+        for row in rows { row.windowClosed() }
+    }
+
+    func row(for id: String) -> ServerProfileRow? { rows.first { $0.id == id } }
+
+    /// Lists this computer and the servers by name, with the active one selected.
+    private func reloadDestination() {
+        reloading = true
+        defer { reloading = false }
+        let profiles = settings.serverProfiles
+        destinationIDs = [localProfileID] + profiles.map(\.id)
+        let names = ["This computer (\(settings.localModel.displayName))"] + profiles.map(\.name)
+        let list = PreferenceRows.stringList(names)
+        adw_combo_row_set_model(destination.cast(), list)
+        g_object_unref(UnsafeMutableRawPointer(list))
+        adw_combo_row_set_selected(destination.cast(), guint(destinationIDs.firstIndex(of: settings.activeProfileID) ?? 0))
+    }
+
+    private func destinationChosen() {
+        guard !reloading else { return }
+        let index = Int(adw_combo_row_get_selected(destination.cast()))
+        guard destinationIDs.indices.contains(index) else { return }
+        settings.activeProfileID = destinationIDs[index]
+    }
+
+    private func addRow(for id: String) {
+        let row = ServerProfileRow(id: id, settings: settings, secrets: secrets)
+        row.onNotice = { [weak self] in self?.onNotice?($0) }
+        row.onProblem = { [weak self] in self?.onProblem?($0) }
+        row.onChooseCertificate = { [weak self] chosen in self?.chooseCertificate?(chosen) }
+        row.onRemove = { [weak self] row in self?.remove(row) }
+        // The destination names the servers: it follows their names.
+        Signals.connect(settings.profileSettings(id).raw, "changed::name") { [weak self] (_: UnsafeMutableRawPointer?) in
+            self?.reloadDestination()
+        }
+        PreferenceRows.add(row.widget, to: serversGroup)
+        rows.append(row)
+    }
+
+    /// A new server, chosen for chats, opened for its address to be typed.
+    func addProfile() {
+        let profile = ServerProfile(name: "New Server", url: "http://localhost:8080", model: LaunchOptions.defaultRemoteModel)
+        settings.saveProfile(profile)
+        settings.activeProfileID = profile.id
+        addRow(for: profile.id)
+        reloadDestination()
+        guard let row = rows.last else { return }
+        adw_expander_row_set_expanded(row.widget.cast(), 1)
+        gtk_widget_grab_focus(row.urlRow)
+    }
+
+    private func remove(_ row: ServerProfileRow) {
+        let name = row.profile?.name ?? "this server"
+        confirmRemoval?(name) { [weak self] in
+            guard let self else { return }
+            settings.removeProfile(row.id)
+            let id = row.id
+            Task { [secrets] in await secrets.clear(id) }
+            row.windowClosed()
+            adw_preferences_group_remove(serversGroup.cast(), row.widget)
+            rows.removeAll { $0 === row }
+            reloadDestination()
+        }
+    }
+}

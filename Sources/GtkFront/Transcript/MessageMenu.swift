@@ -1,0 +1,47 @@
+import CGtk
+
+/// A message's right-click menu: Copy, Edit and Send Again (the user's) or Regenerate (the
+/// last reply), and Copy Chat. One popover per row, made with the row and parented to its
+/// bubble for the row's whole life — GTK takes it down with the row, so nothing ever has to
+/// unparent it later, when the row may be gone.
+@MainActor
+final class MessageMenu {
+    let popover: UnsafeMutablePointer<GtkWidget>
+
+    init(attachedTo bubble: UnsafeMutablePointer<GtkWidget>) {
+        popover = gtk_popover_menu_new_from_model(nil)
+        gtk_popover_set_has_arrow(popover.cast(), 0)
+        gtk_widget_set_halign(popover, GTK_ALIGN_START)
+        gtk_widget_set_parent(popover, bubble)
+    }
+
+    var isOpen: Bool { gtk_widget_get_visible(popover) != 0 }
+
+    /// The items shown now (tests, the accessibility tree).
+    var itemLabels: [String] {
+        guard let model = gtk_popover_menu_get_menu_model(OpaquePointer(popover)) else { return [] }
+        return (0..<g_menu_model_get_n_items(model)).compactMap { index -> String? in
+            guard let value = g_menu_model_get_item_attribute_value(model, index, "label", nil) else { return nil }
+            defer { g_variant_unref(value) }
+            return String(cString: g_variant_get_string(value, nil))
+        }
+    }
+
+    /// Opens the menu at (x, y) of the bubble, for a user's message or a reply.
+    func open(x: Double, y: Double, isUser: Bool, canRegenerate: Bool) {
+        let menu: OpaquePointer = g_menu_new()
+        g_menu_append(menu, isUser ? "Copy Message" : "Copy Reply", "row.copy")
+        if isUser { g_menu_append(menu, "Edit and Send Again", "row.edit") }
+        if canRegenerate { g_menu_append(menu, "Regenerate Reply", "row.regenerate") }
+        g_menu_append(menu, "Copy Chat as Markdown", "win.copy-chat")
+        gtk_popover_menu_set_menu_model(OpaquePointer(popover), UnsafeMutablePointer<GMenuModel>(menu))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        var point = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
+        gtk_popover_set_pointing_to(popover.cast(), &point)
+        gtk_popover_popup(popover.cast())
+    }
+
+    func close() {
+        if isOpen { gtk_popover_popdown(popover.cast()) }
+    }
+}

@@ -1,0 +1,194 @@
+import AgentCore
+import CGtk
+import TextLayout
+
+/// What a reply's bubble holds: its tool calls, then its text. While the reply streams,
+/// each Markdown block is rendered once it is complete and the block still being written
+/// streams as plain text into a text view (which lays out only the lines added); once the
+/// reply ends it is rendered again, whole — a list item's later paragraphs, a reference
+/// link's target, a footnote change how earlier blocks read — so it looks as it will when
+/// the chat is opened again. A reply too long for labels is shown as plain text.
+@MainActor
+final class ReplyBody {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let toolBox: UnsafeMutablePointer<GtkWidget>
+    private(set) var toolLines: [ToolCallLine] = []
+    private var shownToolCalls: [ToolCall] = []
+    /// The rendered blocks; the plain tail (`tailBox`) follows.
+    private let markdownBox: UnsafeMutablePointer<GtkWidget>
+    private let tailBox: UnsafeMutablePointer<GtkWidget>
+    private var markdown: MarkdownWidgets
+    private var renderedWidgets: [UnsafeMutablePointer<GtkWidget>] = []
+    /// How much of the text the rendered blocks cover (UTF-8 bytes).
+    private var renderedOffset = 0
+    /// Whether the rendered blocks were made piece by piece while the reply streamed.
+    private var renderedInPieces = false
+    private var splitter = MarkdownBlockSplitter()
+    /// How much of a streaming reply's text is shown so far (a flood is taken on a frame at a time).
+    private var revealed = 0
+    /// The plain tail of a reply while it streams.
+    private(set) var tailView: PlainTextView?
+    /// "…" while nothing has arrived.
+    private let placeholder: UnsafeMutablePointer<GtkWidget>
+    /// A reply too long to render, in place of the boxes above.
+    private(set) var longReply: LongReplyView?
+
+    init(copyCode: @escaping @MainActor (String, UnsafeMutablePointer<GtkWidget>) -> Void) {
+        widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
+        toolBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)
+        gtk_widget_set_visible(toolBox, 0)
+        markdownBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
+        tailBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
+        placeholder = StackedLabel.makeLabel(classes: ["message-text", "dim-label"])
+        gtk_label_set_text(placeholder.opaque, "…")
+        gtk_box_append(widget.cast(), toolBox)
+        gtk_box_append(widget.cast(), markdownBox)
+        gtk_box_append(widget.cast(), tailBox)
+        gtk_box_append(widget.cast(), placeholder)
+        markdown = MarkdownWidgets(copyCode: copyCode)
+    }
+
+    /// The text shown, blocks joined by blank lines (what a screen reader reads).
+    var displayedText: String {
+        if let longReply { return longReply.text }
+        if gtk_widget_get_visible(placeholder) != 0 { return "…" }
+        let rendered = renderedWidgets.flatMap(Self.texts)
+        let tail = tailView.map { [$0.text] } ?? []
+        return (rendered + tail).filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+
+    /// The code blocks rendered (tests, the row's accessibility).
+    var codeBlocks: [CodeBlockView] { markdown.codeBlocks }
+
+    /// Forgets what it showed (the row now shows another message).
+    func reset() {
+        resetRendered()
+        removeTail()
+        showToolCalls([])
+        if let longReply {
+            gtk_box_remove(widget.cast(), longReply.widget)
+            self.longReply = nil
+            gtk_widget_set_visible(markdownBox, 1)
+            gtk_widget_set_visible(tailBox, 1)
+        }
+    }
+
+    /// Shows `reply` as it stands; cheap when little changed. Returns false while a flood of
+    /// text is still being taken on (show again next frame).
+    @discardableResult
+    func show(_ reply: ChatMessage) -> Bool {
+        if reply.toolCalls != shownToolCalls { showToolCalls(reply.toolCalls) }
+        let streaming = reply.state == .streaming || reply.state == .sending
+        gtk_widget_set_visible(placeholder, streaming && reply.text.isEmpty && reply.toolCalls.isEmpty ? 1 : 0)
+        let isLong = reply.text.utf8.count > LongText.labelLimit
+        let longCaughtUp = showLongReply(isLong ? LongText.head(of: reply.text).text : nil, of: reply.text.utf8.count)
+        guard !isLong else { return longCaughtUp }
+
+        var shown = reply.text
+        var caughtUp = true
+        if streaming, shown.utf8.count > revealed + LongText.revealPerFrame {
+            shown = String(LongText.head(of: shown, limit: revealed + LongText.revealPerFrame, atLineBreak: false).text)
+            caughtUp = false
+        }
+        revealed = streaming ? shown.utf8.count : 0
+        let utf8 = shown.utf8
+        if utf8.count < renderedOffset || (!streaming && renderedInPieces) { resetRendered() }
+        let boundary = streaming ? splitter.advance(shown) : utf8.count
+        if boundary > renderedOffset {
+            let start = utf8.index(utf8.startIndex, offsetBy: renderedOffset)
+            let end = utf8.index(utf8.startIndex, offsetBy: boundary)
+            for block in markdown.widgets(for: MarkdownParser.parse(String(decoding: utf8[start..<end], as: UTF8.self))) {
+                gtk_box_append(markdownBox.cast(), block)
+                renderedWidgets.append(block)
+            }
+            renderedOffset = boundary
+            renderedInPieces = streaming
+        }
+        if streaming {
+            showTail(String(decoding: utf8[utf8.index(utf8.startIndex, offsetBy: renderedOffset)...], as: UTF8.self))
+        } else {
+            removeTail()
+        }
+        return caughtUp
+    }
+
+    private func showToolCalls(_ calls: [ToolCall]) {
+        shownToolCalls = calls
+        while toolLines.count > calls.count {
+            gtk_box_remove(toolBox.cast(), toolLines.removeLast().widget)
+        }
+        while toolLines.count < calls.count {
+            let line = ToolCallLine()
+            gtk_box_append(toolBox.cast(), line.widget)
+            toolLines.append(line)
+        }
+        for (line, call) in zip(toolLines, calls) { line.show(call) }
+        gtk_widget_set_visible(toolBox, calls.isEmpty ? 0 : 1)
+    }
+
+    /// The block being written, as plain text; its leading space or line break is not shown
+    /// (as once rendered).
+    private func showTail(_ text: String) {
+        let view = tailView ?? {
+            let view = PlainTextView(classes: ["message-text"])
+            gtk_box_append(tailBox.cast(), view.widget)
+            tailView = view
+            return view
+        }()
+        let shown = text.drop { $0.isWhitespace }
+        view.show(shown, limit: .max)
+        gtk_widget_set_visible(view.widget, shown.isEmpty ? 0 : 1)
+    }
+
+    private func removeTail() {
+        guard let tailView else { return }
+        gtk_box_remove(tailBox.cast(), tailView.widget)
+        self.tailView = nil
+    }
+
+    /// A reply too long for labels: as plain text (its head, when longer still).
+    private func showLongReply(_ head: Substring?, of totalBytes: Int) -> Bool {
+        guard let head else {
+            guard let longReply else { return true }
+            gtk_box_remove(widget.cast(), longReply.widget)
+            self.longReply = nil
+            gtk_widget_set_visible(markdownBox, 1)
+            gtk_widget_set_visible(tailBox, 1)
+            return true
+        }
+        let view = longReply ?? {
+            resetRendered()
+            removeTail()
+            gtk_widget_set_visible(markdownBox, 0)
+            gtk_widget_set_visible(tailBox, 0)
+            let view = LongReplyView()
+            gtk_box_insert_child_after(widget.cast(), view.widget, tailBox)
+            longReply = view
+            return view
+        }()
+        return view.show(head, of: totalBytes)
+    }
+
+    private func resetRendered() {
+        for block in renderedWidgets { gtk_box_remove(markdownBox.cast(), block) }
+        renderedWidgets = []
+        renderedOffset = 0
+        renderedInPieces = false
+        revealed = 0
+        splitter = MarkdownBlockSplitter()
+        markdown = MarkdownWidgets(copyCode: markdown.copyCode)
+    }
+
+    /// The texts of the labels in a rendered block (a stacked paragraph's lines joined).
+    private static func texts(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
+        if GtkText.isLabel(widget) { return [String(cString: gtk_label_get_text(widget.opaque))] }
+        if let stacked = StackedLabel.text(of: widget) { return [stacked] }
+        var texts: [String] = []
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            texts += Self.texts(in: current)
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return texts
+    }
+}

@@ -1,0 +1,40 @@
+import CGtk
+
+/// A bar across the top of the chat that says what the window cannot do and why (the local
+/// model is not installed, the chats could not be opened) — in the window, never in a modal
+/// alert that would take the keys the user is typing. libadwaita 1.2 has no AdwBanner; this
+/// is its substitute, a revealer with the banner's look.
+@MainActor
+final class Banner {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let label: UnsafeMutablePointer<GtkWidget>
+    private let button: UnsafeMutablePointer<GtkWidget>
+
+    /// `buttonLabel` and `action`: the button that helps (Preferences).
+    init(buttonLabel: String, action: String) {
+        label = gtk_label_new(nil)
+        gtk_label_set_wrap(label.opaque, 1)
+        gtk_label_set_xalign(label.opaque, 0)
+        gtk_widget_set_hexpand(label, 1)
+        button = gtk_button_new_with_mnemonic(buttonLabel)
+        gtk_actionable_set_action_name(OpaquePointer(button), action)
+        gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
+        let box: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
+        GtkText.addClasses(box, "banner")
+        gtk_box_append(box.cast(), label)
+        gtk_box_append(box.cast(), button)
+        widget = gtk_revealer_new()
+        gtk_revealer_set_child(widget.opaque, box)
+        gtk_revealer_set_transition_type(widget.opaque, GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
+    }
+
+    /// Shows `text`, or hides the bar when nil.
+    func show(_ text: String?) {
+        gtk_label_set_text(label.opaque, text ?? "")
+        gtk_revealer_set_reveal_child(widget.opaque, text == nil ? 0 : 1)
+    }
+
+    var text: String? {
+        gtk_revealer_get_reveal_child(widget.opaque) != 0 ? String(cString: gtk_label_get_text(label.opaque)) : nil
+    }
+}

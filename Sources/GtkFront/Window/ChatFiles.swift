@@ -1,0 +1,67 @@
+import AgentCore
+import CGtk
+import FoundationEssentials
+
+/// Chats in and out of files: export the open chat (Markdown or JSON) or all chats, import a
+/// JSON export. A file written says so in a toast; a failure in an alert.
+@MainActor
+final class ChatFiles {
+    private let window: UnsafeMutablePointer<GtkWidget>
+    private let library: ChatLibrary?
+    private let viewModel: ChatViewModel
+    /// Told what to say once something was saved or imported ("Saved to chat.md").
+    var onSaved: ((String) -> Void)?
+
+    init(window: UnsafeMutablePointer<GtkWidget>, library: ChatLibrary?, viewModel: ChatViewModel) {
+        self.window = window
+        self.library = library
+        self.viewModel = viewModel
+    }
+
+    func exportChat(markdown: Bool) {
+        guard let library, let chat = viewModel.chat else { return }
+        let text = markdown ? library.markdown(of: chat.id) : library.json(of: chat.id)
+        guard let text else { return }
+        save(text, suggestedName: Self.fileName(for: chat.title) + (markdown ? ".md" : ".json"), title: "Export Chat")
+    }
+
+    func exportAll() {
+        guard let library else { return }
+        do {
+            save(try library.jsonOfAll(), suggestedName: "agent-chats.json", title: "Export All Chats")
+        } catch {
+            viewModel.status.report(error)
+        }
+    }
+
+    func importChats() {
+        FileChooser.choose(over: window, title: "Import Chats", saving: nil) { [weak self] url in
+            guard let self, let url, let library else { return }
+            do {
+                let count = try library.importJSON(String(decoding: try Data(contentsOf: url), as: UTF8.self))
+                onSaved?("Imported \(count) chat\(count == 1 ? "" : "s")")
+            } catch {
+                viewModel.status.report("Could not import \(url.lastPathComponent): \(ChatError.describe(error))")
+            }
+        }
+    }
+
+    private func save(_ text: String, suggestedName: String, title: String) {
+        FileChooser.choose(over: window, title: title, saving: suggestedName) { [weak self] url in
+            guard let url else { return }
+            do {
+                try Data(text.utf8).write(to: url, options: .atomic)
+                self?.onSaved?("Saved to \(url.lastPathComponent)")
+            } catch {
+                self?.viewModel.status.report("Could not save \(url.path): \(ChatError.describe(error))")
+            }
+        }
+    }
+
+    /// A file name made from a chat's title.
+    static func fileName(for title: String) -> String {
+        let cleaned = title.map { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" ? $0 : "_" }
+        let name = String(cleaned).trimmedSpaces
+        return name.isEmpty ? "chat" : String(name.prefix(60))
+    }
+}

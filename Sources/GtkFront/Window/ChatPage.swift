@@ -1,0 +1,107 @@
+import AgentCore
+import CGtk
+
+/// The chat side of the window: its header bar (a back button when the window is folded,
+/// the chat's title and model, the chat menu), the empty chat's page or the transcript, and
+/// the composer.
+@MainActor
+final class ChatPage {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let headerBar: UnsafeMutablePointer<GtkWidget>
+    let backButton: UnsafeMutablePointer<GtkWidget>
+    let chatMenuButton: UnsafeMutablePointer<GtkWidget>
+    let header: HeaderTitle
+    let transcript: TranscriptView
+    let emptyPage: EmptyChatPage
+    let composer: ComposerBar
+    /// Why the chat cannot be had (the model is unavailable, the chats could not be opened).
+    let banner = Banner(buttonLabel: "_Preferences", action: "win.preferences")
+    /// A problem that lasts the whole session (the chat store could not be opened).
+    var lastingProblem: String? {
+        didSet { refreshBanner() }
+    }
+    private let content: UnsafeMutablePointer<GtkWidget>
+    private let viewModel: ChatViewModel
+
+    init(viewModel: ChatViewModel, withLibrary: Bool) {
+        self.viewModel = viewModel
+        header = HeaderTitle(viewModel: viewModel)
+        transcript = TranscriptView(viewModel: viewModel)
+        composer = ComposerBar(viewModel: viewModel)
+        let composer = composer
+        emptyPage = EmptyChatPage(viewModel: viewModel) { prompt in
+            viewModel.draft = prompt
+            composer.input.focus()
+        }
+
+        headerBar = adw_header_bar_new()
+        adw_header_bar_set_title_widget(OpaquePointer(headerBar), header.widget)
+        backButton = Menus.actionButton(icon: "go-previous-symbolic", action: "win.show-chats", tooltip: "Back to the Chats")
+        gtk_widget_set_visible(backButton, 0)
+        adw_header_bar_pack_start(OpaquePointer(headerBar), backButton)
+        chatMenuButton = Menus.chat(withLibrary: withLibrary)
+        adw_header_bar_pack_end(OpaquePointer(headerBar), chatMenuButton)
+
+        content = gtk_stack_new()
+        // Each page as wide as it needs, not as wide as the widest (the narrow window).
+        gtk_stack_set_hhomogeneous(content.opaque, 0)
+        gtk_stack_add_named(content.opaque, emptyPage.widget, "empty")
+        gtk_stack_add_named(content.opaque, transcript.widget, "transcript")
+        gtk_widget_set_vexpand(content, 1)
+
+        widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        // A phone's 360 px, less the window's frame.
+        gtk_widget_set_size_request(widget, 320, -1)
+        gtk_widget_set_hexpand(widget, 1)
+        gtk_box_append(widget.cast(), headerBar)
+        gtk_box_append(widget.cast(), banner.widget)
+        gtk_box_append(widget.cast(), content)
+        gtk_box_append(widget.cast(), composer.widget)
+        showContent()
+    }
+
+    /// The transcript, or the empty chat's page when there is nothing to show.
+    func showContent() {
+        let empty = viewModel.conversation.count == 0
+        gtk_stack_set_visible_child_name(content.opaque, empty ? "empty" : "transcript")
+        refreshBanner()
+    }
+
+    var showsEmptyPage: Bool { viewModel.conversation.count == 0 }
+
+    /// The banner says why the model cannot answer — unless the empty chat's page says it
+    /// already — and any lasting problem.
+    private func refreshBanner() {
+        var problems = lastingProblem.map { [$0] } ?? []
+        if case .unavailable(let reason) = viewModel.status.connection, !showsEmptyPage {
+            problems.append("\(viewModel.connection.modelName) is unavailable. \(reason)")
+        }
+        banner.show(problems.isEmpty ? nil : problems.joined(separator: "\n\n"))
+    }
+
+    /// Mirrors one view-model change.
+    func apply(_ change: ChatViewModel.Change) {
+        transcript.apply(change)
+        switch change {
+        case .composer:
+            composer.refresh()
+            if viewModel.editingMessageID != nil { composer.input.focus() }
+        case .status:
+            header.refresh()
+            emptyPage.refresh()
+            refreshBanner()
+        case .messageInserted(let index):
+            showContent()
+            header.refresh()
+            if viewModel.conversation[index].role == .user { composer.input.focus() }
+        case .messageRemoved:
+            showContent()
+        case .reloaded:
+            showContent()
+            header.refresh()
+            composer.refresh()
+        case .messageChanged, .error, .consentRequested, .replyFinished:
+            break
+        }
+    }
+}

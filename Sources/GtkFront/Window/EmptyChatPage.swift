@@ -1,0 +1,73 @@
+import AgentCore
+import CGtk
+
+/// What an empty chat shows (libadwaita's `AdwStatusPage`): which model answers and where it
+/// runs — or why it cannot — and three example prompts that fill the entry when clicked.
+@MainActor
+final class EmptyChatPage {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let exampleButtons: [UnsafeMutablePointer<GtkWidget>]
+    private let viewModel: ChatViewModel
+    private var page: OpaquePointer { OpaquePointer(widget) }
+
+    static let examples = [
+        "Explain how a rainbow forms",
+        "Write a haiku about the sea",
+        "Suggest three names for a black cat",
+    ]
+
+    /// `chose(prompt)` runs when an example is clicked.
+    init(viewModel: ChatViewModel, chose: @escaping @MainActor (String) -> Void) {
+        self.viewModel = viewModel
+        widget = adw_status_page_new()
+        GtkText.addClasses(widget, "empty-chat")
+        let examples: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
+        gtk_widget_set_halign(examples, GTK_ALIGN_CENTER)
+        var buttons: [UnsafeMutablePointer<GtkWidget>] = []
+        for prompt in Self.examples {
+            let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_label(prompt)
+            GtkText.addClasses(button, "pill", "example-prompt")
+            // On a phone's width a long example wraps rather than widen the window.
+            if let label = gtk_button_get_child(button.cast()), GtkText.isLabel(label) {
+                gtk_label_set_wrap(label.opaque, 1)
+                gtk_label_set_justify(label.opaque, GTK_JUSTIFY_CENTER)
+            }
+            Signals.connect(button.raw, "clicked") { chose(prompt) }
+            gtk_box_append(examples.cast(), button)
+            buttons.append(button)
+        }
+        exampleButtons = buttons
+        adw_status_page_set_child(page, examples)
+        refresh()
+    }
+
+    var title: String { adw_status_page_get_title(page).map { String(cString: $0) } ?? "" }
+    var descriptionText: String { adw_status_page_get_description(page).map { String(cString: $0) } ?? "" }
+
+    /// Shows the connection as it stands.
+    func refresh() {
+        let connection = viewModel.connection
+        let model = connection.modelName
+        var icon = AppIdentity.applicationID
+        let title: String
+        let description: String
+        switch viewModel.status.connection {
+        case .unavailable(let reason):
+            icon = "dialog-warning-symbolic"
+            title = "\(model) Is Unavailable"
+            description = reason + "\n\nPreferences (Ctrl+,) can send chats to another server."
+        case .starting:
+            title = "Starting \(model)…"
+            description = "It runs on this computer: nothing you write leaves it."
+        case .idle, .ready:
+            title = "Chat with \(model)"
+            description = connection.isLocal ? "It runs on this computer: nothing you write leaves it."
+                : "It runs on \(connection.locationDescription)."
+        }
+        adw_status_page_set_icon_name(page, icon)
+        adw_status_page_set_title(page, title)
+        adw_status_page_set_description(page, PangoMarkup.escape(description))
+        let usable = if case .unavailable = viewModel.status.connection { false } else { true }
+        for button in exampleButtons { gtk_widget_set_visible(button, usable ? 1 : 0) }
+    }
+}

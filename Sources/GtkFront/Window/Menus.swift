@@ -1,0 +1,53 @@
+import CGtk
+
+/// The header bars' menus: the main menu (chats in and out, Preferences, shortcuts, About)
+/// and the chat's own menu. Every item is an action, as its shortcut is.
+@MainActor
+enum Menus {
+    /// The main menu; `withLibrary`: chats are saved (import and export exist).
+    static func main(withLibrary: Bool) -> UnsafeMutablePointer<GtkWidget> {
+        var sections: [[(String, String)]] = []
+        if withLibrary { sections.append([("_Import Chats…", "win.import"), ("E_xport All Chats…", "win.export-all")]) }
+        sections.append([("_Preferences", "win.preferences"), ("_Keyboard Shortcuts", "win.show-help-overlay"),
+                         ("_About Agent", "win.about")])
+        return button(icon: "open-menu-symbolic", tooltip: "Main Menu", sections: sections)
+    }
+
+    /// The open chat's menu.
+    static func chat(withLibrary: Bool) -> UnsafeMutablePointer<GtkWidget> {
+        var sections: [[(String, String)]] = [[("_Regenerate Reply", "win.regenerate"), ("_Copy Chat as Markdown", "win.copy-chat")]]
+        if withLibrary {
+            sections.append([("_Rename Chat…", "win.rename-chat"), ("Export as _Markdown…", "win.export-markdown"),
+                             ("Export as _JSON…", "win.export-json")])
+            sections.append([("_Delete Chat", "win.delete-chat")])
+        }
+        return button(icon: "view-more-symbolic", tooltip: "Chat Menu", sections: sections)
+    }
+
+    private static func button(icon: String, tooltip: String, sections: [[(String, String)]]) -> UnsafeMutablePointer<GtkWidget> {
+        let menu = g_menu_new()
+        for items in sections {
+            let section = g_menu_new()
+            for (label, action) in items { g_menu_append(section, label, action) }
+            g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(section))
+            g_object_unref(UnsafeMutableRawPointer(section))
+        }
+        let button: UnsafeMutablePointer<GtkWidget> = gtk_menu_button_new()
+        gtk_menu_button_set_icon_name(button.opaque, icon)
+        gtk_menu_button_set_menu_model(button.opaque, UnsafeMutablePointer<GMenuModel>(menu))
+        gtk_menu_button_set_primary(button.opaque, icon == "open-menu-symbolic" ? 1 : 0)
+        gtk_widget_set_tooltip_text(button, tooltip)
+        agent_accessible_set_label(button, tooltip)
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        return button
+    }
+
+    /// A header bar button for `action`.
+    static func actionButton(icon: String, action: String, tooltip: String) -> UnsafeMutablePointer<GtkWidget> {
+        let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name(icon)
+        gtk_actionable_set_action_name(OpaquePointer(button), action)
+        gtk_widget_set_tooltip_text(button, tooltip)
+        agent_accessible_set_label(button, tooltip)
+        return button
+    }
+}
