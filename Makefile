@@ -53,7 +53,9 @@ uninstall:
 	rm -f "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	rm -f "$(DESTDIR)$(DATADIR)/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg"
 	rm -f "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/$(APP_ID).gschema.xml"
-	-[ -d "$(DESTDIR)$(DATADIR)/glib-2.0/schemas" ] && glib-compile-schemas "$(DESTDIR)$(DATADIR)/glib-2.0/schemas"
+	if ls "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/"*.gschema.xml >/dev/null 2>&1; then \
+		glib-compile-schemas "$(DESTDIR)$(DATADIR)/glib-2.0/schemas"; \
+	else rm -f "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/gschemas.compiled"; fi
 	rm -rf "$(DESTDIR)$(DATADIR)/$(APP_ID)"
 	-command -v update-desktop-database >/dev/null && update-desktop-database -q "$(DESTDIR)$(DATADIR)/applications"
 

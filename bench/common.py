@@ -12,10 +12,18 @@ RELEASE = os.path.join(ROOT, ".build", "release")
 AGENT = os.path.join(RELEASE, "agent")
 AGENT_CLI = os.path.join(RELEASE, "agent-cli")
 MINIMAL = os.path.join(ROOT, ".build", "bench", "minimal-window")
+MINIMAL_ADW = os.path.join(ROOT, ".build", "bench", "minimal-adw-window")
 
 
 def median(values):
     return statistics.median(values)
+
+
+def spread(values, unit="ms"):
+    """A distribution in one cell: median, 90th percentile and max."""
+    ordered = sorted(values)
+    p90 = ordered[min(len(ordered) - 1, (len(ordered) * 9) // 10)]
+    return f"{statistics.median(ordered):.1f} / {p90:.1f} / {ordered[-1]:.1f} {unit}"
 
 
 def row(measure, ours, reference, ratio, goal, verdict):

@@ -21,7 +21,7 @@ def stream(server, rate):
     report = os.path.join(home, "frames.txt")
     env = dict(os.environ, GSK_RENDERER="cairo", XDG_DATA_HOME=os.path.join(home, "data"),
                XDG_CONFIG_HOME=os.path.join(home, "config"), AGENT_REPORT_FIRST_FRAME="stay",
-               AGENT_REPORT_FRAMES=report)
+               AGENT_REPORT_FRAMES=report, GSETTINGS_BACKEND="keyfile")
     agent = subprocess.Popen([AGENT, "--server", server.url(f"rate-{rate * SECONDS}-{rate}"), "--model", "bench"],
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     agent.stdout.readline()  # first frame

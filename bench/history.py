@@ -39,7 +39,7 @@ def chat(title, count, start=1_700_000_000.0):
 def home(chats, last=None):
     base = tempfile.mkdtemp(prefix="agent-bench-")
     env = dict(os.environ, XDG_DATA_HOME=os.path.join(base, "data"), XDG_CONFIG_HOME=os.path.join(base, "config"),
-               GSK_RENDERER="cairo")
+               GSK_RENDERER="cairo", GSETTINGS_BACKEND="keyfile")
     if chats:
         path = os.path.join(base, "export.json")
         with open(path, "w") as f:

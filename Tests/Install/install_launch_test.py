@@ -37,7 +37,8 @@ def main():
     expected = [f"bin/agent", "bin/agent-cli", "bin/agent-install-runtime",
                 f"share/applications/{APP_ID}.desktop", f"share/metainfo/{APP_ID}.metainfo.xml",
                 f"share/icons/hicolor/scalable/apps/{APP_ID}.svg", f"share/icons/hicolor/symbolic/apps/{APP_ID}-symbolic.svg",
-                f"share/{APP_ID}/style.css", f"share/{APP_ID}/templates/gemma3-tools.jinja"]
+                f"share/{APP_ID}/style.css", f"share/{APP_ID}/templates/gemma3-tools.jinja",
+                f"share/glib-2.0/schemas/{APP_ID}.gschema.xml", "share/glib-2.0/schemas/gschemas.compiled"]
     for path in expected:
         if not os.path.exists(os.path.join(prefix, path)):
             fail(f"make install did not install {path}")
@@ -50,6 +51,11 @@ def main():
     os.environ["XDG_DATA_HOME"] = os.path.join(fresh, "data")
     os.environ["XDG_CONFIG_HOME"] = os.path.join(fresh, "config")
     os.environ.setdefault("GSK_RENDERER", "cairo")
+    # The settings, as `gsettings` shows them once the schema is installed.
+    os.environ.pop("GSETTINGS_SCHEMA_DIR", None)
+    listed = subprocess.run(["gsettings", "list-recursively", APP_ID], capture_output=True, text=True)
+    if listed.returncode != 0 or f"{APP_ID} context-budget 4096" not in listed.stdout:
+        fail(f"gsettings does not list Agent's settings: {listed.stdout}{listed.stderr}")
     info = Gio.DesktopAppInfo.new(f"{APP_ID}.desktop")
     if info is None:
         fail("the desktop file is not found through XDG_DATA_DIRS")

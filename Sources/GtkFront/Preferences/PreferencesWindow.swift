@@ -56,6 +56,12 @@ final class PreferencesWindow {
                 if let url { chosen(url.path) }
             }
         }
+        // Escape closes the window from any row — once the row (an open list, say) has no use for it.
+        let escape: OpaquePointer = gtk_shortcut_controller_new()
+        gtk_event_controller_set_propagation_phase(escape, GTK_PHASE_BUBBLE)
+        gtk_shortcut_controller_add_shortcut(escape, gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"),
+                                                                      gtk_named_action_new("window.close")))
+        gtk_widget_add_controller(window, escape)
         Signals.connectReturning(window.raw, "close-request") { [weak self] in
             self?.apply()
             return false

@@ -1,0 +1,47 @@
+/* The startup reference for a libadwaita app: the smallest AdwApplication with an
+ * AdwApplicationWindow (the floor every GNOME app pays: libadwaita's init and stylesheet),
+ * reporting its first painted frame the way Agent does (CLOCK_MONOTONIC at the first
+ * after-paint). BENCH_STAY=1 keeps it open afterwards so its idle memory can be read. */
+#include <adwaita.h>
+#include <stdio.h>
+#include <time.h>
+
+static gboolean stay;
+
+static void after_paint(GdkFrameClock *clock, gpointer app) {
+    static gboolean reported;
+    (void)clock;
+    if (reported) return;
+    reported = TRUE;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    printf("first-frame %lld\n", (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
+    fflush(stdout);
+    if (!stay) g_application_quit(G_APPLICATION(app));
+}
+
+static void on_map(GtkWidget *window, gpointer app) {
+    g_signal_connect_after(gtk_widget_get_frame_clock(window), "after-paint", G_CALLBACK(after_paint), app);
+}
+
+static void activate(GtkApplication *app, gpointer data) {
+    (void)data;
+    GtkWidget *window = adw_application_window_new(app);
+    gtk_window_set_title(GTK_WINDOW(window), "Minimal");
+    gtk_window_set_default_size(GTK_WINDOW(window), 760, 680);
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+    gtk_box_append(GTK_BOX(box), adw_header_bar_new());
+    gtk_box_append(GTK_BOX(box), gtk_label_new("Hello"));
+    adw_application_window_set_content(ADW_APPLICATION_WINDOW(window), box);
+    g_signal_connect(window, "map", G_CALLBACK(on_map), app);
+    gtk_window_present(GTK_WINDOW(window));
+}
+
+int main(void) {
+    stay = g_getenv("BENCH_STAY") != NULL;
+    AdwApplication *app = adw_application_new("org.gnome.MinimalAdwBench", G_APPLICATION_NON_UNIQUE);
+    g_signal_connect(app, "activate", G_CALLBACK(activate), NULL);
+    int status = g_application_run(G_APPLICATION(app), 0, NULL);
+    g_object_unref(app);
+    return status;
+}
