@@ -20,18 +20,14 @@ static inline unsigned long agent_window_xid(GtkWidget *window) {
     return 0;
 }
 
-
 /* libdispatch's main-queue hooks (what Foundation's run loop uses), so that a GLib
  * main loop can drain Swift's main queue and the main actor runs under GTK. */
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *message);
 
+/* The name a screen reader gives `widget` (gtk_accessible_update_property is variadic). */
 static inline void agent_accessible_set_label(GtkWidget *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
-}
-
-static inline void agent_accessible_set_description(GtkWidget *widget, const char *description) {
-    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
 /* Scrolls a list view so that `position` is visible (GTK 4.8 has no gtk_list_view_scroll_to). */
@@ -41,21 +37,6 @@ static inline void agent_list_view_scroll_to(GtkWidget *list_view, guint positio
 #else
     gtk_widget_activate_action(list_view, "list.scroll-to-item", "u", position);
 #endif
-}
-
-/* A boolean property of any object (g_object_get is variadic). */
-static inline gboolean agent_object_get_boolean(gpointer object, const char *property) {
-    gboolean value = FALSE;
-    g_object_get(object, property, &value, NULL);
-    return value;
-}
-
-static inline void agent_object_set_boolean(gpointer object, const char *property, gboolean value) {
-    g_object_set(object, property, value, NULL);
-}
-
-static inline void agent_object_set_string(gpointer object, const char *property, const char *value) {
-    g_object_set(object, property, value, NULL);
 }
 
 /* The versions the About window's debug information reports. */

@@ -61,7 +61,6 @@ struct AgentCLI {
             writeError("agent-cli: error: \(error)")
             exit(1)
         }
-        KeyFileMigration.run(into: settings)
         let toolbox = options.noTools ? Toolbox() : Toolbox.standard(
             settings: settings, locationSource: GeoClueLocationSource(), fixedLocation: options.location,
             askConsent: { await TerminalConsent.ask() })
@@ -109,7 +108,7 @@ struct AgentCLI {
         printer.finishLine()
         var failure: (any Error)?
         if case .failure(let error) = result { failure = await connection.explain(error) }
-        connection.shutdown()
+        await connection.shutdownAndWait()
         if let failure, !(failure is CancellationError) {
             writeError("agent-cli: error: \(ChatError.describe(failure))")
             exit(1)

@@ -11,14 +11,19 @@ let usage = """
     \(LaunchOptions.optionsHelp)
     """
 
+/// Writes `text` and a newline to stderr (FoundationEssentials has no FileHandle).
+func printError(_ text: String) {
+    let bytes = Array((text + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
 let options: LaunchOptions
 let endpoint: ChatEndpoint?
 do {
     options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()), acceptsWords: false)
     endpoint = try options.endpoint()
 } catch {
-    let text = Array("agent: \(error.message)\nTry 'agent --help'.\n".utf8)
-    _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    printError("agent: \(error.message)\nTry 'agent --help'.")
     exit(2)
 }
 if options.showHelp {
@@ -34,11 +39,14 @@ let settings: SettingsStore
 do {
     settings = try SettingsStore()
 } catch {
-    let text = Array("agent: \(error)\n".utf8)
-    _ = text.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    printError("agent: \(error)")
     exit(1)
 }
-KeyFileMigration.run(into: settings)
+do {
+    try KeyFileMigration.run(into: settings)
+} catch {
+    printError("agent: \(error)")
+}
 
 let status = MainActor.assumeIsolated {
     let consent = ConsentBroker()

@@ -140,6 +140,33 @@ extension GtkSuites {
             #expect(window.viewModel.chat?.id == chat.id)
         }
 
+        @Test("Two deletes in a row: the second chat's Undo works")
+        func secondDeleteHasItsOwnUndo() async throws {
+            let (app, window) = try await launch(file: Self.temporaryFile(), settings: try TestTools.settings())
+            defer { GtkTestHarness.close(app) }
+            try await send("First to go", in: window)
+            try await Xdo.key("ctrl+n")
+            try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 0 }, "a new chat")
+            try await send("Second to go", in: window)
+            let library = try #require(window.library)
+            let sidebar = try #require(window.sidebar)
+            for title in ["Second to go", "First to go"] {
+                let chat = try #require(library.chats.first { $0.title == title })
+                let row = try #require(sidebar.chatList.row(for: chat.id))
+                try await Xdo.click(row.deleteButton)
+                try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("“\(title)” deleted") }, "the toast for \(title)")
+                // The row went with the focused button in it: the composer has the focus.
+                #expect(gtk_widget_has_focus(window.composer.input.textView) != 0)
+            }
+            #expect(library.chats.isEmpty)
+            try await GtkTestHarness.pump(until: { window.toasts.shownTexts == ["“First to go” deleted", "Undo"] },
+                                          "only the second toast on screen")
+            let undo = try GtkTestHarness.requireButton("Undo", in: window.toasts.overlay)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(undo) }, "Undo on screen")
+            try await Xdo.click(undo)
+            try await GtkTestHarness.pump(until: { library.chats.map(\.title) == ["First to go"] }, "the second deleted chat back")
+        }
+
         @Test("Edit from the message's button; Regenerate from the last reply's button gives a new reply")
         func editAndRegenerate() async throws {
             let (app, window) = try await launch(file: Self.temporaryFile(), settings: try TestTools.settings(),
@@ -155,6 +182,8 @@ extension GtkSuites {
             try await Xdo.click(lastReply.regenerateButton)
             try await GtkTestHarness.pump(until: { !model.isSending && model.conversation.count == 4
                 && model.conversation[3].text == "Reply number 3 to: second" }, "the new reply")
+            // The old reply's row went with the focused button in it: the composer has the focus.
+            #expect(gtk_widget_has_focus(window.composer.input.textView) != 0)
 
             let firstRow = try #require(window.transcript.boundRow(for: model.conversation[0].id))
             try await Xdo.click(firstRow.editButton)

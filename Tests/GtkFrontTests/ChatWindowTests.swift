@@ -204,6 +204,8 @@ extension GtkSuites {
             let live = try #require(window.transcript.boundRow(for: reply.id))
             // A row given the finished reply, as when the chat is opened again.
             let fresh = MessageRow(actions: MessageRow.Handlers(copy: { _, _ in }, copyText: { _, _ in }, edit: { _ in }, regenerate: {}))
+            g_object_ref_sink(fresh.root.raw)
+            defer { g_object_unref(fresh.root.raw) }
             fresh.bind(reply)
             #expect(live.displayedText == fresh.displayedText)
             #expect(live.displayedText.contains("See the manual first."), "the reference link resolved: \(live.displayedText)")

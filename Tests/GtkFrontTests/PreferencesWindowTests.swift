@@ -56,6 +56,10 @@ extension GtkSuites {
         func showPage(_ title: String, of preferences: PreferencesWindow) async throws {
             let label = try #require(DesktopMannersTests.label(title, in: preferences.window), "the page “\(title)”")
             try await Xdo.click(label)
+            let name = title.lowercased().replacingOccurrences(of: " ", with: "-")
+            try await GtkTestHarness.pump(until: {
+                adw_preferences_window_get_visible_page_name(preferences.window.cast()).map { String(cString: $0) } == name
+            }, "the page “\(title)” shown")
             try await GtkTestHarness.pump(for: .milliseconds(150))
         }
 
@@ -243,7 +247,7 @@ extension GtkSuites {
         @Test("A connection change while a reply streams takes over when the reply has ended; the reply is never cut")
         func connectionChangeWaitsForTheReply() async throws {
             let settings = try TestTools.settings()
-            let profile = ServerProfile(name: "Slow", url: server.url("slow-60"), model: "slow-model")
+            let profile = ServerProfile(name: "Slow", url: server.url("slow-250"), model: "slow-model")
             settings.saveProfile(profile)
             settings.activeProfileID = profile.id
             let (app, window) = try await launch(settings: settings)
@@ -256,6 +260,7 @@ extension GtkSuites {
             let preferences = try await openPreferences(window)
             try await showPage("Generation", of: preferences)
             try await Xdo.click(preferences.generation.customTemperature)
+            try await GtkTestHarness.pump(until: { gtk_widget_is_sensitive(preferences.generation.temperature) != 0 }, "the temperature on")
             try await close(preferences, of: window)
             #expect(model.isSending && model.connection === connection, "the reply goes on where it started")
             try await GtkTestHarness.pump(until: { !model.isSending }, "the reply to end")

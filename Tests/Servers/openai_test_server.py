@@ -407,6 +407,30 @@ class Handler(socketserver.BaseRequestHandler):
         self.stream(normal_stream(["Dropped", " mid"], done=False, finish=None), end=False)
         self.request.shutdown(socket.SHUT_RDWR)
 
+    def scenario_silentcut(self, scenario, body, headers):
+        """A reply that never says a word: the role, a moment later the token counts, then
+        the connection ends — two events, neither with text."""
+        self.send_head(200, "OK", "text/event-stream")
+        self.send_chunk(delta(None, role="assistant"))
+        time.sleep(0.15)
+        self.send_chunk(sse({"id": "x", "model": MODEL, "choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 0}}))
+        time.sleep(0.15)
+        self.end_chunks()
+
+    def scenario_endless(self, scenario, body, headers):
+        """One SSE event that never ends: megabytes of data without a line break, until the
+        client hangs up (at most 64 MB)."""
+        self.send_head(200, "OK", "text/event-stream")
+        try:
+            self.send_chunk(b"data: ")
+            for _ in range(64):
+                self.send_chunk(b"x" * (1 << 20))
+        except OSError:
+            with LOCK:
+                EVENTS.append({"event": "endless-closed", "time": time.monotonic()})
+            return
+        self.end_chunks()
+
     def scenario_finishonly(self, scenario, body, headers):
         self.stream(normal_stream(["Finished", " without", " DONE"], done=False))
 

@@ -16,6 +16,8 @@ public protocol ReplyStreamDecoder: Sendable {
     /// The stream ended at the transport level: the events its unfinished end still held (a
     /// last line without its newline), and how the round ended.
     mutating func finish() -> (events: [ReplyEvent], outcome: StreamOutcome)
+    /// A unit went over `StreamLimit`: the stream is broken and not worth reading on.
+    var hasOverflowed: Bool { get }
 }
 
 extension ReplyStreamDecoder {
@@ -26,6 +28,13 @@ extension ReplyStreamDecoder {
 
 /// Collects a round's events while decoding, merging consecutive text.
 struct ReplyEventBatch {
+    /// Reports the stream-limit error once, when `overflowed` first holds.
+    mutating func reportOverflow(_ overflowed: Bool, errors: inout [String]) {
+        guard overflowed, !errors.contains(StreamLimit.message) else { return }
+        errors.append(StreamLimit.message)
+        append(.serverError(StreamLimit.message))
+    }
+
     private(set) var events: [ReplyEvent] = []
     private var pendingText = ""
 

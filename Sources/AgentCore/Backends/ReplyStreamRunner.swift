@@ -17,15 +17,18 @@ enum ReplyStreamRunner {
         let state = Mutex(State(decoder: decoder))
         let error = await HTTPTransfer.run(request,
             head: { head in state.withLock { $0.head = head } },
-            body: { bytes in
-                let events = state.withLock { state -> [ReplyEvent] in
+            continuing: { bytes in
+                let (events, overflowed) = state.withLock { state -> ([ReplyEvent], Bool) in
                     guard state.head?.isSuccess == true else {
                         if state.errorBody.count < 64 * 1024 { state.errorBody.append(contentsOf: bytes) }
-                        return []
+                        return ([], false)
                     }
-                    return state.decoder.feed(bytes)
+                    return (state.decoder.feed(bytes), state.decoder.hasOverflowed)
                 }
                 for event in events { onEvent(event) }
+                // A unit over the stream limit ends the exchange: a server sending endless
+                // data without a break is not read on.
+                return !overflowed
             })
         let (result, trailing) = state.withLock { state in
             var trailing: [ReplyEvent] = []
@@ -48,7 +51,8 @@ enum ReplyStreamRunner {
         }
         switch error {
         case .cancelled:
-            return []
+            guard decoder.hasOverflowed else { return [] }
+            throw ChatError.server(message: StreamLimit.message)
         case .failed(let code, _) where code == 28 && !(error?.isOverallTimeout ?? false):
             throw ChatError.stalled(url: url, seconds: idleSeconds)
         case .failed(_, let message):

@@ -7,7 +7,8 @@ import Synchronization
 /// A running `llama-server`, watched without polling: its output comes through a pipe,
 /// is copied to the log file as it arrives and read for the line that says the model is
 /// loaded; its end is noticed the moment it happens (a pidfd, or a thread waiting in
-/// `waitpid` where the kernel has no pidfds), and the child is reaped then.
+/// `waitid` where the kernel has no pidfds). The child is reaped, and signalled, only on
+/// `queue`, so a signal never reaches another process that took its pid.
 final class LocalModelProcess: Sendable {
     enum Failure: Error, Equatable {
         /// It ended before it was ready: how ("exited with status 1").
@@ -16,8 +17,9 @@ final class LocalModelProcess: Sendable {
         case timedOut
     }
 
-    /// What llama-server prints once the model is loaded and it takes requests ("llama_server:
-    /// listening on http://…"; before 2026, "main: server is listening on http://… - starting the main loop").
+    /// What llama-server prints once the model is loaded and it takes requests: "llama_server:
+    /// listening on http://…" (older builds: "main: server is listening on http://… - starting
+    /// the main loop").
     static let readyLine = "listening on http"
 
     let pid: pid_t
@@ -121,14 +123,13 @@ final class LocalModelProcess: Sendable {
 
     /// Asks it to end (SIGTERM), and kills it two seconds later if it has not. Returns at once.
     func terminate() {
-        let running = state.withLock { state -> Bool in
-            state.terminated = true
-            return state.end == nil
-        }
-        guard running else { return }
-        kill(pid, SIGTERM)
-        queue.asyncAfter(deadline: .now() + 2) { [self] in
-            if !hasEnded { kill(pid, SIGKILL) }
+        state.withLock { $0.terminated = true }
+        queue.async { [self] in
+            guard !hasEnded else { return }
+            kill(pid, SIGTERM)
+            queue.asyncAfter(deadline: .now() + 2) { [self] in
+                if !hasEnded { kill(pid, SIGKILL) }
+            }
         }
         failReadiness(.ended("was stopped"))
     }
@@ -168,11 +169,14 @@ final class LocalModelProcess: Sendable {
     private func watchEnd() {
         let pidDescriptor = agent_pidfd_open(pid)
         guard pidDescriptor >= 0 else {
-            let pid = pid
+            let (pid, queue) = (pid, queue)
             DetachedThread.start { [weak self] in
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                self?.ended(status: status)
+                ChildExit.waitWithoutReaping(pid)
+                queue.async { [weak self] in
+                    var status: Int32 = 0
+                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                    self?.ended(status: status)
+                }
             }
             return
         }
@@ -188,9 +192,7 @@ final class LocalModelProcess: Sendable {
     }
 
     private func ended(status: Int32) {
-        // WIFSIGNALED / WTERMSIG / WEXITSTATUS are macros Swift cannot call.
-        let signal = status & 0x7f
-        let end = signal != 0 ? "was killed by signal \(signal)" : "exited with status \((status >> 8) & 0xff)"
+        let end = ChildExit.describe(status)
         let waiters = state.withLock { state -> [CheckedContinuation<String?, Never>] in
             state.end = end
             defer { state.endWaiters.removeAll() }

@@ -1,6 +1,7 @@
 import Glibc
 import CProcess
 import FoundationEssentials
+import Synchronization
 
 /// The app's own model server: llama.cpp's `llama-server` on a free 127.0.0.1 port,
 /// started on first use and stopped on quit. The child is tied to this process, so even
@@ -33,13 +34,31 @@ public final class LocalModelServer {
     public var logFile: URL { AppIdentity.cacheDirectory.appending(path: "llama-server.log") }
 
     /// The server's endpoint, starting (or restarting) the server when it is not running.
+    /// A caller that is cancelled (Stop) stops waiting at once; the start goes on for others.
     public func endpoint() async throws -> ChatEndpoint {
         if let endpointIfRunning, process?.hasEnded == false { return endpointIfRunning }
-        if let starting { return try await starting.value }
+        if let starting { return try await Self.value(of: starting) }
         let task = Task { try await self.launch() }
         starting = task
         defer { if starting == task { starting = nil } }
-        return try await task.value
+        return try await Self.value(of: task)
+    }
+
+    /// The start's result, or `CancellationError` as soon as the calling task is cancelled.
+    private static func value(of start: Task<ChatEndpoint, any Error>) async throws -> ChatEndpoint {
+        let waiter = Mutex<CheckedContinuation<ChatEndpoint, any Error>?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ChatEndpoint, any Error>) in
+                waiter.withLock { $0 = continuation }
+                if Task.isCancelled { waiter.withLock { $0.take() }?.resume(throwing: CancellationError()) }
+                Task {
+                    let result = await start.result
+                    waiter.withLock { $0.take() }?.resume(with: result)
+                }
+            }
+        } onCancel: {
+            waiter.withLock { $0.take() }?.resume(throwing: CancellationError())
+        }
     }
 
     /// Stops the server: a start under way is given up, a running server is asked to end

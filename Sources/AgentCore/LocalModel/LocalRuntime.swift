@@ -1,6 +1,8 @@
 import Glibc
+import Dispatch
 import CProcess
 import FoundationEssentials
+import Synchronization
 
 /// The installed local model runtime: llama.cpp's `llama-server` and model files, in a
 /// per-user Python virtual environment that `scripts/install-runtime` creates and
@@ -66,7 +68,7 @@ public struct LocalRuntime: Sendable {
 
 extension LocalRuntime {
     /// The first line `llama-server --version` prints ("version: 0.6.0-dev (…)"), for bug
-    /// reports; nil when it cannot be run.
+    /// reports; nil when it cannot be run (or has not answered within five seconds).
     public func serverVersion() async -> String? {
         var pipe: [Int32] = [-1, -1]
         guard agent_cloexec_pipe(&pipe) == 0 else { return nil }
@@ -78,6 +80,12 @@ extension LocalRuntime {
         }
         let output = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
             let descriptor = pipe[0]
+            // One that hangs is killed, which ends its output too. The child is reaped only
+            // under `reaped`'s lock, so the pid the timer signals is still this child's.
+            let reaped = Mutex(false)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 5) {
+                reaped.withLock { if !$0 { kill(pid, SIGKILL) } }
+            }
             DetachedThread.start {
                 var bytes: [UInt8] = []
                 var buffer = [UInt8](repeating: 0, count: 4096)
@@ -88,8 +96,12 @@ extension LocalRuntime {
                     bytes += buffer[..<count]
                 }
                 close(descriptor)
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                ChildExit.waitWithoutReaping(pid)
+                reaped.withLock { done in
+                    var status: Int32 = 0
+                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                    done = true
+                }
                 continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
             }
         }

@@ -35,11 +35,8 @@ extension SettingsStore {
     /// How long a server may send nothing before Agent stops waiting (nil: never). Raise it
     /// for a big model on a slow machine with long prompts.
     public var idleTimeout: Duration? {
-        get {
-            let seconds = root.int("idle-timeout")
-            return seconds > 0 ? .seconds(seconds) : nil
-        }
-        set { root.set("idle-timeout", newValue.map { Int($0.components.seconds) } ?? 0) }
+        let seconds = root.int("idle-timeout")
+        return seconds > 0 ? .seconds(seconds) : nil
     }
 
     /// The system prompt new chats start with.

@@ -8,9 +8,14 @@ import FoundationEssentials
 public enum KeyFileMigration {
     public static var defaultFile: URL { AppIdentity.configDirectory.appending(path: "settings.ini") }
 
+    /// The old file could not be set aside: it would be read again at every start.
+    public struct NotSetAside: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     /// Migrates `file` into `settings` if it exists; returns whether it did.
     @discardableResult
-    public static func run(from file: URL = defaultFile, into settings: SettingsStore) -> Bool {
+    public static func run(from file: URL = defaultFile, into settings: SettingsStore) throws -> Bool {
         let keyFile = g_key_file_new()
         defer { g_key_file_free(keyFile) }
         guard g_key_file_load_from_file(keyFile, file.path, G_KEY_FILE_NONE, nil) != 0 else { return false }
@@ -54,7 +59,10 @@ public enum KeyFileMigration {
 
         SettingsStore.sync()
         let migrated = file.deletingLastPathComponent().appending(path: file.lastPathComponent + ".migrated")
-        rename(file.path, migrated.path)
+        guard rename(file.path, migrated.path) == 0 else {
+            throw NotSetAside(description: "The settings of an earlier version (\(file.path)) were moved into GSettings, but the file "
+                + "could not be renamed (\(String(cString: strerror(errno)))): remove it, or it is read again at the next start.")
+        }
         chmod(migrated.path, 0o600)
         return true
     }

@@ -40,7 +40,7 @@ extension SettingsStore {
     }
 
     public func serverProfile(_ id: String) -> ServerProfile? {
-        let settings = profileSettings(id)
+        guard let settings = profileSettings(id) else { return nil }
         let url = settings.string("url")
         guard !url.isEmpty else { return nil }
         let name = settings.string("name")
@@ -53,7 +53,7 @@ extension SettingsStore {
     }
 
     public func saveProfile(_ profile: ServerProfile) {
-        let settings = profileSettings(profile.id)
+        guard let settings = profileSettings(profile.id) else { return }
         settings.set("name", profile.name)
         settings.set("url", profile.url)
         settings.set("protocol", profile.protocolKind.rawValue)
@@ -66,8 +66,9 @@ extension SettingsStore {
     }
 
     public func removeProfile(_ id: String) {
-        let settings = profileSettings(id)
-        for key in ["name", "url", "protocol", "api-path", "model", "ca-file", "tools"] { settings.reset(key) }
+        if let settings = profileSettings(id) {
+            for key in ["name", "url", "protocol", "api-path", "model", "ca-file", "tools"] { settings.reset(key) }
+        }
         root.set("profiles", root.strings("profiles").filter { $0 != id })
         if activeProfileID == id { activeProfileID = localProfileID }
     }

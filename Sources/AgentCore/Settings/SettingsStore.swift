@@ -22,8 +22,8 @@ public final class SettingsStore: Sendable {
         }
     }
 
-    private let schemas: SchemaPair
-    private let backend: GObjectHandle?
+    private let schemas: Schemas
+    private let backend: Backend?
     /// The schema's root object; GtkFront binds rows to it.
     public let root: GSettingsObject
     private let profileObjects = Mutex<[String: GSettingsObject]>([:])
@@ -38,25 +38,24 @@ public final class SettingsStore: Sendable {
     /// writes them.
     public convenience init(keyFile: URL) throws {
         try FileManager.default.createDirectory(at: keyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let backend = g_keyfile_settings_backend_new(keyFile.path, Self.basePath, "Agent")
-        try self.init(backend: backend.map { GObjectHandle(UnsafeMutableRawPointer($0)) })
+        try self.init(backend: Backend(keyFile: keyFile))
     }
 
-    private convenience init(backend: GObjectHandle?) throws {
-        guard let schemas = SchemaPair.find() else { throw SchemaMissing() }
-        self.init(schemas: schemas, backend: backend, delayed: false)
+    private convenience init(backend: Backend?) throws {
+        guard let schemas = Schemas.find() else { throw SchemaMissing() }
+        try self.init(schemas: schemas, backend: backend, delayed: false)
     }
 
-    private init(schemas: SchemaPair, backend: GObjectHandle?, delayed: Bool) {
+    private init(schemas: Schemas, backend: Backend?, delayed: Bool) throws {
         self.schemas = schemas
         self.backend = backend
         isDelayed = delayed
-        root = GSettingsObject(schema: schemas.main, backend: backend, path: Self.basePath, delayed: delayed)
+        root = try GSettingsObject(schema: schemas.main, backend: backend, path: Self.basePath, delayed: delayed)
     }
 
     /// A store over the same settings that keeps changes to itself until `apply()`.
-    public func delayedCopy() -> SettingsStore {
-        SettingsStore(schemas: schemas, backend: backend, delayed: true)
+    public func delayedCopy() throws -> SettingsStore {
+        try SettingsStore(schemas: schemas, backend: backend, delayed: true)
     }
 
     /// Writes what a delayed store collected (one write for all of it).
@@ -65,156 +64,160 @@ public final class SettingsStore: Sendable {
         for object in profileObjects.withLock({ Array($0.values) }) { object.apply() }
     }
 
-    /// Whether a delayed store holds changes not yet applied.
-    public var hasUnapplied: Bool {
-        root.hasUnapplied || profileObjects.withLock { $0.values.contains { $0.hasUnapplied } }
-    }
-
     /// Waits until the writes asked for so far have reached the backend (before quitting).
     public static func sync() {
         g_settings_sync()
     }
 
-    /// The settings of server profile `id`.
-    public func profileSettings(_ id: String) -> GSettingsObject {
-        profileObjects.withLock { objects in
+    /// The settings of server profile `id`; nil for an id no settings path can hold (a "/").
+    public func profileSettings(_ id: String) -> GSettingsObject? {
+        guard !id.isEmpty, !id.contains("/") else { return nil }
+        return profileObjects.withLock { objects in
             if let existing = objects[id] { return existing }
-            let made = GSettingsObject(schema: schemas.profile, backend: backend, path: "\(Self.basePath)profiles/\(id)/",
-                                       delayed: isDelayed)
+            let made = try? GSettingsObject(schema: schemas.profile, backend: backend, path: "\(Self.basePath)profiles/\(id)/",
+                                            delayed: isDelayed)
             objects[id] = made
             return made
         }
     }
 }
 
-/// One GSettings object: typed reads and writes under a lock (tools read settings from
-/// their own threads), and the object itself for `g_settings_bind`.
-public final class GSettingsObject: Sendable {
-    private let handle: Mutex<GObjectHandle>
-    private let object: GObjectHandle
-
-    fileprivate init(schema: GObjectHandle, backend: GObjectHandle?, path: String, delayed: Bool) {
-        let settings = g_settings_new_full(OpaquePointer(schema.pointer), backend?.pointer.assumingMemoryBound(to: GSettingsBackend.self), path)
-        if delayed { g_settings_delay(settings) }
-        object = GObjectHandle(UnsafeMutableRawPointer(settings!))
-        handle = Mutex(object)
-    }
-
+/// One GSettings object: typed reads and writes, and the object itself for
+/// `g_settings_bind`. GSettings serializes access to its backend itself, so tools may read
+/// settings from their own threads while the window binds rows on the main thread.
+public final class GSettingsObject: @unchecked Sendable {
     /// The `GSettings *`, for binding widgets to keys.
-    public var raw: UnsafeMutableRawPointer { object.pointer }
+    public let raw: UnsafeMutableRawPointer
+    private var settings: UnsafeMutablePointer<GSettings> { raw.assumingMemoryBound(to: GSettings.self) }
+
+    /// A failure GSettings has no other way to report.
+    struct NotMade: Error {}
+
+    fileprivate init(schema: Schemas.Schema, backend: Backend?, path: String, delayed: Bool) throws {
+        guard let made = g_settings_new_full(schema.pointer, backend?.pointer, path) else { throw NotMade() }
+        if delayed { g_settings_delay(made) }
+        raw = UnsafeMutableRawPointer(made)
+    }
 
     deinit {
-        handle.withLock { g_object_unref($0.pointer) }
+        g_object_unref(raw)
     }
 
-    private func with<T>(_ body: (UnsafeMutablePointer<GSettings>) -> T) -> T {
-        handle.withLock { body($0.pointer.assumingMemoryBound(to: GSettings.self)) }
-    }
-
-    public func bool(_ key: String) -> Bool { with { g_settings_get_boolean($0, key) != 0 } }
-    public func int(_ key: String) -> Int { with { Int(g_settings_get_int($0, key)) } }
-    public func double(_ key: String) -> Double { with { g_settings_get_double($0, key) } }
+    public func bool(_ key: String) -> Bool { g_settings_get_boolean(settings, key) != 0 }
+    public func int(_ key: String) -> Int { Int(g_settings_get_int(settings, key)) }
+    public func double(_ key: String) -> Double { g_settings_get_double(settings, key) }
 
     public func string(_ key: String) -> String {
-        with { settings in
-            guard let value = g_settings_get_string(settings, key) else { return "" }
-            defer { g_free(value) }
-            return String(cString: value)
-        }
+        guard let value = g_settings_get_string(settings, key) else { return "" }
+        defer { g_free(value) }
+        return String(cString: value)
     }
 
     public func strings(_ key: String) -> [String] {
-        with { settings in
-            guard let values = g_settings_get_strv(settings, key) else { return [] }
-            defer { g_strfreev(values) }
-            var result: [String] = []
-            var index = 0
-            while let value = values[index] {
-                result.append(String(cString: value))
-                index += 1
-            }
-            return result
+        guard let values = g_settings_get_strv(settings, key) else { return [] }
+        defer { g_strfreev(values) }
+        var result: [String] = []
+        var index = 0
+        while let value = values[index] {
+            result.append(String(cString: value))
+            index += 1
         }
+        return result
     }
 
     /// The writes below drop a value the schema does not allow (out of range, not among
     /// the choices): it can come from outside, such as an old settings file.
-    public func set(_ key: String, _ value: Bool) { with { _ = g_settings_set_boolean($0, key, value ? 1 : 0) } }
+    public func set(_ key: String, _ value: Bool) { _ = g_settings_set_boolean(settings, key, value ? 1 : 0) }
 
     public func set(_ key: String, _ value: Int) {
-        with { settings in
-            guard let clamped = Int32(exactly: value), agent_settings_value_fits(settings, key, g_variant_new_int32(clamped)) != 0 else { return }
-            _ = g_settings_set_int(settings, key, clamped)
-        }
+        guard let clamped = Int32(exactly: value), agent_settings_value_fits(settings, key, g_variant_new_int32(clamped)) != 0 else { return }
+        _ = g_settings_set_int(settings, key, clamped)
     }
 
     public func set(_ key: String, _ value: Double) {
-        with { settings in
-            guard value.isFinite, agent_settings_value_fits(settings, key, g_variant_new_double(value)) != 0 else { return }
-            _ = g_settings_set_double(settings, key, value)
-        }
+        guard value.isFinite, agent_settings_value_fits(settings, key, g_variant_new_double(value)) != 0 else { return }
+        _ = g_settings_set_double(settings, key, value)
     }
 
     public func set(_ key: String, _ value: String) {
-        with { settings in
-            guard agent_settings_value_fits(settings, key, g_variant_new_string(value)) != 0 else { return }
-            _ = g_settings_set_string(settings, key, value)
-        }
+        guard agent_settings_value_fits(settings, key, g_variant_new_string(value)) != 0 else { return }
+        _ = g_settings_set_string(settings, key, value)
     }
 
     public func set(_ key: String, _ values: [String]) {
-        with { settings in
-            var pointers = values.map { strdup($0) }
-            pointers.append(nil)
-            defer { pointers.forEach { free($0) } }
-            _ = pointers.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { g_settings_set_strv(settings, key, $0.baseAddress) }
-            }
-        }
+        CStringArray.with(values) { _ = g_settings_set_strv(settings, key, $0) }
     }
 
     /// Back to the schema's default.
-    public func reset(_ key: String) { with { g_settings_reset($0, key) } }
+    public func reset(_ key: String) { g_settings_reset(settings, key) }
 
-    fileprivate func apply() { with { g_settings_apply($0) } }
-    fileprivate var hasUnapplied: Bool { with { g_settings_get_has_unapplied($0) != 0 } }
+    fileprivate func apply() { g_settings_apply(settings) }
 }
 
-/// A GObject pointer that may cross threads (GObject reference counting is thread-safe).
-struct GObjectHandle: @unchecked Sendable {
-    let pointer: UnsafeMutableRawPointer
-    init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
+/// The key-file backend a store of its own writes to; released with the last store using it.
+private final class Backend: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<GSettingsBackend>
+
+    init(keyFile: URL) throws {
+        guard let made = g_keyfile_settings_backend_new(keyFile.path, SettingsStore.basePath, "Agent") else {
+            throw GSettingsObject.NotMade()
+        }
+        pointer = made
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(pointer))
+    }
 }
 
-/// Agent's two schemas, from the first place that has them compiled: GLib's own search path
-/// (an installed app, or `GSETTINGS_SCHEMA_DIR`), then beside the executable — the build
-/// tree's `.build/schemas` (`make schemas`) or `<prefix>/share/glib-2.0/schemas`.
-private struct SchemaPair: Sendable {
-    let main: GObjectHandle
-    let profile: GObjectHandle
+/// Agent's two schemas, from the first place that has them compiled: the build tree's
+/// `.build/schemas` (`make schemas`) for a build run from there — ahead of an older
+/// installed copy — then GLib's own search path (an installed app, `GSETTINGS_SCHEMA_DIR`),
+/// then `<prefix>/share/glib-2.0/schemas` beside the executable.
+private final class Schemas: Sendable {
+    /// A `GSettingsSchema *` (reference-counted, not a GObject).
+    final class Schema: @unchecked Sendable {
+        let pointer: OpaquePointer
 
-    static func find() -> SchemaPair? {
-        if let found = lookUp(in: g_settings_schema_source_get_default()) { return found }
+        init(_ pointer: OpaquePointer) {
+            self.pointer = pointer
+        }
+
+        deinit {
+            g_settings_schema_unref(pointer)
+        }
+    }
+
+    let main: Schema
+    let profile: Schema
+
+    private init(main: Schema, profile: Schema) {
+        self.main = main
+        self.profile = profile
+    }
+
+    static func find() -> Schemas? {
         // .build/debug/agent is .build/<triple>/debug/agent: the build tree's schemas are two
         // levels up from the executable's folder; an installed one's share/ is one level up.
         let folder = URL(filePath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
-        let candidates = [folder.deletingLastPathComponent().appending(path: "share/glib-2.0/schemas"),
-                          folder.deletingLastPathComponent().deletingLastPathComponent().appending(path: "schemas")]
-        for directory in candidates where FileManager.default.fileExists(atPath: directory.appending(path: "gschemas.compiled").path) {
-            guard let source = g_settings_schema_source_new_from_directory(directory.path, g_settings_schema_source_get_default(), 0, nil) else { continue }
-            defer { g_settings_schema_source_unref(source) }
-            if let found = lookUp(in: source) { return found }
-        }
-        return nil
+        let buildTree = folder.deletingLastPathComponent().deletingLastPathComponent().appending(path: "schemas")
+        let installed = folder.deletingLastPathComponent().appending(path: "share/glib-2.0/schemas")
+        return lookUp(in: buildTree) ?? lookUp(in: g_settings_schema_source_get_default()) ?? lookUp(in: installed)
     }
 
-    private static func lookUp(in source: OpaquePointer?) -> SchemaPair? {
+    private static func lookUp(in directory: URL) -> Schemas? {
+        guard FileManager.default.fileExists(atPath: directory.appending(path: "gschemas.compiled").path),
+              let source = g_settings_schema_source_new_from_directory(directory.path, g_settings_schema_source_get_default(), 0, nil)
+        else { return nil }
+        defer { g_settings_schema_source_unref(source) }
+        return lookUp(in: source)
+    }
+
+    private static func lookUp(in source: OpaquePointer?) -> Schemas? {
         guard let source, let main = g_settings_schema_source_lookup(source, SettingsStore.schemaID, 1) else { return nil }
-        guard let profile = g_settings_schema_source_lookup(source, SettingsStore.profileSchemaID, 1) else {
-            g_settings_schema_unref(main)
-            return nil
-        }
-        return SchemaPair(main: GObjectHandle(UnsafeMutableRawPointer(main)), profile: GObjectHandle(UnsafeMutableRawPointer(profile)))
+        let mainSchema = Schema(main)
+        guard let profile = g_settings_schema_source_lookup(source, SettingsStore.profileSchemaID, 1) else { return nil }
+        return Schemas(main: mainSchema, profile: Schema(profile))
     }
 }
 

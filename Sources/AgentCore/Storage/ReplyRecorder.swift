@@ -58,6 +58,16 @@ public final class ReplyRecorder: Sendable {
         queue.async { [self] in savePending() }
     }
 
+    /// The reply came to nothing: a save still waiting is dropped (it must not bring the
+    /// message back) and the message is deleted, after the saves before it.
+    public func discard(_ id: UUID) {
+        state.withLock { state in
+            state.finished = true
+            state.pending = nil
+        }
+        then { try $0.deleteMessage(id) }
+    }
+
     /// Runs `body` on the store after the saves asked for so far, without waiting for them;
     /// an error it throws goes to `onFailure`.
     public func then(_ body: @escaping @Sendable (ChatStore) throws -> Void) {

@@ -60,9 +60,22 @@ public final class HTTPTransfer: Sendable {
     /// Cancelling the task closes the connection (and returns `.cancelled`).
     public static func run(_ request: HTTPRequest, head: @escaping @Sendable (HTTPResponseHead) -> Void,
                            body: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) async -> TransportError? {
+        await run(request, head: head, continuing: { bytes in
+            body(bytes)
+            return true
+        })
+    }
+
+    /// As `run(_:head:body:)`, but `continuing` may end the exchange: when it returns false
+    /// the connection is closed (and `.cancelled` returned) — a reader that has had enough.
+    public static func run(_ request: HTTPRequest, head: @escaping @Sendable (HTTPResponseHead) -> Void,
+                           continuing: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool) async -> TransportError? {
         let started = Mutex<HTTPTransfer?>(nil)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<TransportError?, Never>) in
+                let body: @Sendable (UnsafeRawBufferPointer) -> Void = { bytes in
+                    if !continuing(bytes) { started.withLock { $0?.cancel() } }
+                }
                 let transfer = HTTPTransfer(request: request, handlers: HTTPTransferHandlers(
                     head: head, body: body, complete: { continuation.resume(returning: $0) }))
                 started.withLock { $0 = transfer }

@@ -67,10 +67,7 @@ public struct ReplyLifecycle: Sendable {
         let delivered = reply.state != .sending
         let removed = reply.text.isEmpty && reply.toolCalls.isEmpty
         if removed {
-            if let recorder, replySeq != nil {
-                let id = reply.id
-                recorder.then { try $0.deleteMessage(id) }
-            }
+            if let recorder, replySeq != nil { recorder.discard(reply.id) }
         } else {
             reply.state = Self.finalState(of: ending, replyHasText: !reply.text.isEmpty)
             reply.usage = Self.timed(reply)

@@ -69,15 +69,6 @@ public final class ChatConnection {
         return Configuration(destination: destination, options: options, tools: toolbox.definitions.map(\.name))
     }
 
-    /// The profile this connection uses (nil for a one-off server or the local model).
-    public var profileID: String? {
-        switch source {
-        case .profile(let profile, _, _): profile.id
-        case .local: localProfileID
-        case .remote: nil
-        }
-    }
-
     /// The model the user is talking to, as the window's header shows it.
     public var modelName: String {
         switch source {
@@ -145,8 +136,14 @@ public final class ChatConnection {
         ChatTurn(backend: try await backend(appID: appID), toolbox: toolbox)
     }
 
-    /// Stops what this connection started (the local model server).
+    /// Stops what this connection started (the local model server); returns at once.
     public func shutdown() {
         if case .local(let server) = source { server.stop() }
+    }
+
+    /// Stops what this connection started and waits until it has ended (a program about to
+    /// exit that leaves nothing behind).
+    public func shutdownAndWait() async {
+        if case .local(let server) = source { await server.stopAndWait() }
     }
 }

@@ -75,7 +75,10 @@ public final class ChatLibrary {
         notify(.selection)
     }
 
+    /// Opens a search result at its message — in the chat on screen, without reopening it
+    /// when the message is there already (a reply streaming in it goes on).
     public func open(_ hit: SearchHit) {
+        if hit.chatID == viewModel.chat?.id, let message = hit.messageID, viewModel.focus(on: message) { return }
         open(hit.chatID, focusing: hit.messageID)
     }
 
@@ -112,7 +115,7 @@ public final class ChatLibrary {
         recentlyDeleted = nil
         notify(.undo)
         guard attempt({ try $0.restoreChat(chat.id) }) else { return }
-        chats = (try? store.chats()) ?? chats
+        chats.insert(chat, at: chats.firstIndex { $0.updated <= chat.updated } ?? chats.count)
         notify(.chats)
         open(chat.id)
     }
@@ -126,21 +129,26 @@ public final class ChatLibrary {
 
     public func search(_ text: String) {
         searchQuery = text
-        searchResults = text.trimmedSpaces.isEmpty ? [] : ((try? store.search(text)) ?? [])
+        do {
+            searchResults = text.trimmedSpaces.isEmpty ? [] : try store.search(text)
+        } catch {
+            searchResults = []
+            viewModel.status.report("Could not search your chats: \(ChatError.describe(error))")
+        }
         notify(.searchResults)
     }
 
     // MARK: Export and import
 
-    /// Exports read the store once the replies' saves have landed.
-    public func markdown(of id: UUID) -> String? {
+    /// Exports read the store once the replies' saves have landed; nil when there is no such chat.
+    public func markdown(of id: UUID) throws -> String? {
         viewModel.finishSaving()
-        return (try? store.archive(id)).flatMap { $0 }.map(ChatArchive.markdown)
+        return try store.archive(id).map(ChatArchive.markdown)
     }
 
-    public func json(of id: UUID) -> String? {
+    public func json(of id: UUID) throws -> String? {
         viewModel.finishSaving()
-        return (try? store.archive(id)).flatMap { $0 }.map { ChatArchive.json([$0]) }
+        return try store.archive(id).map { ChatArchive.json([$0]) }
     }
 
     public func jsonOfAll() throws -> String {
@@ -160,6 +168,8 @@ public final class ChatLibrary {
     // MARK: Following the view model
 
     private func chatSaved(_ summary: ChatSummary) {
+        // A reply left behind as its chat was deleted settles after the delete: the chat stays gone.
+        guard summary.id != recentlyDeleted?.id else { return }
         chats.removeAll { $0.id == summary.id }
         let position = chats.firstIndex { $0.updated <= summary.updated } ?? chats.count
         chats.insert(summary, at: position)

@@ -18,20 +18,23 @@ public final class ChatStatus {
     public private(set) var showError = false
     /// Questions tools ask the user (location consent); the window answers them.
     public let consent: ConsentBroker
-    /// Told of every change: `.error`, `.status` or `.consentRequested`.
+    /// Told of every change: `.error`, `.status`, `.consentRequested` or `.consentSettled`.
     var onChange: ((ChatViewModel.Change) -> Void)?
 
     init(consent: ConsentBroker) {
         self.consent = consent
         consent.onRequest = { [weak self] in self?.onChange?(.consentRequested) }
+        consent.onSettled = { [weak self] in self?.onChange?(.consentSettled) }
     }
 
-    /// Shows `error` in the alert (added to one still open).
+    /// Shows `error` in the alert (added to one still open, once: a store that keeps failing
+    /// says so once).
     public func report(_ error: any Error) {
         report(ChatError.describe(error))
     }
 
     public func report(_ message: String) {
+        if showError, errorMessage.contains(message) { return }
         errorMessage = showError && !errorMessage.isEmpty ? errorMessage + "\n\n" + message : message
         showError = true
         onChange?(.error)

@@ -22,6 +22,10 @@ public final class ChatViewModel {
         case status
         /// A tool asks for the user's consent (see `status.consent`).
         case consentRequested
+        /// The question was answered (by the user, or by Stop or another chat denying it).
+        case consentSettled
+        /// Another message is to be shown and marked (`focusedMessageID`), in the same chat.
+        case focused
         /// A reply came to its end (done, or cut off), e.g. for a notification.
         case replyFinished(Int)
     }
@@ -107,6 +111,9 @@ public final class ChatViewModel {
 
     public var modelName: String { connection.modelName }
 
+    /// The connection the next reply goes through: one chosen while a reply streams, else the current one.
+    public var upcomingConnection: ChatConnection { pendingConnection ?? connection }
+
     /// Registers a handler for every change; the view's single way to learn of them.
     public func observe(_ handler: @escaping (Change) -> Void) {
         observers.append(handler)
@@ -178,6 +185,16 @@ public final class ChatViewModel {
         editingMessageID = nil
         notify(.reloaded)
         notify(.composer)
+    }
+
+    /// Shows and marks a message of the open chat that is loaded already (a search hit in
+    /// the chat on screen), leaving a reply that streams alone; false when it is not loaded.
+    @discardableResult
+    public func focus(on messageID: UUID) -> Bool {
+        guard conversation.index(of: messageID) != nil else { return false }
+        focusedMessageID = messageID
+        notify(.focused)
+        return true
     }
 
     /// Loads the page before the first loaded message; returns how many came.
@@ -301,8 +318,12 @@ public final class ChatViewModel {
         let ending: ReplyLifecycle.Ending
         do {
             let turn = try await connection.turn(appID: harnessAppID)
-            if connection.isLocal, generation == self.generation { status.setConnection(.ready) }
-            guard generation == self.generation, let userID = flight?.userID, let userIndex = conversation.index(of: userID) else { return }
+            guard generation == self.generation else { return }
+            if connection.isLocal { status.setConnection(.ready) }
+            guard let userID = flight?.userID, let userIndex = conversation.index(of: userID) else {
+                settle(.stopped)
+                return
+            }
             try await turn.run(context: requestContext(through: userIndex)) { relay.push($0) }
             ending = Task.isCancelled ? .stopped : .completed
         } catch {
@@ -321,10 +342,13 @@ public final class ChatViewModel {
     /// as fit the budget — reaching into the store when the loaded page is short.
     private func requestContext(through userIndex: Int) -> [ChatMessage] {
         var messages = conversation.context(through: userIndex)
-        if let pager, let first = conversation.messages.first {
-            let used = messages.reduce(0) { $0 + ContextWindow.estimatedTokens($1) }
-            if used < contextBudget, let earlier = try? pager.stored(before: first.id, limit: 400) {
-                messages = Conversation(messages: earlier).context() + messages
+        if let pager, let first = conversation.messages.first,
+           messages.reduce(0, { $0 + ContextWindow.estimatedTokens($1) }) < contextBudget {
+            do {
+                messages = Conversation(messages: try pager.stored(before: first.id, limit: 400)).context() + messages
+            } catch {
+                status.report("Could not read the chat's earlier messages; this request carries only the recent ones: "
+                              + ChatError.describe(error))
             }
         }
         return ContextWindow.select(messages, systemPrompt: chat?.systemPrompt ?? defaultSystemPrompt, budget: contextBudget)

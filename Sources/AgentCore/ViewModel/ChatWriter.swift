@@ -19,10 +19,10 @@ public final class ChatWriter {
         self.report = report
     }
 
-    /// The store, once the last reply's saves have landed. Waits only when the user acts in
-    /// the moment a long reply is being saved.
+    /// The store, once the saves asked for so far have landed — not a streaming reply's
+    /// next throttled save, which it does not hurry. Waits only while a save is being written.
     var settledStore: ChatStore {
-        flush()
+        queue.sync {}
         return store
     }
 
@@ -30,14 +30,14 @@ public final class ChatWriter {
     func startRecording(in chat: UUID) -> ReplyRecorder {
         let report = report
         let made = ReplyRecorder(store: store, chat: chat, queue: queue) { error in
-            let message = "Could not save the chat: \(ChatError.describe(error))"
+            let message = Self.failure(error)
             Task { @MainActor in report(message) }
         }
         recorder = made
         return made
     }
 
-    /// Waits until every save asked for so far has landed.
+    /// Waits until every save has landed, a streaming reply's latest state included (quitting).
     func flush() {
         recorder?.flush()
         queue.sync {}
@@ -71,7 +71,7 @@ public final class ChatWriter {
             try body(settledStore)
             return true
         } catch {
-            report("Could not save the chat: \(ChatError.describe(error))")
+            report(Self.failure(error))
             return false
         }
     }
@@ -83,9 +83,14 @@ public final class ChatWriter {
             do {
                 try body(store)
             } catch {
-                let message = "Could not save the chat: \(ChatError.describe(error))"
+                let message = Self.failure(error)
                 Task { @MainActor in report(message) }
             }
         }
+    }
+
+    /// What the user is told when a write fails.
+    nonisolated static func failure(_ error: any Error) -> String {
+        "Could not save the chat: \(ChatError.describe(error)). What the window shows may not all be kept."
     }
 }

@@ -6,6 +6,8 @@ public final class ConsentBroker {
     private var waiting: [CheckedContinuation<LocationConsent, Never>] = []
     /// Called when a question starts waiting (the view model forwards it to the window).
     public var onRequest: (() -> Void)?
+    /// Called when the question was answered, by whoever answered it.
+    public var onSettled: (() -> Void)?
 
     public init() {}
 
@@ -21,8 +23,10 @@ public final class ConsentBroker {
     }
 
     public func answer(_ consent: LocationConsent) {
+        guard !waiting.isEmpty else { return }
         let resumed = waiting
         waiting = []
         for continuation in resumed { continuation.resume(returning: consent) }
+        onSettled?()
     }
 }

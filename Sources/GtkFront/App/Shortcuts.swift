@@ -1,3 +1,4 @@
+import AgentCore
 import CGtk
 
 /// Every keyboard shortcut, in one list: the application binds these accelerators to their
@@ -36,6 +37,7 @@ enum Shortcuts {
         ]),
         ("Application", [
             Shortcut(title: "Preferences", accelerator: "<Control>comma", scope: .accelerator(action: "win.preferences")),
+            Shortcut(title: "The main menu", accelerator: "F10", scope: .widget),
             Shortcut(title: "Keyboard shortcuts", accelerator: "<Control>question", scope: .accelerator(action: "win.show-help-overlay")),
             Shortcut(title: "Close the window", accelerator: "<Control>w", scope: .accelerator(action: "window.close")),
             Shortcut(title: "Quit", accelerator: "<Control>q", scope: .accelerator(action: "app.quit")),
@@ -49,26 +51,28 @@ enum Shortcuts {
             if case .accelerator(let action) = shortcut.scope { byAction[action, default: []].append(shortcut.accelerator) }
         }
         for (action, accelerators) in byAction {
-            var strings = accelerators.map { strdup($0) }
-            strings.append(nil)
-            defer { strings.forEach { free($0) } }
-            strings.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { list in
-                    gtk_application_set_accels_for_action(application, action, list.baseAddress)
-                }
-            }
+            CStringArray.with(accelerators) { gtk_application_set_accels_for_action(application, action, $0) }
         }
     }
 
     /// Binds the window's keys that apply only when nothing focused wants them.
     static func install(in window: UnsafeMutablePointer<GtkWidget>) {
+        var keys: [String: String] = [:]
+        for shortcut in groups.flatMap(\.shortcuts) {
+            if case .whenUnused(let action) = shortcut.scope { keys[shortcut.accelerator] = action }
+        }
+        bindWhenUnused(keys, in: window)
+    }
+
+    /// Binds each accelerator to its action on `widget`, in the bubble phase: a focused
+    /// widget that uses the key (a search entry, an open list) gets it first.
+    static func bindWhenUnused(_ keys: [String: String], in widget: UnsafeMutablePointer<GtkWidget>) {
         let controller: OpaquePointer = gtk_shortcut_controller_new()
         gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_BUBBLE)
-        for shortcut in groups.flatMap(\.shortcuts) {
-            guard case .whenUnused(let action) = shortcut.scope else { continue }
-            gtk_shortcut_controller_add_shortcut(controller, gtk_shortcut_new(gtk_shortcut_trigger_parse_string(shortcut.accelerator),
+        for (accelerator, action) in keys {
+            gtk_shortcut_controller_add_shortcut(controller, gtk_shortcut_new(gtk_shortcut_trigger_parse_string(accelerator),
                                                                               gtk_named_action_new(action)))
         }
-        gtk_widget_add_controller(window, controller)
+        gtk_widget_add_controller(widget, controller)
     }
 }

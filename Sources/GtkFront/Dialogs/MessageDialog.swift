@@ -35,10 +35,15 @@ final class MessageDialog {
     }
 
     var heading: String { adw_message_dialog_get_heading(dialog).map { String(cString: $0) } ?? "" }
-    var body: String { adw_message_dialog_get_body(dialog).map { String(cString: $0) } ?? "" }
 
-    /// The responses' labels, in order (what the buttons say).
-    var responseLabels: [String] {
-        GtkText.labels(in: window).filter { !$0.isEmpty && $0 != heading && $0 != body }
+    /// The message; it can grow while the dialog is open (another error).
+    var body: String {
+        get { adw_message_dialog_get_body(dialog).map { String(cString: $0) } ?? "" }
+        set { adw_message_dialog_set_body(dialog, newValue) }
+    }
+
+    /// Takes the dialog away unanswered (the question no longer stands).
+    func withdraw() {
+        gtk_window_destroy(window.cast())
     }
 }

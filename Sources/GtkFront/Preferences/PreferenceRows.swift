@@ -82,10 +82,5 @@ enum PreferenceRows {
         String(cString: gtk_editable_get_text(editable.opaque))
     }
 
-    /// A list of strings for a combo row.
-    static func stringList(_ items: [String]) -> OpaquePointer {
-        let list: OpaquePointer = gtk_string_list_new(nil)
-        for item in items { gtk_string_list_append(list, item) }
-        return list
-    }
+
 }

@@ -18,8 +18,8 @@ final class PreferencesWindow {
 
     /// `closed` runs once the window has closed and its changes are written.
     init(parent: UnsafeMutablePointer<GtkWidget>, settings stored: SettingsStore, secrets: SecretStore,
-         closed: @escaping @MainActor () -> Void) {
-        settings = stored.delayedCopy()
+         closed: @escaping @MainActor () -> Void) throws {
+        settings = try stored.delayedCopy()
         window = adw_preferences_window_new()
         gtk_window_set_transient_for(window.cast(), parent.cast())
         gtk_window_set_modal(window.cast(), 1)
@@ -57,11 +57,7 @@ final class PreferencesWindow {
             }
         }
         // Escape closes the window from any row — once the row (an open list, say) has no use for it.
-        let escape: OpaquePointer = gtk_shortcut_controller_new()
-        gtk_event_controller_set_propagation_phase(escape, GTK_PHASE_BUBBLE)
-        gtk_shortcut_controller_add_shortcut(escape, gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"),
-                                                                      gtk_named_action_new("window.close")))
-        gtk_widget_add_controller(window, escape)
+        Shortcuts.bindWhenUnused(["Escape": "window.close"], in: window)
         Signals.connectReturning(window.raw, "close-request") { [weak self] in
             self?.apply()
             return false
@@ -77,18 +73,8 @@ final class PreferencesWindow {
         gtk_window_present(window.cast())
     }
 
-    func close() {
-        gtk_window_close(window.cast())
-    }
-
-    /// Shows the page called `name` ("servers", "generation", "tools", "local-model").
-    func show(page name: String) {
-        adw_preferences_window_set_visible_page_name(window.cast(), name)
-    }
-
     func toast(_ text: String) {
-        let toast = adw_toast_new(PangoMarkup.escape(text))
-        adw_preferences_window_add_toast(window.cast(), toast)
+        adw_preferences_window_add_toast(window.cast(), Toasts.make(text, seconds: 3))
     }
 
     /// Writes what was changed (once).

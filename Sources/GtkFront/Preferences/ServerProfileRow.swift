@@ -21,6 +21,8 @@ final class ServerProfileRow {
     let toolsSwitch: UnsafeMutablePointer<GtkWidget>
     let removeButton: UnsafeMutablePointer<GtkWidget>
     private let settings: SettingsStore
+    /// This profile's own settings.
+    private let profileSettings: GSettingsObject
     private let secrets: SecretStore
     private var listedModels: [String] = []
     private var keyCheck = 0
@@ -33,11 +35,11 @@ final class ServerProfileRow {
     var onRemove: ((ServerProfileRow) -> Void)?
     var onChooseCertificate: ((@escaping @MainActor (String) -> Void) -> Void)?
 
-    init(id: String, settings: SettingsStore, secrets: SecretStore) {
+    init(id: String, profile: GSettingsObject, settings: SettingsStore, secrets: SecretStore) {
         self.id = id
         self.settings = settings
+        profileSettings = profile
         self.secrets = secrets
-        let profile = settings.profileSettings(id)
         widget = adw_expander_row_new()
         adw_preferences_row_set_use_markup(widget.cast(), 0)
         PreferenceRows.bind(profile, "name", widget.raw, "title", readOnly: true)
@@ -48,7 +50,7 @@ final class ServerProfileRow {
         adw_entry_row_set_input_purpose(urlRow.cast(), GTK_INPUT_PURPOSE_URL)
         protocolRow = adw_combo_row_new()
         adw_preferences_row_set_title(protocolRow.cast(), "Protocol")
-        let protocols = PreferenceRows.stringList(ChatProtocol.allCases.map(\.displayName))
+        let protocols = StringLists.make(ChatProtocol.allCases.map(\.displayName))
         adw_combo_row_set_model(protocolRow.cast(), protocols)
         g_object_unref(UnsafeMutableRawPointer(protocols))
         pathRow = PreferenceRows.entryRow(title: "API Path", settings: profile, key: "api-path")
@@ -114,7 +116,7 @@ final class ServerProfileRow {
     }
 
     private func protocolChosen() {
-        settings.profileSettings(id).set("protocol", selectedProtocol.rawValue)
+        profileSettings.set("protocol", selectedProtocol.rawValue)
         showDefaultPath()
     }
 
@@ -183,7 +185,7 @@ final class ServerProfileRow {
     /// Offers `models` to pick from.
     private func show(_ models: [String]) {
         listedModels = models
-        let list = PreferenceRows.stringList(models)
+        let list = StringLists.make(models)
         adw_combo_row_set_model(modelsRow.cast(), list)
         g_object_unref(UnsafeMutableRawPointer(list))
         let current = PreferenceRows.text(of: modelRow)

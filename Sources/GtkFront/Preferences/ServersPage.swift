@@ -59,7 +59,7 @@ final class ServersPage {
         let profiles = settings.serverProfiles
         destinationIDs = [localProfileID] + profiles.map(\.id)
         let names = ["This computer (\(settings.localModel.displayName))"] + profiles.map(\.name)
-        let list = PreferenceRows.stringList(names)
+        let list = StringLists.make(names)
         adw_combo_row_set_model(destination.cast(), list)
         g_object_unref(UnsafeMutableRawPointer(list))
         adw_combo_row_set_selected(destination.cast(), guint(destinationIDs.firstIndex(of: settings.activeProfileID) ?? 0))
@@ -73,13 +73,14 @@ final class ServersPage {
     }
 
     private func addRow(for id: String) {
-        let row = ServerProfileRow(id: id, settings: settings, secrets: secrets)
+        guard let profile = settings.profileSettings(id) else { return }
+        let row = ServerProfileRow(id: id, profile: profile, settings: settings, secrets: secrets)
         row.onNotice = { [weak self] in self?.onNotice?($0) }
         row.onProblem = { [weak self] in self?.onProblem?($0) }
         row.onChooseCertificate = { [weak self] chosen in self?.chooseCertificate?(chosen) }
         row.onRemove = { [weak self] row in self?.remove(row) }
         // The destination names the servers: it follows their names.
-        Signals.connect(settings.profileSettings(id).raw, "changed::name") { [weak self] (_: UnsafeMutableRawPointer?) in
+        Signals.connect(profile.raw, "changed::name") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.reloadDestination()
         }
         PreferenceRows.add(row.widget, to: serversGroup)

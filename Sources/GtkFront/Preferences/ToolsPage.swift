@@ -34,7 +34,7 @@ final class ToolsPage {
         locationProblem = gtk_label_new("Write it as latitude, longitude in degrees, such as 48.8566, 2.3522.")
         gtk_label_set_wrap(locationProblem.opaque, 1)
         gtk_label_set_xalign(locationProblem.opaque, 0)
-        GtkText.addClasses(locationProblem, "error", "location-problem")
+        GtkText.addClasses(locationProblem, "error")
         gtk_widget_set_margin_top(locationProblem, 6)
         PreferenceRows.add(locationProblem, to: location)
         forgetConsent = gtk_button_new_with_mnemonic("_Ask Again")

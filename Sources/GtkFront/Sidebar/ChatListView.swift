@@ -18,6 +18,8 @@ final class ChatListView {
     private var settingSelection = false
     /// A chat was chosen in the list (a folded window then shows it).
     var onChatChosen: (() -> Void)?
+    /// Takes the keyboard focus when the row holding it is removed (the composer does).
+    var onFocusedRowRemoved: (() -> Void)?
     /// How many of the library's chats the list model holds.
     private(set) var shownCount = 0
     static let pageSize = 30
@@ -31,7 +33,7 @@ final class ChatListView {
         gtk_single_selection_set_can_unselect(selection, 1)
         let factory: OpaquePointer = gtk_signal_list_item_factory_new()
         listView = gtk_list_view_new(selection, factory)
-        GtkText.addClasses(listView, "navigation-sidebar", "chat-list")
+        GtkText.addClasses(listView, "navigation-sidebar")
         agent_accessible_set_label(listView, "Chats")
         widget = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
@@ -41,7 +43,7 @@ final class ChatListView {
         if let adjustment = gtk_scrolled_window_get_vadjustment(widget.opaque) {
             Signals.connect(UnsafeMutableRawPointer(adjustment), "value-changed") { [weak self] in
                 guard let self else { return }
-            let value = gtk_adjustment_get_value(adjustment), page = gtk_adjustment_get_page_size(adjustment)
+                let value = gtk_adjustment_get_value(adjustment), page = gtk_adjustment_get_page_size(adjustment)
                 if value + page >= gtk_adjustment_get_upper(adjustment) - page { showMore() }
             }
         }
@@ -53,20 +55,24 @@ final class ChatListView {
         reload()
     }
 
-    /// Mirrors the library's list (a splice of the ids) and selects the chat on screen.
+    /// Mirrors the library's list (a splice of the ids that changed) and selects the chat on screen.
     func reload() {
         let selected = library.selectedIndex ?? 0
         shownCount = min(library.chats.count, max(shownCount, Self.pageSize, selected + 1))
-        var ids = library.chats.prefix(shownCount).map { strdup($0.id.uuidString) }
-        ids.append(nil)
-        defer { ids.forEach { free($0) } }
-        settingSelection = true
-        ids.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { list in
-                gtk_string_list_splice(store, 0, g_list_model_get_n_items(store), list.baseAddress)
-            }
+        let ids = library.chats.prefix(shownCount).map(\.id)
+        let kept = Set(ids)
+        if rowsByItem.values.contains(where: { row in
+            row.chatID.map { !kept.contains($0) } == true && FocusRescue.holdsFocus(rowOf: row.root)
+        }) {
+            onFocusedRowRemoved?()
         }
+        settingSelection = true
+        StringLists.replace(store, with: ids.map(\.uuidString))
         settingSelection = false
+        // Rows kept show their chat's new title and time.
+        for row in rowsByItem.values {
+            if let id = row.chatID, kept.contains(id), let chat = library.chat(withID: id.uuidString) { row.bind(chat) }
+        }
         showSelection()
     }
 
@@ -74,14 +80,7 @@ final class ChatListView {
     func showMore() {
         guard shownCount < library.chats.count else { return }
         let more = library.chats[shownCount..<min(library.chats.count, shownCount + Self.pageSize)]
-        var ids = more.map { strdup($0.id.uuidString) }
-        ids.append(nil)
-        defer { ids.forEach { free($0) } }
-        ids.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { list in
-                gtk_string_list_splice(store, guint(shownCount), 0, list.baseAddress)
-            }
-        }
+        StringLists.splice(store, at: shownCount, removing: 0, more.map(\.id.uuidString))
         shownCount += more.count
     }
 

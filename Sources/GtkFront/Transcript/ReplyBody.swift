@@ -52,7 +52,7 @@ final class ReplyBody {
     var displayedText: String {
         if let longReply { return longReply.text }
         if gtk_widget_get_visible(placeholder) != 0 { return "…" }
-        let rendered = renderedWidgets.flatMap(Self.texts)
+        let rendered = renderedWidgets.flatMap(GtkText.labels)
         let tail = tailView.map { [$0.text] } ?? []
         return (rendered + tail).filter { !$0.isEmpty }.joined(separator: "\n\n")
     }
@@ -177,18 +177,5 @@ final class ReplyBody {
         revealed = 0
         splitter = MarkdownBlockSplitter()
         markdown = MarkdownWidgets(copyCode: markdown.copyCode)
-    }
-
-    /// The texts of the labels in a rendered block (a stacked paragraph's lines joined).
-    private static func texts(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
-        if GtkText.isLabel(widget) { return [String(cString: gtk_label_get_text(widget.opaque))] }
-        if let stacked = StackedLabel.text(of: widget) { return [stacked] }
-        var texts: [String] = []
-        var child = gtk_widget_get_first_child(widget)
-        while let current = child {
-            texts += Self.texts(in: current)
-            child = gtk_widget_get_next_sibling(current)
-        }
-        return texts
     }
 }

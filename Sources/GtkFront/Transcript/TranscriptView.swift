@@ -25,6 +25,8 @@ final class TranscriptView {
 
     /// Runs after something was copied (the window shows a brief "Copied").
     var onCopied: (() -> Void)?
+    /// Takes the keyboard focus when the row holding it is removed (the composer does).
+    var onFocusedRowRemoved: (() -> Void)?
 
     /// Whether the view keeps the newest text in sight.
     private(set) var followsNewest = true
@@ -63,11 +65,11 @@ final class TranscriptView {
         case .messageInserted(let index):
             let message = viewModel.conversation[index]
             if message.role == .user && index == viewModel.conversation.count - 1 { followsNewest = true }
-            message.id.uuidString.withCString { id in
-                var items: [UnsafePointer<CChar>?] = [id, nil]
-                gtk_string_list_splice(store, guint(index), 0, &items)
-            }
+            StringLists.splice(store, at: index, removing: 0, [message.id.uuidString])
         case .messageRemoved(let index):
+            if let string = gtk_string_list_get_string(store, guint(index)), let id = UUID(uuidString: String(cString: string)) {
+                rescueFocus(fromRowsOf: [id])
+            }
             gtk_string_list_remove(store, guint(index))
             updateRegenerate()
         case .messageChanged(let index):
@@ -79,7 +81,10 @@ final class TranscriptView {
             reload()
             updateRegenerate()
             showFocusedMessage()
-        case .error, .status, .consentRequested, .replyFinished:
+        case .focused:
+            followsNewest = false
+            showFocusedMessage()
+        case .error, .status, .consentRequested, .consentSettled, .replyFinished:
             break
         }
     }
@@ -92,19 +97,20 @@ final class TranscriptView {
         regenerateRowID = target
     }
 
+    /// Moves the keyboard focus out of the rows of `ids` before they go (see `FocusRescue`).
+    private func rescueFocus(fromRowsOf ids: some Sequence<UUID>) {
+        if ids.contains(where: { boundRows[$0].map { FocusRescue.holdsFocus(rowOf: $0.root) } ?? false }) {
+            onFocusedRowRemoved?()
+        }
+    }
+
     /// Shows the view model's conversation anew (another chat).
     private func reload() {
+        rescueFocus(fromRowsOf: boundRows.keys)
         pendingUpdates.removeAll()
         followsNewest = viewModel.focusedMessageID == nil
-        var ids = viewModel.conversation.messages.map { strdup($0.id.uuidString) }
-        ids.append(nil)
-        defer { ids.forEach { free($0) } }
-        let count = g_list_model_get_n_items(store)
-        ids.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { list in
-                gtk_string_list_splice(store, 0, count, list.baseAddress)
-            }
-        }
+        StringLists.splice(store, at: 0, removing: Int(g_list_model_get_n_items(store)),
+                           viewModel.conversation.messages.map(\.id.uuidString))
     }
 
     /// The row showing message `id`, if it is built (for tests).

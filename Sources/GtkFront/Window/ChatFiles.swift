@@ -20,9 +20,12 @@ final class ChatFiles {
 
     func exportChat(markdown: Bool) {
         guard let library, let chat = viewModel.chat else { return }
-        let text = markdown ? library.markdown(of: chat.id) : library.json(of: chat.id)
-        guard let text else { return }
-        save(text, suggestedName: Self.fileName(for: chat.title) + (markdown ? ".md" : ".json"), title: "Export Chat")
+        do {
+            guard let text = try markdown ? library.markdown(of: chat.id) : library.json(of: chat.id) else { return }
+            save(text, suggestedName: Self.fileName(for: chat.title) + (markdown ? ".md" : ".json"), title: "Export Chat")
+        } catch {
+            viewModel.status.report("Could not export the chat: \(ChatError.describe(error))")
+        }
     }
 
     func exportAll() {

@@ -29,6 +29,7 @@ final class ChatPage {
         transcript = TranscriptView(viewModel: viewModel)
         composer = ComposerBar(viewModel: viewModel)
         let composer = composer
+        transcript.onFocusedRowRemoved = { composer.input.focus() }
         emptyPage = EmptyChatPage(viewModel: viewModel) { prompt in
             viewModel.draft = prompt
             composer.input.focus()
@@ -100,7 +101,7 @@ final class ChatPage {
             showContent()
             header.refresh()
             composer.refresh()
-        case .messageChanged, .error, .consentRequested, .replyFinished:
+        case .messageChanged, .error, .consentRequested, .consentSettled, .replyFinished, .focused:
             break
         }
     }

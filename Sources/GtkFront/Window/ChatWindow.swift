@@ -156,11 +156,15 @@ public final class ChatWindow {
             if viewModel.status.showError { showAlert() }
         case .consentRequested:
             showConsentDialog()
+        case .consentSettled:
+            // Answered otherwise (Stop, another chat): the question is gone.
+            consentDialog?.withdraw()
+            consentDialog = nil
         case .replyFinished(let index):
             if gtk_window_is_active(window.cast()) == 0 { ReplyNotification.send(for: viewModel.conversation[index], from: window) }
         case .composer, .reloaded, .messageInserted, .messageRemoved:
             updateActions()
-        case .messageChanged, .status:
+        case .messageChanged, .status, .focused:
             break
         }
     }
@@ -190,16 +194,22 @@ public final class ChatWindow {
         undoToast?.dismiss()
         undoToast = nil
         guard let deleted = library.recentlyDeleted else { return }
+        let id = deleted.id
         undoToast = toasts.show("“\(deleted.title)” deleted", button: "_Undo",
                                 onButton: { library.undoDelete() },
                                 onDismissed: { [weak self] in
+                                    // A later delete has an Undo of its own.
+                                    guard library.recentlyDeleted?.id == id else { return }
                                     library.forgetDeleted()
                                     self?.undoToast = nil
                                 })
     }
 
     private func showAlert() {
-        guard alert == nil else { return }
+        if let alert {
+            alert.body = viewModel.status.errorMessage
+            return
+        }
         alert = ErrorAlert.show(over: window, message: viewModel.status.errorMessage) { [weak self] in
             guard let self else { return }
             alert = nil
@@ -230,21 +240,30 @@ public final class ChatWindow {
             return
         }
         let before = preferences.makeConnection().configuration
-        let opened = PreferencesWindow(parent: window, settings: preferences.settings, secrets: preferences.secrets) { [weak self] in
-            guard let self else { return }
-            preferencesWindow = nil
-            applyPreferences(connectionBefore: before)
+        do {
+            let opened = try PreferencesWindow(parent: window, settings: preferences.settings, secrets: preferences.secrets) { [weak self] in
+                guard let self else { return }
+                preferencesWindow = nil
+                applyPreferences(connectionBefore: before)
+            }
+            preferencesWindow = opened
+            opened.present()
+        } catch {
+            viewModel.status.report("Preferences could not be opened: \(ChatError.describe(error))")
         }
-        preferencesWindow = opened
-        opened.present()
     }
 
+    /// A connection is made anew only when the settings it comes from changed in this
+    /// Preferences session, and then only if it differs from the one chats go to (or will,
+    /// once a streaming reply has ended).
     private func applyPreferences(connectionBefore: ChatConnection.Configuration) {
         guard let preferences else { return }
         viewModel.contextBudget = preferences.settings.contextBudget
         viewModel.defaultSystemPrompt = preferences.settings.systemPrompt
         let connection = preferences.makeConnection()
-        if connection.configuration != connectionBefore { viewModel.use(connection) }
+        guard connection.configuration != connectionBefore,
+              connection.configuration != viewModel.upcomingConnection.configuration else { return }
+        viewModel.use(connection)
     }
 
     // MARK: Actions
@@ -259,10 +278,7 @@ public final class ChatWindow {
         Actions.add("copy-chat", to: target) { [weak self] in self?.copyChat() }
         Actions.add("preferences", to: target) { [weak self] in self?.showPreferences() }
         Actions.setEnabled(preferences != nil, "preferences", in: target)
-        Actions.add("about", to: target) { [weak self] in
-            guard let self else { return }
-            aboutWindow = AboutWindow.show(over: window, connection: viewModel.connection)
-        }
+        Actions.add("about", to: target) { [weak self] in self?.showAbout() }
         Actions.add("show-chats", to: target) { [weak self] in self?.showChats() }
         guard let library else { return }
         Actions.add("new-chat", to: target) { [weak self] in
@@ -284,6 +300,18 @@ public final class ChatWindow {
         Actions.add("export-all", to: target) { [weak self] in self?.files.exportAll() }
         Actions.add("import", to: target) { [weak self] in self?.files.importChats() }
         sidebar?.onChatChosen = { [weak self] in self?.showChat() }
+        sidebar?.chatList.onFocusedRowRemoved = { [weak self] in self?.composer.input.focus() }
+    }
+
+    /// About Agent; the one already open comes to the front.
+    private func showAbout() {
+        if let aboutWindow {
+            gtk_window_present(aboutWindow.cast())
+            return
+        }
+        let about = AboutWindow.show(over: window, connection: viewModel.connection)
+        aboutWindow = about
+        Signals.connect(about.raw, "destroy") { [weak self] in self?.aboutWindow = nil }
     }
 
     private func renameChat() {
@@ -297,10 +325,17 @@ public final class ChatWindow {
         }
     }
 
-    /// Ctrl+Shift+C: the whole chat as Markdown on the clipboard.
+    /// Ctrl+Shift+C: the whole chat as Markdown on the clipboard (all of it, from the store,
+    /// when it is saved; what is on screen otherwise).
     private func copyChat() {
-        let markdown = viewModel.chat.flatMap { library?.markdown(of: $0.id) }
-            ?? ChatArchive.markdown(ChatArchive.Chat(summary: ChatSummary(title: AppIdentity.name), messages: viewModel.conversation.messages))
+        let markdown: String
+        do {
+            markdown = try viewModel.chat.flatMap { try library?.markdown(of: $0.id) }
+                ?? ChatArchive.markdown(ChatArchive.Chat(summary: ChatSummary(title: AppIdentity.name), messages: viewModel.conversation.messages))
+        } catch {
+            viewModel.status.report("Could not copy the chat: \(ChatError.describe(error))")
+            return
+        }
         gdk_clipboard_set_text(gtk_widget_get_clipboard(window), markdown)
         toasts.show("Chat copied as Markdown", seconds: 2)
     }

@@ -20,7 +20,6 @@ final class EmptyChatPage {
     init(viewModel: ChatViewModel, chose: @escaping @MainActor (String) -> Void) {
         self.viewModel = viewModel
         widget = adw_status_page_new()
-        GtkText.addClasses(widget, "empty-chat")
         let examples: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
         gtk_widget_set_halign(examples, GTK_ALIGN_CENTER)
         var buttons: [UnsafeMutablePointer<GtkWidget>] = []

@@ -1,3 +1,4 @@
+import AgentCore
 import CGtk
 
 /// The keyboard shortcuts window (Ctrl+?), GTK's own `GtkShortcutsWindow`, built from
@@ -11,10 +12,10 @@ enum ShortcutsWindow {
             <child><object class="GtkShortcutsSection"><property name="section-name">shortcuts</property>
             """
         for group in Shortcuts.groups {
-            xml += "<child><object class=\"GtkShortcutsGroup\"><property name=\"title\">\(escape(group.title))</property>"
+            xml += "<child><object class=\"GtkShortcutsGroup\"><property name=\"title\">\(PangoMarkup.escape(group.title))</property>"
             for shortcut in group.shortcuts {
-                xml += "<child><object class=\"GtkShortcutsShortcut\"><property name=\"title\">\(escape(shortcut.title))</property>"
-                    + "<property name=\"accelerator\">\(escape(shortcut.accelerator))</property></object></child>"
+                xml += "<child><object class=\"GtkShortcutsShortcut\"><property name=\"title\">\(PangoMarkup.escape(shortcut.title))</property>"
+                    + "<property name=\"accelerator\">\(PangoMarkup.escape(shortcut.accelerator))</property></object></child>"
             }
             xml += "</object></child>"
         }
@@ -23,9 +24,5 @@ enum ShortcutsWindow {
         defer { g_object_unref(UnsafeMutableRawPointer(builder)) }
         guard let object = gtk_builder_get_object(builder, "shortcuts") else { return }
         gtk_application_window_set_help_overlay(window.cast(), OpaquePointer(object))
-    }
-
-    private static func escape(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
     }
 }

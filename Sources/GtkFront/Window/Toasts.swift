@@ -32,7 +32,7 @@ final class Toasts {
         return toast
     }
 
-    /// The texts on screen in the overlay's toasts (what a screen reader reads).
+    /// The texts of the toasts on screen.
     var shownTexts: [String] {
         var texts: [String] = []
         var child = gtk_widget_get_first_child(overlay)
@@ -43,8 +43,9 @@ final class Toasts {
         return texts
     }
 
-    /// The toast's title is markup in libadwaita 1.2: model and chat text is escaped.
-    private static func make(_ title: String, seconds: UInt32) -> OpaquePointer? {
+    /// A toast saying `title` (plain text: libadwaita 1.2 reads a toast's title as markup, so
+    /// model and chat text is escaped).
+    static func make(_ title: String, seconds: UInt32) -> OpaquePointer? {
         let toast = adw_toast_new(PangoMarkup.escape(title))
         adw_toast_set_timeout(toast, seconds)
         return toast

@@ -38,6 +38,15 @@ struct FaultInjectionCLITests {
         #expect(!result.stderr.contains(key) && !result.stdout.contains(key), "the key is never printed")
     }
 
+    @Test("A server that sends one event without end: Agent stops reading at 16 MB, says so, exits 1")
+    func endlessEvent() async throws {
+        let result = try await run(["--server", server.url("endless"), "go"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(StreamLimit.message), "\(result.stderr)")
+        let hungUp = try await server.events().contains { $0["event"] as? String == "endless-closed" }
+        #expect(hungUp, "the connection was closed, not read to its end")
+    }
+
     @Test("A redirect on the same server is followed, the key with it; to another host the key stays behind")
     func redirects() async throws {
         let same = try await run(["--server", server.url("redirect-auth"), "--api-key-env", "AGENT_TEST_KEY", "go"],

@@ -175,19 +175,41 @@ struct LocalModelServerTests {
         let model = ChatViewModel(connection: ChatConnection(localServer: LocalModelServer()))
         model.prepare()
         #expect(model.status.connection == .starting)
+        let mine = { Self.llamaServers().subtracting(before).filter { Self.parent(of: $0) == getpid() } }
+        try await waitFor(timeout: .seconds(10)) { !mine().isEmpty }
         // llama-server is now loading its model; the user picks a server in Preferences.
-        try await Task.sleep(for: .milliseconds(150))
         model.use(ChatConnection(endpoint: ChatEndpoint(serverURL: TestServer.shared.url("echo"), model: "remote")))
-        // Long enough for the abandoned start to have ended, one way or the other.
-        try await Task.sleep(for: .seconds(3))
+        try await waitFor(timeout: .seconds(10)) { mine().isEmpty }
+        // The abandoned start has ended; what it says must reach no one.
+        try await Task.sleep(for: .milliseconds(300))
         #expect(!model.status.showError, "\(model.status.errorMessage)")
         #expect(model.status.connection == .ready)
-        #expect(Self.llamaServers().subtracting(before).filter { Self.parent(of: $0) == getpid() }.isEmpty,
-                "the abandoned llama-server was stopped")
         model.draft = "hello"
         model.send()
         await model.waitUntilIdle()
         #expect(model.conversation.messages.last?.text == "Echo: hello (1 messages)")
+    }
+
+    @Test("Stop while the local model is still starting: the reply ends at once, the start goes on")
+    func stopWhileStarting() async throws {
+        let connection = ChatConnection(localServer: LocalModelServer())
+        defer { connection.shutdown() }
+        let model = ChatViewModel(connection: connection)
+        model.draft = "hello"
+        model.send()
+        model.stop()
+        await model.waitUntilIdle()
+        #expect(!model.isSending)
+        #expect(model.conversation.messages.map(\.state) == [.done], "stopped before a word: the empty reply is gone")
+        #expect(!model.status.showError)
+        model.prepare()
+        try await waitFor(timeout: .seconds(60)) { model.status.connection == .ready }
+    }
+
+    func waitFor(timeout: Duration, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(condition())
     }
 
     @Test func aMissingRuntimeNamesTheInstallCommand() async {

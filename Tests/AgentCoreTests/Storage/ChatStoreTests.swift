@@ -223,10 +223,18 @@ struct ChatArchiveTests {
         #expect(try mode(file.deletingLastPathComponent().path) == 0o700)
         #expect(try mode(file.path) == 0o600)
         #expect(try mode(file.path + "-wal") == 0o600)
+        // A folder the user chose stays as they made it; the chats file is tightened.
         chmod(file.path, 0o644)
         chmod(file.deletingLastPathComponent().path, 0o755)
         _ = try ChatStore(file: file)
-        #expect(try mode(file.path) == 0o600 && mode(file.deletingLastPathComponent().path) == 0o700)
+        #expect(try mode(file.path) == 0o600 && mode(file.deletingLastPathComponent().path) == 0o755)
+        // The app's own folder is tightened.
+        let own = AppIdentity.cacheDirectory.appending(path: "private-files-test-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: own) }
+        try PrivateFiles.makeDirectory(own)
+        chmod(own.path, 0o755)
+        try PrivateFiles.makeDirectory(own)
+        #expect(try mode(own.path) == 0o700)
     }
 
     @Test func markdownReadsLikeTheChat() throws {

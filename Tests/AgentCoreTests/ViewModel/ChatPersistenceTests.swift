@@ -341,6 +341,55 @@ struct ChatStoreFailureTests {
         #expect(model.conversation.messages.last?.text == "Echo: and now? (3 messages)")
     }
 
+    @Test("Deleting the chat whose reply streams: the reply settles, and the chat stays deleted")
+    func deletingTheStreamingChat() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("stall", store: store)
+        let library = ChatLibrary(store: store, viewModel: model)
+        model.draft = "wait for it"
+        model.send()
+        try await waitFor { model.conversation.count == 2 && model.conversation[1].text == "Waiting" }
+        let chat = try #require(model.chat)
+        library.delete(chat.id)
+        #expect(!model.isSending && model.chat == nil)
+        #expect(!library.chats.contains { $0.id == chat.id }, "the reply's settling did not bring the chat back")
+        library.undoDelete()
+        #expect(library.chats.map(\.id) == [chat.id])
+    }
+
+    @Test("A reply that never said a word is removed, and no later save brings it back")
+    func emptyReplyStaysRemoved() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("silentcut", store: store)
+        model.draft = "say nothing"
+        model.send()
+        await model.waitUntilIdle()
+        let chat = try #require(model.chat)
+        #expect(model.conversation.messages.map(\.role) == [.user])
+        // Past the recorder's one-second throttle, when a save waiting then would have landed.
+        try await Task.sleep(for: .milliseconds(1500))
+        model.finishSaving()
+        #expect(try store.messages(in: chat.id).map(\.message.role) == [.user])
+    }
+
+    @Test("A tool's question answered otherwise (Stop) is settled for the window too")
+    func consentWithdrawnOnStop() async throws {
+        let consent = ConsentBroker()
+        let settings = try TestTools.settings()
+        let toolbox = Toolbox.standard(settings: settings, locationSource: nil, askConsent: { await consent.ask() })
+        let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-single/\(uniqueMarker())"),
+                                                                                    model: "m"), toolbox: toolbox), consent: consent)
+        var changes: [ChatViewModel.Change] = []
+        model.observe { changes.append($0) }
+        model.draft = "Where am I?"
+        model.send()
+        try await waitFor { changes.contains(.consentRequested) }
+        model.stop()
+        await model.waitUntilIdle()
+        #expect(changes.contains(.consentSettled))
+        #expect(!consent.isAsking)
+    }
+
     func waitFor(_ condition: () -> Bool) async throws {
         for _ in 0..<(2000 * TestTiming.scale) where !condition() {
             try await Task.sleep(for: .milliseconds(5))

@@ -32,8 +32,8 @@ struct ChatViewModelTests {
     }
 
     @Test func aReplyStreamsIntoTheConversation() async throws {
-        // 50 ms between tokens (more under sanitizers): the reply is seen to grow.
-        let model = viewModel("slow-\(50 * TestTiming.scale)")
+        // 100 ms between tokens (more under sanitizers): the reply is seen to grow.
+        let model = viewModel("slow-\(100 * TestTiming.scale)")
         var changes: [ChatViewModel.Change] = []
         model.observe { changes.append($0) }
         model.draft = "  Hi there "

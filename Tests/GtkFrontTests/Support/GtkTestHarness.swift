@@ -3,6 +3,7 @@ import CGtk
 import Foundation
 @testable import GtkFront
 import TestSupport
+import Testing
 
 /// Runs the real application in-process under the test's display: registers it (its
 /// `startup`), activates it (its `activate`: the window), and pumps GLib's main loop
@@ -26,6 +27,7 @@ enum GtkTestHarness {
     private static let initialized: Bool = {
         setenv("GSK_RENDERER", "cairo", 0)
         _ = portal
+        g_log_set_writer_func(GLibWarnings.writer, nil, nil)
         return gtk_init_check() != 0
     }()
 
@@ -52,8 +54,12 @@ enum GtkTestHarness {
             throw RegistrationFailed(message: message)
         }
         g_application_activate(gApplication)
+        warningsBefore = GLibWarnings.count
         return app
     }
+
+    /// How many GLib warnings and criticals there were when the last app launched.
+    private static var warningsBefore = 0
 
     private static var launches = 0
 
@@ -68,9 +74,14 @@ enum GtkTestHarness {
         try await Xdo.focus(window.window)
     }
 
+    /// Closes the app's window. A GTK, GLib or libadwaita warning or critical logged while
+    /// it ran fails the test: each is a misuse of the toolkit, and some read freed memory.
     static func close(_ app: AgentApplication) {
         if let window = app.window?.window { gtk_window_destroy(window.cast()) }
         pumpPending()
+        let logged = GLibWarnings.messages(since: warningsBefore)
+        warningsBefore = GLibWarnings.count
+        if !logged.isEmpty { Issue.record("GLib logged while the app ran:\n\(logged.joined(separator: "\n"))") }
     }
 
     /// Runs everything GLib has ready, without blocking.

@@ -16,11 +16,11 @@ public struct HarnessStreamDecoder: ReplyStreamDecoder {
         parser.feed(bytes) { sseEvents.append($0) }
         var batch = ReplyEventBatch()
         for event in sseEvents { handle(event, into: &batch) }
-        if parser.overflowed, !reader.serverErrors.contains(StreamLimit.message) {
-            reader.reportError(StreamLimit.message, into: &batch)
-        }
+        batch.reportOverflow(parser.overflowed, errors: &reader.serverErrors)
         return batch.finish()
     }
+
+    public var hasOverflowed: Bool { parser.overflowed }
 
     public mutating func finish() -> (events: [ReplyEvent], outcome: StreamOutcome) {
         parser.finish()

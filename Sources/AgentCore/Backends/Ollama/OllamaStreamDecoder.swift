@@ -16,11 +16,11 @@ public struct OllamaStreamDecoder: ReplyStreamDecoder {
         var received: [[UInt8]] = []
         lines.feed(bytes) { received.append($0) }
         for line in received { handle(line, into: &batch) }
-        if lines.overflowed, !reader.serverErrors.contains(StreamLimit.message) {
-            reader.reportError(StreamLimit.message, into: &batch)
-        }
+        batch.reportOverflow(lines.overflowed, errors: &reader.serverErrors)
         return batch.finish()
     }
+
+    public var hasOverflowed: Bool { lines.overflowed }
 
     public mutating func finish() -> (events: [ReplyEvent], outcome: StreamOutcome) {
         var batch = ReplyEventBatch()

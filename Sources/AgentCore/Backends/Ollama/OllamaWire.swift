@@ -79,7 +79,8 @@ struct OllamaChunk {
 /// tool calls and errors.
 struct OllamaChunkReader {
     private(set) var toolCalls: [ToolCall] = []
-    private(set) var serverErrors: [String] = []
+    /// What the server reported as errors (the decoders add the stream-limit error here).
+    var serverErrors: [String] = []
     private(set) var sawDone = false
     private(set) var sawContent = false
     private var startedReported = false

@@ -28,12 +28,11 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
         parser.feed(bytes) { sseEvents.append($0) }
         var batch = ReplyEventBatch()
         for event in sseEvents { handle(event, into: &batch) }
-        if parser.overflowed, !serverErrors.contains(StreamLimit.message) {
-            serverErrors.append(StreamLimit.message)
-            batch.append(.serverError(StreamLimit.message))
-        }
+        batch.reportOverflow(parser.overflowed, errors: &serverErrors)
         return batch.finish()
     }
+
+    public var hasOverflowed: Bool { parser.overflowed }
 
     public mutating func finish() -> (events: [ReplyEvent], outcome: StreamOutcome) {
         parser.finish()
