@@ -3,7 +3,8 @@
 #   make install PREFIX=/usr/local
 #   make uninstall PREFIX=…
 #   make check-data               (validate the desktop file, AppStream metainfo and settings schema)
-#   make schemas                  (compile the settings schema for runs from the build tree)
+#   make schemas icons            (the compiled settings schema and the icon's PNG sizes, for runs
+#                                  from the build tree)
 # The Swift runtime is linked statically, so installed binaries do not depend on the toolchain.
 
 APP_ID  := io.github.agentdesktop.Agent
@@ -15,12 +16,21 @@ SWIFT_FLAGS ?= --static-swift-stdlib
 PRODUCTS := .build/$(BUILD)/agent .build/$(BUILD)/agent-cli
 # The build tree's compiled schema: the executables look beside themselves for it (.build/schemas).
 SCHEMA_DIR := .build/schemas
+# The app's icons for runs from the build tree, as installed: the SVGs, the icon drawn at
+# fixed sizes (GTK then reads a PNG for the window icon and the empty chat's page instead of
+# loading librsvg to draw the SVG: 6 MB and milliseconds at start) and an icon cache (GTK
+# otherwise lists every folder of the theme).
+ICON_DIR   := .build/icons/hicolor
+ICON_SIZES := 16 32 48 64 128
+ICON_PNGS  := $(foreach size,$(ICON_SIZES),$(ICON_DIR)/$(size)x$(size)/apps/$(APP_ID).png)
+ICON_SVGS  := $(ICON_DIR)/scalable/apps/$(APP_ID).svg $(ICON_DIR)/symbolic/apps/$(APP_ID)-symbolic.svg
+ICON_CACHE := $(firstword $(shell which gtk4-update-icon-cache gtk-update-icon-cache 2>/dev/null))
 
-.PHONY: all build install uninstall check-data schemas
+.PHONY: all build install uninstall check-data schemas icons
 
 all: build
 
-build: schemas
+build: schemas icons
 	swift build -c $(BUILD) $(SWIFT_FLAGS) --product agent
 	swift build -c $(BUILD) $(SWIFT_FLAGS) --product agent-cli
 
@@ -29,6 +39,18 @@ schemas: $(SCHEMA_DIR)/gschemas.compiled
 $(SCHEMA_DIR)/gschemas.compiled: data/$(APP_ID).gschema.xml
 	mkdir -p $(SCHEMA_DIR)
 	glib-compile-schemas --strict --targetdir=$(SCHEMA_DIR) data
+
+icons: $(ICON_DIR)/icon-theme.cache
+
+$(ICON_DIR)/icon-theme.cache: $(ICON_PNGS) $(ICON_SVGS)
+	$(ICON_CACHE) -qtf $(ICON_DIR)
+
+$(ICON_DIR)/%/apps/$(APP_ID).png: data/icons/hicolor/scalable/apps/$(APP_ID).svg
+	mkdir -p $(dir $@)
+	rsvg-convert --width $(firstword $(subst x, ,$*)) --height $(firstword $(subst x, ,$*)) $< -o $@
+
+$(ICON_DIR)/%.svg: data/icons/hicolor/%.svg
+	install -Dm644 $< $@
 
 install: build
 	install -Dm755 .build/$(BUILD)/agent "$(DESTDIR)$(BINDIR)/agent"
@@ -39,11 +61,14 @@ install: build
 	install -Dm644 data/$(APP_ID).metainfo.xml "$(DESTDIR)$(DATADIR)/metainfo/$(APP_ID).metainfo.xml"
 	install -Dm644 data/icons/hicolor/scalable/apps/$(APP_ID).svg "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	install -Dm644 data/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg "$(DESTDIR)$(DATADIR)/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg"
+	for size in $(ICON_SIZES); do \
+		install -Dm644 $(ICON_DIR)/$${size}x$${size}/apps/$(APP_ID).png "$(DESTDIR)$(DATADIR)/icons/hicolor/$${size}x$${size}/apps/$(APP_ID).png"; \
+	done
 	install -Dm644 data/$(APP_ID).gschema.xml "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/$(APP_ID).gschema.xml"
 	glib-compile-schemas "$(DESTDIR)$(DATADIR)/glib-2.0/schemas"
 	install -Dm644 Resources/style.css "$(DESTDIR)$(DATADIR)/$(APP_ID)/style.css"
 	install -Dm644 Resources/templates/gemma3-tools.jinja "$(DESTDIR)$(DATADIR)/$(APP_ID)/templates/gemma3-tools.jinja"
-	-command -v gtk4-update-icon-cache >/dev/null && gtk4-update-icon-cache -qtf "$(DESTDIR)$(DATADIR)/icons/hicolor"
+	$(ICON_CACHE) -qtf "$(DESTDIR)$(DATADIR)/icons/hicolor"
 	-command -v update-desktop-database >/dev/null && update-desktop-database -q "$(DESTDIR)$(DATADIR)/applications"
 
 uninstall:
@@ -52,6 +77,7 @@ uninstall:
 	rm -f "$(DESTDIR)$(DATADIR)/metainfo/$(APP_ID).metainfo.xml"
 	rm -f "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	rm -f "$(DESTDIR)$(DATADIR)/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg"
+	for size in $(ICON_SIZES); do rm -f "$(DESTDIR)$(DATADIR)/icons/hicolor/$${size}x$${size}/apps/$(APP_ID).png"; done
 	rm -f "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/$(APP_ID).gschema.xml"
 	if ls "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/"*.gschema.xml >/dev/null 2>&1; then \
 		glib-compile-schemas "$(DESTDIR)$(DATADIR)/glib-2.0/schemas"; \

@@ -39,6 +39,7 @@ extension GtkSuites {
         /// Clicks the item labelled `label` in the menu `button` opens.
         func choose(_ label: String, from button: UnsafeMutablePointer<GtkWidget>) async throws {
             try await Xdo.click(button)
+            try await GtkTestHarness.pump(until: { gtk_menu_button_get_popover(button.opaque) != nil }, "the menu built")
             let popover = try #require(gtk_menu_button_get_popover(button.opaque))
             let popoverWidget = UnsafeMutableRawPointer(popover).assumingMemoryBound(to: GtkWidget.self)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(popoverWidget) }, "the menu")

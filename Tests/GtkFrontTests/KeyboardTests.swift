@@ -92,6 +92,8 @@ extension GtkSuites {
 
             try await Xdo.focus(window.window)
             try await Xdo.key("ctrl+question")
+            try await GtkTestHarness.pump(until: { gtk_application_window_get_help_overlay(window.window.cast()) != nil },
+                                          "the shortcuts window built")
             let overlay = try #require(gtk_application_window_get_help_overlay(window.window.cast()))
             let shortcutsWindow = UnsafeMutableRawPointer(overlay).assumingMemoryBound(to: GtkWidget.self)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(shortcutsWindow) }, "the shortcuts window")
@@ -108,6 +110,7 @@ extension GtkSuites {
 
             try await Xdo.focus(window.window)
             try await Xdo.key("F10")
+            try await GtkTestHarness.pump(until: { gtk_menu_button_get_popover(window.mainMenuButton.opaque) != nil }, "the main menu built")
             let menu = try #require(gtk_menu_button_get_popover(window.mainMenuButton.opaque))
             let menuWidget = UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GtkWidget.self)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(menuWidget) }, "F10 to open the main menu")

@@ -37,6 +37,7 @@ def main():
     expected = [f"bin/agent", "bin/agent-cli", "bin/agent-install-runtime",
                 f"share/applications/{APP_ID}.desktop", f"share/metainfo/{APP_ID}.metainfo.xml",
                 f"share/icons/hicolor/scalable/apps/{APP_ID}.svg", f"share/icons/hicolor/symbolic/apps/{APP_ID}-symbolic.svg",
+                f"share/icons/hicolor/48x48/apps/{APP_ID}.png", f"share/icons/hicolor/128x128/apps/{APP_ID}.png",
                 f"share/{APP_ID}/style.css", f"share/{APP_ID}/templates/gemma3-tools.jinja",
                 f"share/glib-2.0/schemas/{APP_ID}.gschema.xml", "share/glib-2.0/schemas/gschemas.compiled"]
     for path in expected:

@@ -8,11 +8,12 @@ public enum ResourceLocator {
         candidates().map { $0.appending(path: name) }.first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
-    /// The app's icons for an uninstalled build (`data/icons` in the source tree); nil when
+    /// The app's icons for an uninstalled build: the theme folder `make icons` builds in
+    /// `.build/icons` (SVGs, PNG sizes, a cache), else the SVGs in `data/icons`; nil when
     /// installed, where the icon theme has them.
     public static var sourceTreeIcons: URL? {
-        let icons = sourceTree.appending(path: "data/icons", directoryHint: .isDirectory)
-        return FileManager.default.fileExists(atPath: icons.path) ? icons : nil
+        [".build/icons", "data/icons"].map { sourceTree.appending(path: $0, directoryHint: .isDirectory) }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
     // Sources/AgentCore/Configuration/ResourceLocator.swift → the package's folder.

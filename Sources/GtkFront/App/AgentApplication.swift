@@ -104,11 +104,13 @@ public final class AgentApplication {
         g_object_unref(UnsafeMutableRawPointer(provider))
     }
 
-    /// For benchmarks: print the monotonic time of the first painted frame (and quit).
+    /// For benchmarks: print the monotonic time of the first painted frame and the CPU time
+    /// the process had used by then (and quit).
     private func reportFirstFrame(thenQuit: Bool) {
-        var now = timespec()
+        var now = timespec(), cpu = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
-        print("first-frame \(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))")
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu)
+        print("first-frame \(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)) \(Int64(cpu.tv_sec) * 1_000_000_000 + Int64(cpu.tv_nsec))")
         fflush(nil)
         if thenQuit { g_application_quit(gApplication) }
     }

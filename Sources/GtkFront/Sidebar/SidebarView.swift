@@ -29,6 +29,9 @@ final class SidebarView {
         gtk_search_bar_connect_entry(searchBar.opaque, searchEntry.opaque)
         gtk_search_bar_set_show_close_button(searchBar.opaque, 0)
         stack = gtk_stack_new()
+        // Only the page shown is measured.
+        gtk_stack_set_hhomogeneous(stack.opaque, 0)
+        gtk_stack_set_vhomogeneous(stack.opaque, 0)
         gtk_stack_add_named(stack.opaque, chatList.widget, "chats")
         gtk_stack_add_named(stack.opaque, results.widget, "results")
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)

@@ -44,8 +44,10 @@ final class ChatPage {
         adw_header_bar_pack_end(OpaquePointer(headerBar), chatMenuButton)
 
         content = gtk_stack_new()
-        // Each page as wide as it needs, not as wide as the widest (the narrow window).
+        // Each page as large as it needs, not as the largest (the narrow window); only the
+        // page shown is measured.
         gtk_stack_set_hhomogeneous(content.opaque, 0)
+        gtk_stack_set_vhomogeneous(content.opaque, 0)
         gtk_stack_add_named(content.opaque, emptyPage.widget, "empty")
         gtk_stack_add_named(content.opaque, transcript.widget, "transcript")
         gtk_widget_set_vexpand(content, 1)

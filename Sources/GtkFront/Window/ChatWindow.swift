@@ -46,8 +46,13 @@ public final class ChatWindow {
         self.preferences = preferences
         window = adw_application_window_new(application)
         gtk_window_set_title(window.cast(), AppIdentity.name)
-        gtk_window_set_icon_name(window.cast(), AppIdentity.applicationID)
         gtk_widget_set_size_request(window, 360, 360)
+        // The window manager's icon (X11 reads every size of it) waits until the first frame
+        // is on screen: nothing in the window shows it.
+        let shown = window
+        FirstFrame.after(window) {
+            Task { @MainActor in gtk_window_set_icon_name(shown.cast(), AppIdentity.applicationID) }
+        }
         WindowState.restore(window, from: preferences?.settings, defaultWidth: library == nil ? 760 : 1000)
 
         chatPage = ChatPage(viewModel: viewModel, withLibrary: library != nil)
@@ -92,7 +97,7 @@ public final class ChatWindow {
 
         installActions()
         Shortcuts.install(in: window)
-        ShortcutsWindow.attach(to: window)
+        ShortcutsWindow.offer(on: window)
         viewModel.observe { [weak self] change in self?.apply(change) }
         library?.observe { [weak self] change in self?.apply(change) }
         files.onSaved = { [weak self] message in self?.toasts.show(message) }

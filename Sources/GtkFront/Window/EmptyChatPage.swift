@@ -26,11 +26,6 @@ final class EmptyChatPage {
         for prompt in Self.examples {
             let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_label(prompt)
             GtkText.addClasses(button, "pill", "example-prompt")
-            // On a phone's width a long example wraps rather than widen the window.
-            if let label = gtk_button_get_child(button.cast()), GtkText.isLabel(label) {
-                gtk_label_set_wrap(label.opaque, 1)
-                gtk_label_set_justify(label.opaque, GTK_JUSTIFY_CENTER)
-            }
             Signals.connect(button.raw, "clicked") { chose(prompt) }
             gtk_box_append(examples.cast(), button)
             buttons.append(button)

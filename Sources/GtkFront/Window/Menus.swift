@@ -34,11 +34,15 @@ enum Menus {
         }
         let button: UnsafeMutablePointer<GtkWidget> = gtk_menu_button_new()
         gtk_menu_button_set_icon_name(button.opaque, icon)
-        gtk_menu_button_set_menu_model(button.opaque, UnsafeMutablePointer<GMenuModel>(menu))
+        // The popover is built the first time the menu opens, not with the window. The
+        // button keeps the menu's reference until then.
+        gtk_menu_button_set_create_popup_func(button.opaque, { button, menu in
+            guard let button, let menu, gtk_menu_button_get_menu_model(button) == nil else { return }
+            gtk_menu_button_set_menu_model(button, menu.assumingMemoryBound(to: GMenuModel.self))
+        }, UnsafeMutableRawPointer(menu), { g_object_unref($0) })
         gtk_menu_button_set_primary(button.opaque, icon == "open-menu-symbolic" ? 1 : 0)
         gtk_widget_set_tooltip_text(button, tooltip)
         agent_accessible_set_label(button, tooltip)
-        g_object_unref(UnsafeMutableRawPointer(menu))
         return button
     }
 

@@ -5,8 +5,19 @@ import CGtk
 /// `Shortcuts` — the same list the accelerators come from.
 @MainActor
 enum ShortcutsWindow {
-    /// Makes the window and attaches it to `window` as its help overlay (`win.show-help-overlay`).
-    static func attach(to window: UnsafeMutablePointer<GtkWidget>) {
+    /// Offers `win.show-help-overlay` on `window`. The shortcuts window is built when first
+    /// asked for, not with the window (it costs about as much as the rest of the window),
+    /// and kept as the window's help overlay.
+    static func offer(on window: UnsafeMutablePointer<GtkWidget>) {
+        Actions.add("show-help-overlay", to: window.raw) {
+            if gtk_application_window_get_help_overlay(window.cast()) == nil { attach(to: window) }
+            guard let overlay = gtk_application_window_get_help_overlay(window.cast()) else { return }
+            gtk_window_present(UnsafeMutableRawPointer(overlay).assumingMemoryBound(to: GtkWindow.self))
+        }
+    }
+
+    /// Makes the window and attaches it to `window` as its help overlay.
+    private static func attach(to window: UnsafeMutablePointer<GtkWidget>) {
         var xml = """
             <interface><object class="GtkShortcutsWindow" id="shortcuts"><property name="modal">1</property>
             <child><object class="GtkShortcutsSection"><property name="section-name">shortcuts</property>
