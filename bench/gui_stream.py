@@ -67,7 +67,8 @@ def main():
         f"{f_p99:.1f} / {f_max:.1f} ms; {streaming_over(fast)} of {frames} (+ {send_over(fast)} send frames)",
         f"100 tokens/s: {s_p99:.1f} / {s_max:.1f} ms; {streaming_over(slow)} (+ {send_over(slow)} send frames)",
         f"{f_p99 / s_p99:.2f}× the p99" if s_p99 else "–",
-        "no frame over 16.7 ms", "met" if f_max <= 16.7 else "missed: the send frame, see notes")
+        "no frame over 16.7 ms",
+        "met" if f_max <= 16.7 else "missed" if streaming_over(fast) else "missed: the send frame, see notes")
     for label, runs in (("2,000 tokens/s", fast), ("100 tokens/s", slow)):
         print(f"# {label}: frames over 16.7 ms began at (ms after Return): "
               + "; ".join(",".join(map(str, r["slow_at_ms"])) or "none" for r in runs), file=sys.stderr)

@@ -167,6 +167,64 @@ static inline GtkWidget *agent_reading_width_box_new(GtkWidget *child, int chars
     return box;
 }
 
+/* A box that puts its child at its start or end (its end: "agent-align-end" set; both
+ * follow the text direction), as wide as the child's natural width or the box, whichever
+ * is narrower. GTK's own alignment (halign START/END) measures a height-for-width child's
+ * width for its allocated height at every allocation — for a bubble of wrapping labels, a
+ * binary search of Pango layouts per label — where this asks only for the natural width,
+ * which GTK caches. */
+static inline int agent_aligned_child_width(GtkWidget *child, int available) {
+    int natural = 0;
+    gtk_widget_measure(child, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+    return available < 0 ? natural : MIN(natural, available);
+}
+
+static inline GtkSizeRequestMode agent_aligned_request_mode(GtkWidget *widget) {
+    (void)widget;
+    return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+static inline void agent_aligned_measure(GtkWidget *widget, GtkOrientation orientation, int for_size,
+                                         int *minimum, int *natural, int *minimum_baseline, int *natural_baseline) {
+    int min = 0, nat = 0;
+    for (GtkWidget *child = gtk_widget_get_first_child(widget); child != NULL; child = gtk_widget_get_next_sibling(child)) {
+        if (!gtk_widget_should_layout(child)) continue;
+        int child_min = 0, child_nat = 0;
+        int size = orientation == GTK_ORIENTATION_VERTICAL && for_size >= 0 ? agent_aligned_child_width(child, for_size) : for_size;
+        gtk_widget_measure(child, orientation, size, &child_min, &child_nat, NULL, NULL);
+        min = MAX(min, child_min);
+        nat = MAX(nat, child_nat);
+    }
+    *minimum = min;
+    *natural = MAX(min, nat);
+    if (minimum_baseline != NULL) *minimum_baseline = -1;
+    if (natural_baseline != NULL) *natural_baseline = -1;
+}
+
+static inline void agent_aligned_allocate(GtkWidget *widget, int width, int height, int baseline) {
+    gboolean end = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(widget), "agent-align-end"));
+    if (gtk_widget_get_direction(widget) == GTK_TEXT_DIR_RTL) end = !end;
+    for (GtkWidget *child = gtk_widget_get_first_child(widget); child != NULL; child = gtk_widget_get_next_sibling(child)) {
+        if (!gtk_widget_should_layout(child)) continue;
+        int child_width = agent_aligned_child_width(child, width);
+        graphene_point_t offset = GRAPHENE_POINT_INIT(end ? (float)(width - child_width) : 0.f, 0.f);
+        gtk_widget_allocate(child, child_width, height, baseline, gsk_transform_translate(NULL, &offset));
+    }
+}
+
+static inline GtkWidget *agent_aligned_box_new(GtkWidget *child) {
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+    gtk_widget_set_layout_manager(box, gtk_custom_layout_new(agent_aligned_request_mode, agent_aligned_measure,
+                                                             agent_aligned_allocate));
+    gtk_box_append(GTK_BOX(box), child);
+    return box;
+}
+
+static inline void agent_aligned_box_set_end(GtkWidget *box, gboolean end) {
+    g_object_set_data(G_OBJECT(box), "agent-align-end", GINT_TO_POINTER(end ? 1 : 0));
+    gtk_widget_queue_allocate(box);
+}
+
 /* How long the main loop works between two waits (g_main_context_set_poll_func wraps the
  * wait): the longest such stretch is the longest any input could wait for an answer.
  * Benchmarks only (FrameMeter). */

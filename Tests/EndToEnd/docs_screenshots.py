@@ -65,12 +65,12 @@ def launch(binary, settings, size=(1000, 700)):
 
 
 def x_window(name):
-    ids = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", name], capture_output=True, text=True).stdout.split()
-    if not ids:
-        every = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", ".*"], capture_output=True, text=True).stdout.split()
-        names = [subprocess.run(["xdotool", "getwindowname", i], capture_output=True, text=True).stdout.strip() for i in every]
-        fail(f"no window named {name}; the windows are {names}")
-    return ids[-1]
+    """The visible X window called `name` (a regular expression), waited for: the window
+    can be on the accessibility bus a moment before the X server shows it."""
+    def search():
+        return subprocess.run(["xdotool", "search", "--onlyvisible", "--name", name],
+                              capture_output=True, text=True).stdout.split()
+    return wait_for(f"an X window named {name}", search)[-1]
 
 
 def shoot(window, path):

@@ -84,10 +84,19 @@ extension GtkSuites {
             #expect(reply.text.hasPrefix("Streaming reply to: What is streaming?"))
             #expect(snapshots.count > 3, "the row grew token by token: \(snapshots)")
             #expect(GtkTestHarness.label(row.authorLabel) == "assistant (test-model)")
-            #expect(gtk_widget_get_halign(row.root) == GTK_ALIGN_START)
             let userRow = try #require(window.transcript.boundRow(for: viewModel.conversation[0].id))
             #expect(userRow.displayedText == "What is streaming?")
-            #expect(gtk_widget_get_halign(userRow.root) == GTK_ALIGN_END)
+            // On screen: the reply's bubble at the left, the user's at the right, each as wide as its text.
+            func span(_ bubble: UnsafeMutablePointer<GtkWidget>) -> (left: Float, right: Float) {
+                var bounds = graphene_rect_t()
+                _ = gtk_widget_compute_bounds(bubble, window.transcript.widget, &bounds)
+                return (bounds.origin.x, bounds.origin.x + bounds.size.width)
+            }
+            let width = Float(gtk_widget_get_width(window.transcript.widget))
+            let (replyLeft, replyRight) = span(row.bubble)
+            let (userLeft, userRight) = span(userRow.bubble)
+            #expect(replyLeft < 40 && replyRight < width - 40, "the reply at the left: \(replyLeft)–\(replyRight) of \(width)")
+            #expect(userRight > width - 40 && userLeft > width / 2, "the user's message at the right: \(userLeft)–\(userRight) of \(width)")
             #expect(!GtkTestHarness.isVisible(window.composer.stopButton))
             #expect(isFocused(window.composer.input.textView), "the focus is back in the message field for the next message")
         }

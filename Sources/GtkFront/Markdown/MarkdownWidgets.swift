@@ -86,7 +86,7 @@ struct MarkdownWidgets {
 
     static func label(markup: String, classes: [String]) -> UnsafeMutablePointer<GtkWidget> {
         let label = StackedLabel.makeLabel(classes: classes)
-        gtk_label_set_markup(label.opaque, markup)
+        StackedLabel.setMarkup(markup, of: label)
         return label
     }
 }

@@ -14,6 +14,8 @@ final class MessageRow {
     let authorLabel: UnsafeMutablePointer<GtkWidget>
     private let timeLabel: UnsafeMutablePointer<GtkWidget>
     let bubble: UnsafeMutablePointer<GtkWidget>
+    /// Puts the bubble on the right (the user's) or the left, as wide as its text.
+    private let bubbleSide: UnsafeMutablePointer<GtkWidget>
     private let footer: UnsafeMutablePointer<GtkWidget>
     let stateLabel: UnsafeMutablePointer<GtkWidget>
     /// Tokens and tokens per second of a finished reply.
@@ -68,8 +70,9 @@ final class MessageRow {
         regenerateButton = Self.footerButton(icon: "view-refresh-symbolic", tooltip: "Regenerate Reply", name: "Regenerate")
         for child in [stateLabel, editButton, copyButton, regenerateButton, usageLabel] { gtk_box_append(footer.cast(), child) }
 
+        bubbleSide = agent_aligned_box_new(bubble)
         gtk_box_append(root.cast(), metaLine)
-        gtk_box_append(root.cast(), bubble)
+        gtk_box_append(root.cast(), bubbleSide)
         gtk_box_append(root.cast(), footer)
 
         let button = copyButton
@@ -181,7 +184,7 @@ final class MessageRow {
     private func applyRole(_ role: Role) {
         shownRole = role
         let isUser = role == .user
-        gtk_widget_set_halign(root, isUser ? GTK_ALIGN_END : GTK_ALIGN_START)
+        agent_aligned_box_set_end(bubbleSide, isUser ? 1 : 0)
         gtk_widget_set_halign(metaLine, isUser ? GTK_ALIGN_END : GTK_ALIGN_START)
         gtk_widget_set_halign(footer, isUser ? GTK_ALIGN_END : GTK_ALIGN_START)
         gtk_widget_set_visible(authorLabel, isUser ? 0 : 1)

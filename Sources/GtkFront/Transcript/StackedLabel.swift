@@ -36,7 +36,7 @@ final class StackedLabel {
             }
             guard shown[index] != group else { continue }
             shown[index] = group
-            gtk_label_set_text(labels[index].opaque, String(group))
+            Self.setText(String(group), of: labels[index])
         }
     }
 
@@ -46,7 +46,7 @@ final class StackedLabel {
         gtk_widget_add_css_class(box, cssClass)
         for markup in markups {
             let label = makeLabel(classes: classes)
-            gtk_label_set_markup(label.opaque, markup)
+            setMarkup(markup, of: label)
             gtk_box_append(box.cast(), label)
         }
         return box
@@ -58,6 +58,8 @@ final class StackedLabel {
     /// A label for message text: wrapping at words — and inside a word only when it is wider
     /// than the column (a URL, a path), so the text copied is the text written — selectable
     /// and focusable (a selection copies with Ctrl+C), left-aligned, at most `maxWidthChars` wide.
+    /// It fills its column (the bubble is as wide as its widest line): a label aligned to one
+    /// side would be measured again at each allocation (see `agent_aligned_box_new`).
     static func makeLabel(classes: [String]) -> UnsafeMutablePointer<GtkWidget> {
         let label: UnsafeMutablePointer<GtkWidget> = gtk_label_new(nil)
         gtk_label_set_wrap(label.opaque, 1)
@@ -65,10 +67,42 @@ final class StackedLabel {
         gtk_label_set_xalign(label.opaque, 0)
         gtk_label_set_selectable(label.opaque, 1)
         gtk_label_set_max_width_chars(label.opaque, maxWidthChars)
-        gtk_widget_set_halign(label, GTK_ALIGN_START)
         gtk_widget_set_focusable(label, 1)
         for name in classes { gtk_widget_add_css_class(label, name) }
         return label
+    }
+
+    /// The narrowest a message label is measured, in characters. GTK 4.8 finds a wrapping
+    /// label's minimum width by laying it out as narrow as its wrap mode allows: in word-char
+    /// mode, one character a line, with Pango shaping the text again at every break —
+    /// milliseconds for a paragraph, each time a new row or block is measured. A label is
+    /// measured at this width instead, or at its own length when shorter (it stays as narrow
+    /// as its text).
+    static let minimumWidthChars = 16
+
+    /// Sets a message label's plain `text`.
+    static func setText(_ text: String, of label: UnsafeMutablePointer<GtkWidget>) {
+        gtk_label_set_text(label.opaque, text)
+        fitMinimumWidth(of: label)
+    }
+
+    /// Sets a message label's Pango `markup`.
+    static func setMarkup(_ markup: String, of label: UnsafeMutablePointer<GtkWidget>) {
+        gtk_label_set_markup(label.opaque, markup)
+        fitMinimumWidth(of: label)
+    }
+
+    private static func fitMinimumWidth(of label: UnsafeMutablePointer<GtkWidget>) {
+        var characters: Int32 = 0
+        if let text = gtk_label_get_text(label.opaque) {
+            var byte = text
+            // UTF-8 lead bytes, up to the cap.
+            while byte.pointee != 0 && characters < Int32(minimumWidthChars) {
+                if UInt8(bitPattern: byte.pointee) & 0xC0 != 0x80 { characters += 1 }
+                byte += 1
+            }
+        }
+        gtk_label_set_width_chars(label.opaque, characters)
     }
 
     /// The text of `widget` when it is a stack: its labels' lines, joined.

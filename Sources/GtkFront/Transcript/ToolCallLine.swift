@@ -39,7 +39,7 @@ final class ToolCallLine {
             outcome = " · running…"
         }
         gtk_label_set_text(summary.opaque, "Tool \(call.name)(\(arguments))\(outcome)")
-        gtk_label_set_text(details.opaque, "Arguments: \(call.arguments.serialized)\nResult: \(call.result ?? "(running)")")
+        StackedLabel.setText("Arguments: \(call.arguments.serialized)\nResult: \(call.result ?? "(running)")", of: details)
         if call.failed {
             gtk_widget_add_css_class(widget, "failed")
         } else {
