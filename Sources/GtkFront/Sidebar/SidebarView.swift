@@ -9,7 +9,16 @@ final class SidebarView {
     let searchBar: UnsafeMutablePointer<GtkWidget>
     let searchEntry: UnsafeMutablePointer<GtkWidget>
     let chatList: ChatListView
-    let results: SearchResultsView
+    /// The search results, made at the first search: most starts never search.
+    private(set) lazy var results: SearchResultsView = {
+        let results = SearchResultsView(library: library)
+        gtk_stack_add_named(stack.opaque, results.widget, "results")
+        results.onOpened = { [weak self] in
+            self?.closeSearch()
+            self?.onChatChosen?()
+        }
+        return results
+    }()
     private let stack: UnsafeMutablePointer<GtkWidget>
     private let library: ChatLibrary
     /// A chat was chosen, from the list or the search results (a folded window then shows it).
@@ -20,7 +29,6 @@ final class SidebarView {
     init(library: ChatLibrary) {
         self.library = library
         chatList = ChatListView(library: library)
-        results = SearchResultsView(library: library)
         searchEntry = gtk_search_entry_new()
         gtk_widget_set_hexpand(searchEntry, 1)
         agent_accessible_set_label(searchEntry, "Search chats")
@@ -33,7 +41,6 @@ final class SidebarView {
         gtk_stack_set_hhomogeneous(stack.opaque, 0)
         gtk_stack_set_vhomogeneous(stack.opaque, 0)
         gtk_stack_add_named(stack.opaque, chatList.widget, "chats")
-        gtk_stack_add_named(stack.opaque, results.widget, "results")
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         GtkText.addClasses(widget, "sidebar")
         gtk_widget_set_size_request(widget, 220, -1)
@@ -50,10 +57,6 @@ final class SidebarView {
             guard let self, gtk_search_bar_get_search_mode(searchBar.opaque) == 0 else { return }
             gtk_editable_set_text(searchEntry.opaque, "")
             library.search("")
-        }
-        results.onOpened = { [weak self] in
-            self?.closeSearch()
-            self?.onChatChosen?()
         }
         library.observe { [weak self] change in self?.apply(change) }
     }
