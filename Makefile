@@ -26,7 +26,7 @@ ICON_PNGS  := $(foreach size,$(ICON_SIZES),$(ICON_DIR)/$(size)x$(size)/apps/$(AP
 ICON_SVGS  := $(ICON_DIR)/scalable/apps/$(APP_ID).svg $(ICON_DIR)/symbolic/apps/$(APP_ID)-symbolic.svg
 ICON_CACHE := $(firstword $(shell which gtk4-update-icon-cache gtk-update-icon-cache 2>/dev/null))
 
-.PHONY: all build install uninstall check-data schemas icons
+.PHONY: all build install uninstall caches check-data schemas icons
 
 all: build
 
@@ -43,7 +43,7 @@ $(SCHEMA_DIR)/gschemas.compiled: data/$(APP_ID).gschema.xml
 icons: $(ICON_DIR)/icon-theme.cache
 
 $(ICON_DIR)/icon-theme.cache: $(ICON_PNGS) $(ICON_SVGS)
-	$(ICON_CACHE) -qtf $(ICON_DIR)
+	$(if $(ICON_CACHE),$(ICON_CACHE) -qtf $(ICON_DIR),@echo "No gtk-update-icon-cache: GTK will list $(ICON_DIR) itself.")
 
 $(ICON_DIR)/%/apps/$(APP_ID).png: data/icons/hicolor/scalable/apps/$(APP_ID).svg
 	mkdir -p $(dir $@)
@@ -65,11 +65,21 @@ install: build
 		install -Dm644 $(ICON_DIR)/$${size}x$${size}/apps/$(APP_ID).png "$(DESTDIR)$(DATADIR)/icons/hicolor/$${size}x$${size}/apps/$(APP_ID).png"; \
 	done
 	install -Dm644 data/$(APP_ID).gschema.xml "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/$(APP_ID).gschema.xml"
-	glib-compile-schemas "$(DESTDIR)$(DATADIR)/glib-2.0/schemas"
 	install -Dm644 Resources/style.css "$(DESTDIR)$(DATADIR)/$(APP_ID)/style.css"
 	install -Dm644 Resources/templates/gemma3-tools.jinja "$(DESTDIR)$(DATADIR)/$(APP_ID)/templates/gemma3-tools.jinja"
-	$(ICON_CACHE) -qtf "$(DESTDIR)$(DATADIR)/icons/hicolor"
-	-command -v update-desktop-database >/dev/null && update-desktop-database -q "$(DESTDIR)$(DATADIR)/applications"
+	$(MAKE) --no-print-directory caches
+
+# The desktop's caches for what was installed or removed: the compiled settings schemas,
+# the icon cache, the desktop-file database. A staged install (DESTDIR, for a package)
+# leaves them to the package manager.
+caches:
+ifeq ($(DESTDIR),)
+	if ls "$(DATADIR)/glib-2.0/schemas/"*.gschema.xml >/dev/null 2>&1; then \
+		glib-compile-schemas "$(DATADIR)/glib-2.0/schemas"; \
+	else rm -f "$(DATADIR)/glib-2.0/schemas/gschemas.compiled"; fi
+	$(if $(ICON_CACHE),if [ -d "$(DATADIR)/icons/hicolor" ]; then $(ICON_CACHE) -qtf "$(DATADIR)/icons/hicolor"; fi)
+	-command -v update-desktop-database >/dev/null && update-desktop-database -q "$(DATADIR)/applications"
+endif
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/agent" "$(DESTDIR)$(BINDIR)/agent-cli" "$(DESTDIR)$(BINDIR)/agent-install-runtime"
@@ -79,11 +89,8 @@ uninstall:
 	rm -f "$(DESTDIR)$(DATADIR)/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg"
 	for size in $(ICON_SIZES); do rm -f "$(DESTDIR)$(DATADIR)/icons/hicolor/$${size}x$${size}/apps/$(APP_ID).png"; done
 	rm -f "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/$(APP_ID).gschema.xml"
-	if ls "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/"*.gschema.xml >/dev/null 2>&1; then \
-		glib-compile-schemas "$(DESTDIR)$(DATADIR)/glib-2.0/schemas"; \
-	else rm -f "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/gschemas.compiled"; fi
 	rm -rf "$(DESTDIR)$(DATADIR)/$(APP_ID)"
-	-command -v update-desktop-database >/dev/null && update-desktop-database -q "$(DESTDIR)$(DATADIR)/applications"
+	$(MAKE) --no-print-directory caches
 
 check-data:
 	desktop-file-validate data/$(APP_ID).desktop

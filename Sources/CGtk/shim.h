@@ -116,39 +116,57 @@ static inline void agent_choose_file(GtkWindow *parent, const char *title, gbool
 #endif
 }
 
-/* A box for one child, as wide as a label with max-width-chars `chars` would be: its
- * natural width is at least that many average characters of its font, its minimum stays the
- * child's, so a wrapping text view in it reads like the labels around it and still shrinks
- * with the window. (A text view has no width in characters; GtkCustomLayout's callbacks
- * take no user data, hence the object data.) */
-static inline GtkSizeRequestMode agent_reading_width_request_mode(GtkWidget *widget) {
+/* Two boxes for one child below lay it out themselves (GtkCustomLayout, whose callbacks
+ * take no user data, hence the object data). Both trade height for width. */
+static inline GtkSizeRequestMode agent_height_for_width_mode(GtkWidget *widget) {
     (void)widget;
     return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
 }
 
-static inline void agent_reading_width_measure(GtkWidget *widget, GtkOrientation orientation, int for_size,
-                                               int *minimum, int *natural, int *minimum_baseline,
-                                               int *natural_baseline) {
+/* The width the aligned box gives `child` out of `available` (-1: unlimited): its natural
+ * width, or all there is when less. */
+static inline int agent_aligned_child_width(GtkWidget *child, int available) {
+    int natural = 0;
+    gtk_widget_measure(child, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+    return available < 0 ? natural : MIN(natural, available);
+}
+
+/* The largest minimum and natural size among `widget`'s children. `narrowed`: a height is
+ * asked for the width the child will be given (`agent_aligned_child_width`), not the box's. */
+static inline void agent_children_measure(GtkWidget *widget, GtkOrientation orientation, int for_size, gboolean narrowed,
+                                          int *minimum, int *natural, int *minimum_baseline, int *natural_baseline) {
     int min = 0, nat = 0;
     for (GtkWidget *child = gtk_widget_get_first_child(widget); child != NULL; child = gtk_widget_get_next_sibling(child)) {
         if (!gtk_widget_should_layout(child)) continue;
+        int size = narrowed && orientation == GTK_ORIENTATION_VERTICAL && for_size >= 0
+            ? agent_aligned_child_width(child, for_size) : for_size;
         int child_min = 0, child_nat = 0;
-        gtk_widget_measure(child, orientation, for_size, &child_min, &child_nat, NULL, NULL);
+        gtk_widget_measure(child, orientation, size, &child_min, &child_nat, NULL, NULL);
         min = MAX(min, child_min);
         nat = MAX(nat, child_nat);
     }
+    *minimum = min;
+    *natural = MAX(min, nat);
+    if (minimum_baseline != NULL) *minimum_baseline = -1;
+    if (natural_baseline != NULL) *natural_baseline = -1;
+}
+
+/* A box for one child, as wide as a label with max-width-chars `chars` would be: its
+ * natural width is at least that many average characters of its font, its minimum stays the
+ * child's, so a wrapping text view in it reads like the labels around it and still shrinks
+ * with the window. (A text view has no width in characters.) */
+static inline void agent_reading_width_measure(GtkWidget *widget, GtkOrientation orientation, int for_size,
+                                               int *minimum, int *natural, int *minimum_baseline,
+                                               int *natural_baseline) {
+    agent_children_measure(widget, orientation, for_size, FALSE, minimum, natural, minimum_baseline, natural_baseline);
     if (orientation == GTK_ORIENTATION_HORIZONTAL) {
         int chars = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(widget), "agent-reading-chars"));
         PangoFontMetrics *metrics = pango_context_get_metrics(gtk_widget_get_pango_context(widget), NULL, NULL);
         int char_width = MAX(pango_font_metrics_get_approximate_char_width(metrics),
                              pango_font_metrics_get_approximate_digit_width(metrics));
         pango_font_metrics_unref(metrics);
-        nat = MAX(nat, PANGO_PIXELS(char_width * chars));
+        *natural = MAX(*natural, PANGO_PIXELS(char_width * chars));
     }
-    *minimum = min;
-    *natural = MAX(min, nat);
-    if (minimum_baseline != NULL) *minimum_baseline = -1;
-    if (natural_baseline != NULL) *natural_baseline = -1;
 }
 
 static inline void agent_reading_width_allocate(GtkWidget *widget, int width, int height, int baseline) {
@@ -160,7 +178,7 @@ static inline void agent_reading_width_allocate(GtkWidget *widget, int width, in
 static inline GtkWidget *agent_reading_width_box_new(GtkWidget *child, int chars) {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
     g_object_set_data(G_OBJECT(box), "agent-reading-chars", GINT_TO_POINTER(chars));
-    gtk_widget_set_layout_manager(box, gtk_custom_layout_new(agent_reading_width_request_mode,
+    gtk_widget_set_layout_manager(box, gtk_custom_layout_new(agent_height_for_width_mode,
                                                              agent_reading_width_measure,
                                                              agent_reading_width_allocate));
     gtk_box_append(GTK_BOX(box), child);
@@ -173,32 +191,9 @@ static inline GtkWidget *agent_reading_width_box_new(GtkWidget *child, int chars
  * width for its allocated height at every allocation — for a bubble of wrapping labels, a
  * binary search of Pango layouts per label — where this asks only for the natural width,
  * which GTK caches. */
-static inline int agent_aligned_child_width(GtkWidget *child, int available) {
-    int natural = 0;
-    gtk_widget_measure(child, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
-    return available < 0 ? natural : MIN(natural, available);
-}
-
-static inline GtkSizeRequestMode agent_aligned_request_mode(GtkWidget *widget) {
-    (void)widget;
-    return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
-}
-
 static inline void agent_aligned_measure(GtkWidget *widget, GtkOrientation orientation, int for_size,
                                          int *minimum, int *natural, int *minimum_baseline, int *natural_baseline) {
-    int min = 0, nat = 0;
-    for (GtkWidget *child = gtk_widget_get_first_child(widget); child != NULL; child = gtk_widget_get_next_sibling(child)) {
-        if (!gtk_widget_should_layout(child)) continue;
-        int child_min = 0, child_nat = 0;
-        int size = orientation == GTK_ORIENTATION_VERTICAL && for_size >= 0 ? agent_aligned_child_width(child, for_size) : for_size;
-        gtk_widget_measure(child, orientation, size, &child_min, &child_nat, NULL, NULL);
-        min = MAX(min, child_min);
-        nat = MAX(nat, child_nat);
-    }
-    *minimum = min;
-    *natural = MAX(min, nat);
-    if (minimum_baseline != NULL) *minimum_baseline = -1;
-    if (natural_baseline != NULL) *natural_baseline = -1;
+    agent_children_measure(widget, orientation, for_size, TRUE, minimum, natural, minimum_baseline, natural_baseline);
 }
 
 static inline void agent_aligned_allocate(GtkWidget *widget, int width, int height, int baseline) {
@@ -214,7 +209,7 @@ static inline void agent_aligned_allocate(GtkWidget *widget, int width, int heig
 
 static inline GtkWidget *agent_aligned_box_new(GtkWidget *child) {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
-    gtk_widget_set_layout_manager(box, gtk_custom_layout_new(agent_aligned_request_mode, agent_aligned_measure,
+    gtk_widget_set_layout_manager(box, gtk_custom_layout_new(agent_height_for_width_mode, agent_aligned_measure,
                                                              agent_aligned_allocate));
     gtk_box_append(GTK_BOX(box), child);
     return box;

@@ -61,6 +61,11 @@ struct AgentCLI {
             writeError("agent-cli: error: \(error)")
             exit(1)
         }
+        do {
+            try KeyFileMigration.run(into: settings)
+        } catch {
+            writeError("agent-cli: \(error)")
+        }
         let toolbox = options.noTools ? Toolbox() : Toolbox.standard(
             settings: settings, locationSource: GeoClueLocationSource(), fixedLocation: options.location,
             askConsent: { await TerminalConsent.ask() })

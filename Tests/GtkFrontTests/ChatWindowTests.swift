@@ -201,6 +201,21 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
         }
 
+        @Test("A table of three wrapping columns still fits a phone's width: its cells wrap at words")
+        func tableFitsAPhone() async throws {
+            let (app, window) = try await launch("table")
+            defer { GtkTestHarness.close(app) }
+            try await send("Compare them")
+            let model = window.viewModel
+            try await GtkTestHarness.pump(until: { model.conversation.count == 2 && !model.isSending }, "the reply")
+            try await GtkTestHarness.pump(for: .milliseconds(60))
+            let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
+            #expect(row.displayedText.contains("about one hundred million weights"))
+            var minimum: Int32 = 0
+            gtk_widget_measure(row.root, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, nil, nil, nil)
+            #expect(minimum <= 320, "the chat page is 320 px at its narrowest; the table's row needs \(minimum) px")
+        }
+
         @Test("A reply streamed in pieces looks, once it ends, as it does when the chat is opened again (reference links, a list item's paragraphs and code)")
         func streamedMarkdownIsRenderedWholeAtTheEnd() async throws {
             let (app, window) = try await launch("refs")

@@ -191,6 +191,9 @@ extension GtkSuites {
             let file = FileManager.default.temporaryDirectory.appending(path: "agent-fold-\(UUID())/chats.sqlite")
             let (app, window) = try await launch("echo", store: try ChatStore(file: file))
             defer { GtkTestHarness.close(app) }
+            try await send("A chat to let go", in: window)
+            try await Xdo.key("ctrl+n")
+            try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 0 }, "a new chat")
             try await send("A chat to come back to", in: window)
             #expect(!window.isFolded)
             #expect(!GtkTestHarness.isVisible(window.chatPage.backButton))
@@ -208,7 +211,15 @@ extension GtkSuites {
             let sidebar = try #require(window.sidebar)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(sidebar.widget) && !GtkTestHarness.isMapped(window.composer.widget) },
                                           "the chat list")
-            let chat = try #require(window.library?.chats.first)
+            // Deleting a chat from the list: the focus (on its delete button) stays on the page
+            // shown, in the list — not in the hidden chat's message field.
+            let library = try #require(window.library)
+            let goner = try #require(library.chats.first { $0.title == "A chat to let go" })
+            try await Xdo.click(try #require(sidebar.chatList.row(for: goner.id)).deleteButton)
+            try await GtkTestHarness.pump(until: { library.chats.count == 1 }, "the chat deleted")
+            let focus = try #require(gtk_root_get_focus(gtk_widget_get_root(window.window)))
+            #expect(gtk_widget_is_ancestor(focus, sidebar.chatList.listView) != 0, "the focus is in the chat list")
+            let chat = try #require(library.chats.first)
             let chatRow = try #require(sidebar.chatList.row(for: chat.id))
             try await Xdo.click(chatRow.titleLabel)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(window.composer.widget) }, "the chat again")

@@ -571,6 +571,17 @@ class Handler(socketserver.BaseRequestHandler):
         tokens = [text[i:i + 4] for i in range(0, len(text), 4)]
         self.stream(normal_stream(tokens), delay=delay)
 
+    TABLE_REPLY = (
+        "| Model | Size | Licence |\n|---|---|---|\n"
+        "| a small model for phones | about one hundred million weights | the Apache licence |\n"
+        "| a larger model | about one billion weights | its own terms |\n"
+    )
+
+    def scenario_table(self, scenario, body, headers):
+        """A reply that is a three-column table of wrapping cells."""
+        text = self.TABLE_REPLY
+        self.stream(normal_stream([text[i:i + 6] for i in range(0, len(text), 6)]), delay=0.002)
+
     # The streamed Markdown that reads differently in pieces than whole: a reference link
     # whose target comes later, a footnote, a list item with a later paragraph and a fence.
     REFS_REPLY = (

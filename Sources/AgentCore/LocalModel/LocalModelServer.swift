@@ -40,7 +40,12 @@ public final class LocalModelServer {
         if let starting { return try await Self.value(of: starting) }
         let task = Task { try await self.launch() }
         starting = task
-        defer { if starting == task { starting = nil } }
+        // The start is forgotten when it ends, not when a caller stops waiting: a second
+        // caller must join it rather than start another server.
+        Task {
+            _ = await task.result
+            if starting == task { starting = nil }
+        }
         return try await Self.value(of: task)
     }
 
@@ -129,6 +134,11 @@ public final class LocalModelServer {
         }
         close(pipe[1])
         let started = LocalModelProcess(pid: pid, output: pipe[0], log: logDescriptor, readyWithin: startTimeout)
+        // Given up (stop()) while the process was being spawned: it is not this server's.
+        if Task.isCancelled {
+            started.terminate()
+            throw CancellationError()
+        }
         process = started
         let endpoint = ChatEndpoint(serverURL: "http://127.0.0.1:\(port)", model: model.displayName)
         do {
@@ -146,7 +156,10 @@ public final class LocalModelServer {
                 throw error
             }
         }
-        guard process === started else { throw CancellationError() }
+        guard process === started else {
+            started.terminate()
+            throw CancellationError()
+        }
         endpointIfRunning = endpoint
         return endpoint
     }

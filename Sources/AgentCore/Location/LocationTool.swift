@@ -26,12 +26,15 @@ public struct LocationTool: Tool {
         "latitude: \(location.latitude), longitude: \(location.longitude)"
     }
 
+    /// Settings are read and written on the main actor, where the window reads and writes
+    /// them: GLib's key-file settings backend takes no lock.
     public func run(_ arguments: JSONValue) async throws -> String {
         if let fixedLocation { return Self.resultText(fixedLocation) }
-        if !settings.locationAlwaysAllowed {
+        let settings = settings
+        if await !MainActor.run(body: { settings.locationAlwaysAllowed }) {
             switch await askConsent() {
             case .deny: throw ToolFailure("the user declined to share their location")
-            case .allowAlways: settings.locationAlwaysAllowed = true
+            case .allowAlways: await MainActor.run { settings.locationAlwaysAllowed = true }
             case .allowOnce: break
             }
         }
@@ -43,7 +46,7 @@ public struct LocationTool: Tool {
                 reason = ChatError.describe(error)
             }
         }
-        if let manual = settings.manualLocation { return Self.resultText(manual) }
+        if let manual = await MainActor.run(body: { settings.manualLocation }) { return Self.resultText(manual) }
         throw ToolFailure("the location is unavailable (\(reason)) and no manual location is set")
     }
 }

@@ -3,12 +3,13 @@ import Glibc
 import FoundationEssentials
 
 /// Moves the settings of earlier versions — a GLib key file, `settings.ini` in the app's
-/// config folder — into GSettings, once: the file is then renamed `settings.ini.migrated`
-/// (readable by its owner only), so it is neither read again nor lost.
+/// config folder — into GSettings, once (`settings-ini-migrated` records it, so newer
+/// settings are never overwritten): the file is then renamed `settings.ini.migrated`
+/// (readable by its owner only), so it is not lost.
 public enum KeyFileMigration {
     public static var defaultFile: URL { AppIdentity.configDirectory.appending(path: "settings.ini") }
 
-    /// The old file could not be set aside: it would be read again at every start.
+    /// The old file could not be set aside (it stays where it was, and is not read again).
     public struct NotSetAside: Error, CustomStringConvertible {
         public let description: String
     }
@@ -16,6 +17,7 @@ public enum KeyFileMigration {
     /// Migrates `file` into `settings` if it exists; returns whether it did.
     @discardableResult
     public static func run(from file: URL = defaultFile, into settings: SettingsStore) throws -> Bool {
+        guard !settings.root.bool("settings-ini-migrated") else { return false }
         let keyFile = g_key_file_new()
         defer { g_key_file_free(keyFile) }
         guard g_key_file_load_from_file(keyFile, file.path, G_KEY_FILE_NONE, nil) != 0 else { return false }
@@ -56,12 +58,13 @@ public enum KeyFileMigration {
         if let installation = value("identity", "installation"), !installation.isEmpty {
             settings.root.set("installation-id", installation)
         }
+        settings.root.set("settings-ini-migrated", true)
 
         SettingsStore.sync()
         let migrated = file.deletingLastPathComponent().appending(path: file.lastPathComponent + ".migrated")
         guard rename(file.path, migrated.path) == 0 else {
             throw NotSetAside(description: "The settings of an earlier version (\(file.path)) were moved into GSettings, but the file "
-                + "could not be renamed (\(String(cString: strerror(errno)))): remove it, or it is read again at the next start.")
+                + "could not be renamed (\(String(cString: strerror(errno)))); it is not read again, and can be removed.")
         }
         chmod(migrated.path, 0o600)
         return true

@@ -83,8 +83,8 @@ public final class SettingsStore: Sendable {
 }
 
 /// One GSettings object: typed reads and writes, and the object itself for
-/// `g_settings_bind`. GSettings serializes access to its backend itself, so tools may read
-/// settings from their own threads while the window binds rows on the main thread.
+/// `g_settings_bind`. Used on the main thread — the window's rows, the tools' reads and
+/// writes (`LocationTool` hops there) — as GLib's key-file backend takes no lock.
 public final class GSettingsObject: @unchecked Sendable {
     /// The `GSettings *`, for binding widgets to keys.
     public let raw: UnsafeMutableRawPointer
@@ -200,9 +200,10 @@ private final class Schemas: Sendable {
         // .build/debug/agent is .build/<triple>/debug/agent: the build tree's schemas are two
         // levels up from the executable's folder; an installed one's share/ is one level up.
         let folder = URL(filePath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
-        let buildTree = folder.deletingLastPathComponent().deletingLastPathComponent().appending(path: "schemas")
+        let buildTree = folder.deletingLastPathComponent().deletingLastPathComponent()
         let installed = folder.deletingLastPathComponent().appending(path: "share/glib-2.0/schemas")
-        return lookUp(in: buildTree) ?? lookUp(in: g_settings_schema_source_get_default()) ?? lookUp(in: installed)
+        let fromBuildTree = buildTree.lastPathComponent == ".build" ? lookUp(in: buildTree.appending(path: "schemas")) : nil
+        return fromBuildTree ?? lookUp(in: g_settings_schema_source_get_default()) ?? lookUp(in: installed)
     }
 
     private static func lookUp(in directory: URL) -> Schemas? {

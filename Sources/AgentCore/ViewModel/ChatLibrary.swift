@@ -23,6 +23,8 @@ public final class ChatLibrary {
     public private(set) var searchQuery = ""
     /// The chat just deleted, until it is restored or forgotten.
     public private(set) var recentlyDeleted: ChatSummary?
+    /// Every chat deleted in this run and not brought back (its Undo may have gone).
+    private var deletedIDs: Set<UUID> = []
     private var observers: [(Change) -> Void] = []
 
     public init(store: ChatStore, viewModel: ChatViewModel, settings: SettingsStore? = nil) {
@@ -97,6 +99,7 @@ public final class ChatLibrary {
         let wasOpen = viewModel.chat?.id == id
         guard attempt({ try $0.deleteChat(id) }) else { return }
         recentlyDeleted = chats.remove(at: index)
+        deletedIDs.insert(id)
         notify(.chats)
         notify(.undo)
         if wasOpen {
@@ -115,6 +118,7 @@ public final class ChatLibrary {
         recentlyDeleted = nil
         notify(.undo)
         guard attempt({ try $0.restoreChat(chat.id) }) else { return }
+        deletedIDs.remove(chat.id)
         chats.insert(chat, at: chats.firstIndex { $0.updated <= chat.updated } ?? chats.count)
         notify(.chats)
         open(chat.id)
@@ -169,7 +173,7 @@ public final class ChatLibrary {
 
     private func chatSaved(_ summary: ChatSummary) {
         // A reply left behind as its chat was deleted settles after the delete: the chat stays gone.
-        guard summary.id != recentlyDeleted?.id else { return }
+        guard !deletedIDs.contains(summary.id) else { return }
         chats.removeAll { $0.id == summary.id }
         let position = chats.firstIndex { $0.updated <= summary.updated } ?? chats.count
         chats.insert(summary, at: position)

@@ -41,7 +41,7 @@ struct MarkdownWidgets {
                 case .some(false): "☐"
                 case .none: ordered ? "\(start + index)." : "•"
                 }
-                let bullet = Self.label(markup: PangoMarkup.escape(marker), classes: ["md-bullet"])
+                let bullet = Self.label(markup: PangoMarkup.escape(marker), classes: ["md-bullet"], narrowAsText: true)
                 gtk_widget_set_valign(bullet, GTK_ALIGN_START)
                 let content: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)
                 gtk_widget_set_hexpand(content, 1)
@@ -62,11 +62,12 @@ struct MarkdownWidgets {
             gtk_grid_set_column_spacing(grid.cast(), 12)
             gtk_grid_set_row_spacing(grid.cast(), 4)
             for (column, cell) in header.enumerated() {
-                gtk_grid_attach(grid.cast(), Self.label(markup: "<b>\(Self.markup(cell))</b>", classes: ["md-cell"]), Int32(column), 0, 1, 1)
+                gtk_grid_attach(grid.cast(), Self.label(markup: "<b>\(Self.markup(cell))</b>", classes: ["md-cell"], narrowAsText: true),
+                                Int32(column), 0, 1, 1)
             }
             for (rowIndex, row) in rows.enumerated() {
                 for (column, cell) in row.enumerated() {
-                    gtk_grid_attach(grid.cast(), Self.label(markup: Self.markup(cell), classes: ["md-cell"]),
+                    gtk_grid_attach(grid.cast(), Self.label(markup: Self.markup(cell), classes: ["md-cell"], narrowAsText: true),
                                     Int32(column), Int32(rowIndex + 1), 1, 1)
                 }
             }
@@ -84,9 +85,16 @@ struct MarkdownWidgets {
         PangoMarkup.markup(inlines)
     }
 
-    static func label(markup: String, classes: [String]) -> UnsafeMutablePointer<GtkWidget> {
+    /// A label of message text. `narrowAsText`: a table cell or a list bullet keeps GTK's
+    /// own minimum width (its longest word), so a table of several columns still fits a
+    /// phone; other text is measured at `StackedLabel.minimumWidthChars`.
+    static func label(markup: String, classes: [String], narrowAsText: Bool = false) -> UnsafeMutablePointer<GtkWidget> {
         let label = StackedLabel.makeLabel(classes: classes)
-        StackedLabel.setMarkup(markup, of: label)
+        if narrowAsText {
+            gtk_label_set_markup(label.opaque, markup)
+        } else {
+            StackedLabel.setMarkup(markup, of: label)
+        }
         return label
     }
 }

@@ -81,6 +81,4 @@ enum PreferenceRows {
     static func text(of editable: UnsafeMutablePointer<GtkWidget>) -> String {
         String(cString: gtk_editable_get_text(editable.opaque))
     }
-
-
 }

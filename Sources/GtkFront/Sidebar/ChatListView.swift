@@ -59,19 +59,20 @@ final class ChatListView {
     func reload() {
         let selected = library.selectedIndex ?? 0
         shownCount = min(library.chats.count, max(shownCount, Self.pageSize, selected + 1))
-        let ids = library.chats.prefix(shownCount).map(\.id)
-        let kept = Set(ids)
-        if rowsByItem.values.contains(where: { row in
-            row.chatID.map { !kept.contains($0) } == true && FocusRescue.holdsFocus(rowOf: row.root)
-        }) {
-            onFocusedRowRemoved?()
-        }
+        let ids = library.chats.prefix(shownCount).map(\.id.uuidString)
         settingSelection = true
-        StringLists.replace(store, with: ids.map(\.uuidString))
+        StringLists.replace(store, with: ids) { removed in
+            let going = Set(removed)
+            if rowsByItem.values.contains(where: { row in
+                row.chatID.map { going.contains($0.uuidString) } == true && FocusRescue.holdsFocus(rowOf: row.root)
+            }) {
+                onFocusedRowRemoved?()
+            }
+        }
         settingSelection = false
         // Rows kept show their chat's new title and time.
         for row in rowsByItem.values {
-            if let id = row.chatID, kept.contains(id), let chat = library.chat(withID: id.uuidString) { row.bind(chat) }
+            if let id = row.chatID, let chat = library.chat(withID: id.uuidString) { row.bind(chat) }
         }
         showSelection()
     }

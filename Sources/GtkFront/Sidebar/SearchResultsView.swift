@@ -11,6 +11,8 @@ final class SearchResultsView {
     private let placeholder: UnsafeMutablePointer<GtkWidget>
     /// Runs after a result was opened (the sidebar closes its search).
     var onOpened: (() -> Void)?
+    /// Takes the keyboard focus when the row holding it is removed.
+    var onFocusedRowRemoved: (() -> Void)?
 
     init(library: ChatLibrary) {
         self.library = library
@@ -38,6 +40,8 @@ final class SearchResultsView {
     private(set) var shownTexts: [String] = []
 
     func reload() {
+        // Every row goes: one holding the keyboard focus hands it on first (see `FocusRescue`).
+        if FocusRescue.holdsFocus(in: listBox) { onFocusedRowRemoved?() }
         while let child = gtk_widget_get_first_child(listBox) {
             gtk_list_box_remove(listBox.opaque, child)
         }

@@ -13,6 +13,7 @@ final class SidebarView {
     private(set) lazy var results: SearchResultsView = {
         let results = SearchResultsView(library: library)
         gtk_stack_add_named(stack.opaque, results.widget, "results")
+        results.onFocusedRowRemoved = { [weak self] in self?.onFocusedRowRemoved?() }
         results.onOpened = { [weak self] in
             self?.closeSearch()
             self?.onChatChosen?()
@@ -24,6 +25,10 @@ final class SidebarView {
     /// A chat was chosen, from the list or the search results (a folded window then shows it).
     var onChatChosen: (() -> Void)? {
         didSet { chatList.onChatChosen = onChatChosen }
+    }
+    /// Takes the keyboard focus when the list row holding it is about to be removed.
+    var onFocusedRowRemoved: (() -> Void)? {
+        didSet { chatList.onFocusedRowRemoved = onFocusedRowRemoved }
     }
 
     init(library: ChatLibrary) {

@@ -8,8 +8,12 @@ enum FocusRescue {
     /// Whether the window's focus is in the list row `child` belongs to (the row's own
     /// list-item widget, which the keyboard focuses too, or anything in it).
     static func holdsFocus(rowOf child: UnsafeMutablePointer<GtkWidget>) -> Bool {
-        guard let root = gtk_widget_get_root(child), let focus = gtk_root_get_focus(root) else { return false }
-        let row = gtk_widget_get_parent(child) ?? child
-        return focus == row || gtk_widget_is_ancestor(focus, row) != 0
+        holdsFocus(in: gtk_widget_get_parent(child) ?? child)
+    }
+
+    /// Whether the window's focus is `widget` or inside it.
+    static func holdsFocus(in widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        guard let root = gtk_widget_get_root(widget), let focus = gtk_root_get_focus(root) else { return false }
+        return focus == widget || gtk_widget_is_ancestor(focus, widget) != 0
     }
 }

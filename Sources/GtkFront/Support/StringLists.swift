@@ -11,8 +11,9 @@ enum StringLists {
     }
 
     /// Makes `list` hold `strings` with one splice of the run that differs, so the rows of
-    /// the items before and after it stay as they are (and keep the keyboard focus).
-    static func replace(_ list: OpaquePointer, with strings: [String]) {
+    /// the items before and after it stay as they are. `beforeRemoving` is told which items
+    /// go (their rows with them) just before they do.
+    static func replace(_ list: OpaquePointer, with strings: [String], beforeRemoving: ([String]) -> Void = { _ in }) {
         let count = Int(g_list_model_get_n_items(list))
         func item(_ index: Int) -> String? { gtk_string_list_get_string(list, guint(index)).map { String(cString: $0) } }
         var prefix = 0
@@ -20,7 +21,9 @@ enum StringLists {
         var suffix = 0
         while suffix < min(count, strings.count) - prefix, item(count - 1 - suffix) == strings[strings.count - 1 - suffix] { suffix += 1 }
         guard prefix + suffix < max(count, strings.count) else { return }
-        splice(list, at: prefix, removing: count - prefix - suffix, Array(strings[prefix..<(strings.count - suffix)]))
+        let removed = (prefix..<(count - suffix)).compactMap(item)
+        if !removed.isEmpty { beforeRemoving(removed) }
+        splice(list, at: prefix, removing: removed.count, Array(strings[prefix..<(strings.count - suffix)]))
     }
 
     /// Replaces `count` items from `position` with `strings`: one change for the list's views.

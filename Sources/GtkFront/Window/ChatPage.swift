@@ -29,7 +29,6 @@ final class ChatPage {
         transcript = TranscriptView(viewModel: viewModel)
         composer = ComposerBar(viewModel: viewModel)
         let composer = composer
-        transcript.onFocusedRowRemoved = { composer.input.focus() }
         emptyPage = EmptyChatPage(viewModel: viewModel) { prompt in
             viewModel.draft = prompt
             composer.input.focus()

@@ -51,7 +51,11 @@ public final class ChatWindow {
         // is on screen: nothing in the window shows it.
         let shown = window
         FirstFrame.after(window) {
-            Task { @MainActor in gtk_window_set_icon_name(shown.cast(), AppIdentity.applicationID) }
+            g_object_ref(shown.raw)
+            Task { @MainActor in
+                gtk_window_set_icon_name(shown.cast(), AppIdentity.applicationID)
+                g_object_unref(shown.raw)
+            }
         }
         WindowState.restore(window, from: preferences?.settings, defaultWidth: library == nil ? 760 : 1000)
 
@@ -135,6 +139,17 @@ public final class ChatWindow {
     func showChat() {
         guard let leaflet else { return }
         adw_leaflet_set_visible_child(OpaquePointer(leaflet), chatPage.widget)
+    }
+
+    /// Where the keyboard focus goes when the list row holding it is about to be removed
+    /// (see `FocusRescue`): the chat list while it is the page shown (a folded window), else
+    /// the message field.
+    private func takeFocusFromRemovedRow() {
+        if isFolded, let leaflet, let sidebar, adw_leaflet_get_visible_child(OpaquePointer(leaflet)) == sidebarPage {
+            gtk_widget_grab_focus(sidebar.chatList.listView)
+        } else {
+            composer.input.focus()
+        }
     }
 
     /// Shows the chat list (in a folded window, the back button's page).
@@ -305,7 +320,8 @@ public final class ChatWindow {
         Actions.add("export-all", to: target) { [weak self] in self?.files.exportAll() }
         Actions.add("import", to: target) { [weak self] in self?.files.importChats() }
         sidebar?.onChatChosen = { [weak self] in self?.showChat() }
-        sidebar?.chatList.onFocusedRowRemoved = { [weak self] in self?.composer.input.focus() }
+        sidebar?.onFocusedRowRemoved = { [weak self] in self?.takeFocusFromRemovedRow() }
+        transcript.onFocusedRowRemoved = { [weak self] in self?.takeFocusFromRemovedRow() }
     }
 
     /// About Agent; the one already open comes to the front.

@@ -35,7 +35,7 @@ enum Menus {
         let button: UnsafeMutablePointer<GtkWidget> = gtk_menu_button_new()
         gtk_menu_button_set_icon_name(button.opaque, icon)
         // The popover is built the first time the menu opens, not with the window. The
-        // button keeps the menu's reference until then.
+        // button holds the menu's reference for its life.
         gtk_menu_button_set_create_popup_func(button.opaque, { button, menu in
             guard let button, let menu, gtk_menu_button_get_menu_model(button) == nil else { return }
             gtk_menu_button_set_menu_model(button, menu.assumingMemoryBound(to: GMenuModel.self))

@@ -190,10 +190,12 @@ struct LocalModelServerTests {
         #expect(model.conversation.messages.last?.text == "Echo: hello (1 messages)")
     }
 
-    @Test("Stop while the local model is still starting: the reply ends at once, the start goes on")
+    @Test("Stop while the local model is still starting: the reply ends at once, the start goes on — one server, not two")
     func stopWhileStarting() async throws {
-        let connection = ChatConnection(localServer: LocalModelServer())
-        defer { connection.shutdown() }
+        let before = Self.llamaServers()
+        let mine = { Self.llamaServers().subtracting(before).filter { Self.parent(of: $0) == getpid() } }
+        let server = LocalModelServer()
+        let connection = ChatConnection(localServer: server)
         let model = ChatViewModel(connection: connection)
         model.draft = "hello"
         model.send()
@@ -202,8 +204,15 @@ struct LocalModelServerTests {
         #expect(!model.isSending)
         #expect(model.conversation.messages.map(\.state) == [.done], "stopped before a word: the empty reply is gone")
         #expect(!model.status.showError)
-        model.prepare()
-        try await waitFor(timeout: .seconds(60)) { model.status.connection == .ready }
+        // Asked again while the first start is still loading: it joins that start.
+        model.draft = "hello again"
+        model.send()
+        await model.waitUntilIdle()
+        #expect(model.conversation.messages.last?.state == .done, "\(model.status.errorMessage)")
+        #expect(mine().count == 1, "one llama-server: \(mine())")
+        #expect(server.pid.map { mine().contains($0) } == true)
+        await connection.shutdownAndWait()
+        try await waitFor(timeout: .seconds(10)) { mine().isEmpty }
     }
 
     func waitFor(timeout: Duration, _ condition: () -> Bool) async throws {

@@ -109,5 +109,11 @@ struct SettingsStoreTests {
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: kept.path)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
         #expect(try !KeyFileMigration.run(from: ini, into: settings))
+        // A settings.ini that comes back (or could not be set aside) is not read again: the
+        // settings changed since stay.
+        settings.temperature = 0.9
+        try "[generation]\ntemperature=0.2\n".write(to: ini, atomically: true, encoding: .utf8)
+        #expect(try !KeyFileMigration.run(from: ini, into: settings))
+        #expect(settings.temperature == 0.9)
     }
 }

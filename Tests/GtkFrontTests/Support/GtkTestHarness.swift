@@ -40,6 +40,7 @@ enum GtkTestHarness {
                        store: ChatStore? = nil, settings: SettingsStore? = nil, preferences: AppPreferences? = nil,
                        connection: ChatConnection? = nil, storeProblem: String? = nil) throws -> AgentApplication {
         try requireDisplay()
+        warningsBefore = GLibWarnings.count
         launches += 1
         let connection = connection ?? preferences?.makeConnection() ?? ChatConnection(endpoint: endpoint, toolbox: toolbox)
         let viewModel = ChatViewModel(connection: connection, consent: consent, store: store)
@@ -54,7 +55,6 @@ enum GtkTestHarness {
             throw RegistrationFailed(message: message)
         }
         g_application_activate(gApplication)
-        warningsBefore = GLibWarnings.count
         return app
     }
 
