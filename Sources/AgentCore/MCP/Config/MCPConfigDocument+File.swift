@@ -1,0 +1,75 @@
+import FoundationEssentials
+import Glibc
+
+/// Reading and writing `mcp.json`. It may hold tokens (headers, `env`), so it is the user's
+/// alone: written 0600 in a 0700 folder, and atomically, so a crash never leaves half a file.
+extension MCPConfigDocument {
+    /// `$XDG_CONFIG_HOME/io.github.agentdesktop.Agent/mcp.json`.
+    public static var defaultLocation: URL {
+        AppIdentity.configDirectory.appending(path: "mcp.json")
+    }
+
+    /// Reads the file (a missing file is an empty document).
+    public static func load(from url: URL) throws(MCPConfigError) -> MCPConfigDocument {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return MCPConfigDocument() }
+            throw MCPConfigError("Could not read \(url.path): \(systemError()).")
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw MCPConfigError("Could not read \(url.path): \(systemError()).")
+            }
+            bytes += chunk[..<count]
+        }
+        do throws(MCPConfigError) {
+            return try MCPConfigDocument(parsing: String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw MCPConfigError("\(url.path): \(error.description)")
+        }
+    }
+
+    /// Writes atomically (temp file + rename) with mode 0600, creating the folder (0700).
+    public func save(to url: URL) throws(MCPConfigError) {
+        let folder = url.deletingLastPathComponent()
+        do {
+            try PrivateFiles.makeDirectory(folder)
+        } catch {
+            throw MCPConfigError("Could not create the folder \(folder.path): \(error).")
+        }
+        let temporary = folder.appending(path: ".\(url.lastPathComponent).\(UUID().uuidString.lowercased()).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw MCPConfigError("Could not save \(url.path): \(Self.systemError()).") }
+        fchmod(descriptor, 0o600)  // whatever the umask
+        var failure = Self.writeAll(Array(text.utf8), to: descriptor) && fsync(descriptor) == 0 ? nil : Self.systemError()
+        close(descriptor)
+        if failure == nil, rename(temporary.path, url.path) != 0 { failure = Self.systemError() }
+        if let failure {
+            unlink(temporary.path)
+            throw MCPConfigError("Could not save \(url.path): \(failure).")
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += count
+        }
+        return true
+    }
+
+    private static func systemError() -> String {
+        String(cString: strerror(errno))
+    }
+}
