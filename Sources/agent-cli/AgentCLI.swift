@@ -19,6 +19,15 @@ struct AgentCLI {
           --format md|json    … as Markdown (the default; one chat) or JSON (imports back exactly)
           --import FILE       add the chats in a JSON export
 
+        MCP servers (tools from the Model Context Protocol; nothing is read unless asked):
+          --mcp-config FILE   use the servers in FILE ({"mcpServers": {...}} as Claude Desktop, Cursor, VS Code write it);
+                              they start without asking
+          --mcp               use the app's own servers ($XDG_CONFIG_HOME/\(AppIdentity.applicationID)/mcp.json)
+          --list-tools        print the tools the model would get: NAME<TAB>SOURCE<TAB>DESCRIPTION
+          --allow-tools all|NAME[,NAME…]   approve these tool calls ahead (without a terminal, others are refused)
+          --call-tool NAME [--arguments JSON] [--repeat N]   call one tool yourself and print its result
+                              (with --repeat, each call's time in microseconds goes to stderr)
+
         Tool calls are shown on stderr. Exit status: 0 on a complete reply, 1 on any failure,
         2 on a usage error, 130 when interrupted.
         """
@@ -45,15 +54,6 @@ struct AgentCLI {
             manageChats(options)
             return
         }
-        var prompt = options.words.joined(separator: " ")
-        if prompt.isEmpty {
-            prompt = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        }
-        prompt = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !prompt.isEmpty else {
-            fail(usage: "no prompt: give it as words or on standard input")
-        }
-
         let settings: SettingsStore
         do {
             settings = try SettingsStore()
@@ -68,12 +68,30 @@ struct AgentCLI {
         }
         let toolbox = options.noTools ? Toolbox() : Toolbox.standard(
             settings: settings, locationSource: GeoClueLocationSource(), fixedLocation: options.location,
-            askConsent: { await TerminalConsent.ask() })
+            askConsent: { await TerminalConsent.askLocation() })
+        let mcp = options.noTools ? nil : CLIServers.tools(options, settings: settings)
+        if options.listTools || options.callTool != nil {
+            if options.listTools {
+                await CLIServers.listTools(toolbox: toolbox, mcp: mcp)
+            } else {
+                await CLIServers.callTool(options, toolbox: toolbox, mcp: mcp)
+            }
+            return
+        }
+        var prompt = options.words.joined(separator: " ")
+        if prompt.isEmpty {
+            prompt = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        }
+        prompt = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !prompt.isEmpty else {
+            await mcp?.hub.stopAll()
+            fail(usage: "no prompt: give it as words or on standard input")
+        }
         let connection: ChatConnection
         if let endpoint {
-            connection = ChatConnection(endpoint: endpoint, options: options.generation, toolbox: toolbox)
+            connection = ChatConnection(endpoint: endpoint, options: options.generation, toolbox: toolbox, mcp: mcp)
         } else {
-            connection = ChatConnection(localServer: LocalModelServer(), options: options.generation, toolbox: toolbox)
+            connection = ChatConnection(localServer: LocalModelServer(), options: options.generation, toolbox: toolbox, mcp: mcp)
             writeError("agent-cli: using the local model \(connection.modelName)")
         }
 
@@ -84,6 +102,7 @@ struct AgentCLI {
             }
         } catch {
             writeError("agent-cli: error: \(ChatError.describe(error))")
+            await mcp?.hub.stopAll()
             exit(1)
         }
         if let stored { writeError("agent-cli: chat \(stored.chat.id.uuidString)") }
@@ -114,6 +133,7 @@ struct AgentCLI {
         var failure: (any Error)?
         if case .failure(let error) = result { failure = await connection.explain(error) }
         await connection.shutdownAndWait()
+        await mcp?.hub.stopAll()
         if let failure, !(failure is CancellationError) {
             writeError("agent-cli: error: \(ChatError.describe(failure))")
             exit(1)

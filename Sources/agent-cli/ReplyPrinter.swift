@@ -16,9 +16,11 @@ final class ReplyPrinter: Sendable {
         case .reply(let reply):
             print(reply)
         case .toolStarted(let call):
-            AgentCLI.writeError("agent-cli: tool \(call.name) \(call.arguments.serialized)")
+            AgentCLI.writeError("agent-cli: tool \(call.displayName) \(call.arguments.serialized)")
+        case .toolProgress(let call, let progress):
+            AgentCLI.writeError("agent-cli: tool \(call.displayName) · \(progress)")
         case .toolFinished(let call):
-            AgentCLI.writeError("agent-cli: tool \(call.name) → \(call.result ?? "")")
+            AgentCLI.writeError("agent-cli: tool \(call.displayName) → \(call.result ?? "")")
         case .problem(let message):
             problems.withLock { $0 = true }
             AgentCLI.writeError("agent-cli: \(message)")

@@ -1,29 +1,34 @@
 import AgentCore
 import Foundation
 
-/// Asks on the terminal (`/dev/tty`, so it works while stdin carries the prompt) whether a
-/// tool may reveal the user's location — only when a person watches stderr. No terminal
-/// (a script, a pipe): the answer is no.
+/// Asks on the terminal (`/dev/tty`, so it works while stdin carries the prompt) whether
+/// something may happen — only when a person watches stderr. No terminal (a script, a
+/// pipe): the answer is no, and stderr says so with `refusal`.
 enum TerminalConsent {
-    static func ask() async -> LocationConsent {
+    static func ask(_ question: String, refusal: String, offerAlways: Bool = true) async -> Consent {
         await Task.detached {
             guard isatty(STDERR_FILENO) == 1, let tty = FileHandle(forUpdatingAtPath: "/dev/tty") else {
-                FileHandle.standardError.write(Data("agent-cli: the model asked for your location; no terminal to ask, so it was refused (use --location LAT,LON)\n".utf8))
-                return LocationConsent.deny
+                FileHandle.standardError.write(Data("agent-cli: \(refusal)\n".utf8))
+                return Consent.deny
             }
             defer { try? tty.close() }
-            tty.write(Data("The model asks for your location (get_location). Share it? [o]nce, [a]lways, [N]o: ".utf8))
+            tty.write(Data((question + (offerAlways ? " [o]nce, [a]lways, [N]o: " : " [y]es, [N]o: ")).utf8))
             var answer: [UInt8] = []
             while true {
                 let byte = tty.readData(ofLength: 1)
                 guard let first = byte.first, first != 0x0A else { break }
                 answer.append(first)
             }
-            switch String(decoding: answer, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased() {
-            case "o", "once": return LocationConsent.allowOnce
-            case "a", "always": return LocationConsent.allowAlways
-            default: return LocationConsent.deny
+            switch String(decoding: answer, as: UTF8.self).trimmed.lowercased() {
+            case "o", "once", "y", "yes": return Consent.allowOnce
+            case "a", "always" where offerAlways: return Consent.allowAlways
+            default: return Consent.deny
             }
         }.value
+    }
+
+    static func askLocation() async -> Consent {
+        await ask("The model asks for your location (get_location). Share it?",
+                  refusal: "the model asked for your location; no terminal to ask, so it was refused (use --location LAT,LON)")
     }
 }

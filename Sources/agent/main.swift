@@ -54,14 +54,18 @@ let status = MainActor.assumeIsolated {
         settings: settings, locationSource: GeoClueLocationSource(), fixedLocation: options.location,
         askConsent: { await consent.ask() })
     let secrets = SecretStore()
-    let preferences = AppPreferences(settings: settings, secrets: secrets) {
+    // MCP servers start after the first frame (AgentApplication) and stop on quit.
+    let mcp = options.noTools ? nil : MCPServersModel.make(settings: settings, secrets: secrets, consent: consent)
+    let preferences = AppPreferences(settings: settings, secrets: secrets, mcp: mcp) {
         ChatConnection.fromSettings(settings, secrets: secrets, toolbox: Toolbox.standard(
-            settings: settings, locationSource: GeoClueLocationSource(), askConsent: { await consent.ask() }))
+            settings: settings, locationSource: GeoClueLocationSource(), askConsent: { await consent.ask() }), mcp: mcp?.hub)
     }
+    let mcpTools = mcp.map { MCPTools(hub: $0.hub, disabled: settings.disabledMCPTools) }
     // Options given for this run win over the settings, until Preferences changes them.
-    let connection = endpoint.map { ChatConnection(endpoint: $0, options: options.generation, toolbox: toolbox) }
+    let connection = endpoint.map { ChatConnection(endpoint: $0, options: options.generation, toolbox: toolbox, mcp: mcpTools) }
         ?? (options.usesSettings ? preferences.makeConnection()
-            : ChatConnection(localServer: LocalModelServer(model: settings.localModel), options: options.generation, toolbox: toolbox))
+            : ChatConnection(localServer: LocalModelServer(model: settings.localModel), options: options.generation,
+                             toolbox: toolbox, mcp: mcpTools))
     var store: ChatStore?
     var storeProblem: String?
     do {

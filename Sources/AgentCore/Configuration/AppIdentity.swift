@@ -22,6 +22,12 @@ public enum AppIdentity {
         baseDirectory(environment: "XDG_CACHE_HOME", fallback: ".cache").appending(path: applicationID)
     }
 
+    /// `$XDG_STATE_HOME/<app id>`, by default `~/.local/state/<app id>`: logs worth keeping
+    /// across runs (the MCP servers' stderr).
+    public static var stateDirectory: URL {
+        baseDirectory(environment: "XDG_STATE_HOME", fallback: ".local/state").appending(path: applicationID)
+    }
+
     private static func baseDirectory(environment name: String, fallback: String) -> URL {
         if let value = ProcessInfo.processInfo.environment[name], value.hasPrefix("/") {
             return URL(filePath: value, directoryHint: .isDirectory)

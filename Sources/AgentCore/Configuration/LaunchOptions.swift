@@ -27,6 +27,18 @@ public struct LaunchOptions: Sendable, Equatable {
     public var exportFormat = "md"
     /// agent-cli: add the chats in this JSON export to the store.
     public var importFile: String?
+    /// agent-cli: the MCP servers in this file (`--mcp-config FILE`); they start without asking.
+    public var mcpConfig: String?
+    /// agent-cli: the MCP servers in the app's own `mcp.json` (`--mcp`).
+    public var useAppMCP = false
+    /// agent-cli: print the tools the model would be offered (`--list-tools`).
+    public var listTools = false
+    /// agent-cli: tool calls approved ahead (`--allow-tools all|NAME,…`); nil: ask.
+    public var allowedTools: ToolAllowance?
+    /// agent-cli: call one tool directly (`--call-tool NAME --arguments JSON [--repeat N]`).
+    public var callTool: String?
+    public var toolArguments: String?
+    public var repeatCount = 1
     /// The prompt words (agent-cli only).
     public var words: [String] = []
     public var showHelp = false
@@ -50,7 +62,8 @@ public struct LaunchOptions: Sendable, Equatable {
 
     private static let valueOptions = ["--server", "--api", "--model", "--api-key-env", "--ca-file",
                                        "--temperature", "--seed", "--max-tokens", "--protocol", "--location", "--idle-timeout"]
-    private static let cliValueOptions = ["--chat", "--export", "--format", "--import"]
+    private static let cliValueOptions = ["--chat", "--export", "--format", "--import", "--mcp-config", "--allow-tools",
+                                          "--call-tool", "--arguments", "--repeat"]
 
     /// Parses `arguments` (without the program name). `acceptsWords` allows a prompt.
     public static func parse(_ arguments: [String], acceptsWords: Bool) throws(ParseError) -> LaunchOptions {
@@ -73,6 +86,8 @@ public struct LaunchOptions: Sendable, Equatable {
             if argument == "--version" { options.showVersion = true; continue }
             if argument == "--no-tools" { options.noTools = true; continue }
             if argument == "--list-chats", acceptsWords { options.listChats = true; continue }
+            if argument == "--list-tools", acceptsWords { options.listTools = true; continue }
+            if argument == "--mcp", acceptsWords { options.useAppMCP = true; continue }
             var name = argument
             var value: String?
             if let equals = argument.firstIndex(of: "=") {
@@ -104,6 +119,13 @@ public struct LaunchOptions: Sendable, Equatable {
                 guard value == "md" || value == "json" else { throw ParseError(message: "--format must be md or json") }
                 options.exportFormat = value
             case "--import": options.importFile = value
+            case "--mcp-config": options.mcpConfig = value
+            case "--allow-tools": options.allowedTools = ToolAllowance(parsing: value)
+            case "--call-tool": options.callTool = value
+            case "--arguments": options.toolArguments = value
+            case "--repeat":
+                guard let count = Int(value), count > 0 else { throw ParseError(message: "--repeat needs a whole number > 0") }
+                options.repeatCount = count
             case "--protocol":
                 guard let kind = ChatProtocol(rawValue: value) else {
                     throw ParseError(message: "--protocol must be one of: \(ChatProtocol.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -18,7 +18,7 @@ public enum PrivateFiles {
     /// Whether `directory` is, or lies in, one of the app's per-user folders.
     static func isAppOwn(_ directory: URL) -> Bool {
         let path = directory.standardizedFileURL.path
-        return [AppIdentity.dataDirectory, AppIdentity.configDirectory, AppIdentity.cacheDirectory].contains { own in
+        return [AppIdentity.dataDirectory, AppIdentity.configDirectory, AppIdentity.cacheDirectory, AppIdentity.stateDirectory].contains { own in
             let root = own.standardizedFileURL.path
             return path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
         }

@@ -27,9 +27,3 @@ public protocol LocationSource: Sendable {
     func currentLocation() async throws -> Coordinates
 }
 
-/// The user's answer when a tool asks to reveal where they are.
-public enum LocationConsent: Sendable, Equatable {
-    case allowOnce
-    case allowAlways
-    case deny
-}

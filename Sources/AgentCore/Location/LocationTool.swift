@@ -5,11 +5,11 @@ public struct LocationTool: Tool {
     private let settings: SettingsStore
     private let source: (any LocationSource)?
     private let fixedLocation: Coordinates?
-    private let askConsent: @Sendable () async -> LocationConsent
+    private let askConsent: @Sendable () async -> Consent
 
     /// `fixedLocation` (the CLI's `--location`) is the user's own answer: no consent asked.
     public init(settings: SettingsStore, source: (any LocationSource)?, fixedLocation: Coordinates? = nil,
-                askConsent: @escaping @Sendable () async -> LocationConsent) {
+                askConsent: @escaping @Sendable () async -> Consent) {
         self.settings = settings
         self.source = source
         self.fixedLocation = fixedLocation

@@ -3,7 +3,7 @@
 extension Toolbox {
     public static func standard(settings: SettingsStore, locationSource: (any LocationSource)?,
                                 fixedLocation: Coordinates? = nil,
-                                askConsent: @escaping @Sendable () async -> LocationConsent) -> Toolbox {
+                                askConsent: @escaping @Sendable () async -> Consent) -> Toolbox {
         let all: [any Tool] = [
             LocationTool(settings: settings, source: locationSource, fixedLocation: fixedLocation, askConsent: askConsent),
             DateTimeTool(),

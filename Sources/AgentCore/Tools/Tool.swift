@@ -25,13 +25,25 @@ public struct ToolDefinition: Sendable, Equatable {
     }
 }
 
-/// A tool the model may call; it runs on the user's device.
+/// A tool the model may call: one of Agent's own, or one an MCP server offers.
 public protocol Tool: Sendable {
     var definition: ToolDefinition { get }
+    /// Where it comes from, for people: "builtin", or the MCP server's name.
+    var source: String { get }
     /// Runs the tool with arguments already validated against `definition.parameters`.
     /// The returned text goes back to the model; throw `ToolFailure` for a failure the
     /// model should read.
     func run(_ arguments: JSONValue) async throws -> String
+    /// As `run(_:)`, telling `progress` how far the tool has come (a server's progress notes).
+    func run(_ arguments: JSONValue, progress: @escaping @Sendable (String) -> Void) async throws -> String
+}
+
+extension Tool {
+    public var source: String { "builtin" }
+
+    public func run(_ arguments: JSONValue, progress: @escaping @Sendable (String) -> Void) async throws -> String {
+        try await run(arguments)
+    }
 }
 
 /// A failure a tool reports to the model (and the user sees in the tool line).

@@ -16,6 +16,10 @@ public struct ToolCall: Sendable, Equatable, Codable {
     /// Which round of the turn asked for it (0 = the first), so rounds that added no text
     /// stay separate rounds.
     public var round: Int
+    /// The MCP server whose tool it is; nil for Agent's own tools.
+    public var server: String?
+    /// What a running tool last said about its progress.
+    public var progress: String?
 
     public init(id: String, name: String, arguments: JSONValue, result: String? = nil, failed: Bool = false,
                 textOffset: Int = 0, round: Int = 0) {
@@ -26,5 +30,12 @@ public struct ToolCall: Sendable, Equatable, Codable {
         self.failed = failed
         self.textOffset = textOffset
         self.round = round
+    }
+}
+
+extension ToolCall {
+    /// How people see the call named: `server › tool` for an MCP tool.
+    public var displayName: String {
+        server.map { "\($0) › \(name)" } ?? name
     }
 }

@@ -37,7 +37,8 @@ public struct Toolbox: Sendable {
         }
     }
 
-    public func run(_ call: ToolCall) async -> Outcome {
+    /// Runs `call`; `progress` hears how far a long-running tool has come.
+    public func run(_ call: ToolCall, progress: @escaping @Sendable (String) -> Void = { _ in }) async -> Outcome {
         guard let tool = tool(named: call.name) else {
             let available = definitions.map(\.name).joined(separator: ", ")
             return .unknownTool("there is no tool named “\(call.name)”" + (available.isEmpty ? "." : "; the tools are: \(available)."))
@@ -49,7 +50,7 @@ public struct Toolbox: Sendable {
             return .failed("invalid arguments for \(call.name): " + problems.joined(separator: "; "))
         }
         do {
-            return .result(try await tool.run(arguments))
+            return .result(try await tool.run(arguments, progress: progress))
         } catch let failure as ToolFailure {
             return .failed(failure.message)
         } catch is CancellationError {

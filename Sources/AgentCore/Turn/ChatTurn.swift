@@ -10,6 +10,8 @@ public struct ChatTurn: Sendable {
         case reply(ReplyEvent)
         case toolStarted(ToolCall)
         case toolFinished(ToolCall)
+        /// A running tool said how far it has come (the call as started, and the words).
+        case toolProgress(ToolCall, String)
         /// Worth telling the user, though the turn goes on (the model called a tool Agent does not have).
         case problem(String)
     }
@@ -74,8 +76,10 @@ public struct ChatTurn: Sendable {
             for var call in requested {
                 call.textOffset = offset
                 call.round = round
+                if let source = toolbox.tool(named: call.name)?.source, source != "builtin" { call.server = source }
                 onEvent(.toolStarted(call))
-                let outcome = await toolbox.run(call)
+                let started = call
+                let outcome = await toolbox.run(call) { onEvent(.toolProgress(started, $0)) }
                 call.result = outcome.text
                 call.failed = outcome.isFailure
                 onEvent(.toolFinished(call))

@@ -13,11 +13,16 @@ public enum ReplyAssembler {
             if let text = event.transcriptText(replyIsEmpty: reply.text.isEmpty) { reply.text += text }
         case .toolStarted(let call):
             reply.toolCalls.append(call)
-        case .toolFinished(let call):
+        case .toolFinished(var call):
+            call.progress = nil
             if let position = reply.toolCalls.lastIndex(where: { $0.id == call.id && $0.result == nil }) {
                 reply.toolCalls[position] = call
             } else {
                 reply.toolCalls.append(call)
+            }
+        case .toolProgress(let call, let progress):
+            if let position = reply.toolCalls.lastIndex(where: { $0.id == call.id && $0.result == nil }) {
+                reply.toolCalls[position].progress = progress
             }
         case .problem(let message):
             return message

@@ -13,36 +13,44 @@ public final class ChatConnection {
 
     private let source: Source
     public let options: GenerationOptions
-    /// The tools the model may call through this connection.
+    /// Agent's own tools the model may call through this connection.
     public let toolbox: Toolbox
+    /// The MCP servers whose tools join them, less the tools switched off.
+    public let mcp: MCPTools?
 
-    public init(endpoint: ChatEndpoint, options: GenerationOptions = GenerationOptions(), toolbox: Toolbox = Toolbox()) {
+    public init(endpoint: ChatEndpoint, options: GenerationOptions = GenerationOptions(), toolbox: Toolbox = Toolbox(),
+                mcp: MCPTools? = nil) {
         source = .remote(endpoint)
         self.options = options
         self.toolbox = toolbox
+        self.mcp = mcp
     }
 
-    public init(localServer: LocalModelServer, options: GenerationOptions = GenerationOptions(), toolbox: Toolbox = Toolbox()) {
+    public init(localServer: LocalModelServer, options: GenerationOptions = GenerationOptions(), toolbox: Toolbox = Toolbox(),
+                mcp: MCPTools? = nil) {
         source = .local(localServer)
         self.options = options
         self.toolbox = toolbox
+        self.mcp = mcp
     }
 
     public init(profile: ServerProfile, secrets: SecretStore, options: GenerationOptions = GenerationOptions(),
-                toolbox: Toolbox = Toolbox(), idleTimeout: Duration? = HTTPRequest.defaultIdleTimeout) {
+                toolbox: Toolbox = Toolbox(), mcp: MCPTools? = nil, idleTimeout: Duration? = HTTPRequest.defaultIdleTimeout) {
         source = .profile(profile, secrets, idleTimeout)
         self.options = options
         self.toolbox = profile.toolsEnabled ? toolbox : Toolbox()
+        self.mcp = profile.toolsEnabled ? mcp : nil
     }
 
     /// The connection the settings describe: the active server profile, or the local model.
-    public static func fromSettings(_ settings: SettingsStore, secrets: SecretStore, toolbox: Toolbox) -> ChatConnection {
+    public static func fromSettings(_ settings: SettingsStore, secrets: SecretStore, toolbox: Toolbox, mcp: MCPHub? = nil) -> ChatConnection {
         let options = settings.generationOptions
+        let tools = mcp.map { MCPTools(hub: $0, disabled: settings.disabledMCPTools) }
         if let profile = settings.serverProfiles.first(where: { $0.id == settings.activeProfileID }) {
-            return ChatConnection(profile: profile, secrets: secrets, options: options, toolbox: toolbox,
+            return ChatConnection(profile: profile, secrets: secrets, options: options, toolbox: toolbox, mcp: tools,
                                   idleTimeout: settings.idleTimeout)
         }
-        return ChatConnection(localServer: LocalModelServer(model: settings.localModel), options: options, toolbox: toolbox)
+        return ChatConnection(localServer: LocalModelServer(model: settings.localModel), options: options, toolbox: toolbox, mcp: tools)
     }
 
     /// Everything replies through this connection depend on, to tell whether changed
@@ -58,6 +66,7 @@ public final class ChatConnection {
         fileprivate let destination: Destination
         fileprivate let options: GenerationOptions
         fileprivate let tools: [String]
+        fileprivate let mcpToolsOff: Set<MCPToolKey>?
     }
 
     public var configuration: Configuration {
@@ -66,7 +75,8 @@ public final class ChatConnection {
         case .local(let server): .local(server.model)
         case .profile(let profile, _, let idleTimeout): .profile(profile, idleTimeout)
         }
-        return Configuration(destination: destination, options: options, tools: toolbox.definitions.map(\.name))
+        return Configuration(destination: destination, options: options, tools: toolbox.definitions.map(\.name),
+                             mcpToolsOff: mcp?.disabled)
     }
 
     /// The model the user is talking to, as the window's header shows it.
@@ -131,9 +141,16 @@ public final class ChatConnection {
         }
     }
 
+    /// Every tool the model may call now: Agent's own and the MCP servers' (waiting for
+    /// servers still starting).
+    public func currentToolbox() async -> Toolbox {
+        await mcp?.adding(to: toolbox) ?? toolbox
+    }
+
     /// A turn through this connection's backend with its tools.
     public func turn(appID: String = AppIdentity.applicationID) async throws -> ChatTurn {
-        ChatTurn(backend: try await backend(appID: appID), toolbox: toolbox)
+        let backend = try await backend(appID: appID)
+        return ChatTurn(backend: backend, toolbox: await currentToolbox())
     }
 
     /// Stops what this connection started (the local model server); returns at once.

@@ -284,7 +284,7 @@ public final class ChatViewModel {
     /// Stops the reply in flight; what arrived so far stays, marked as stopped.
     public func stop() {
         flight?.task?.cancel()
-        if status.consent.isAsking { status.consent.answer(.deny) }
+        status.consent.denyReplyQuestions()
     }
 
     /// Waits until the reply in flight (if any) has ended and been saved.
@@ -403,7 +403,7 @@ public final class ChatViewModel {
     private func abandonReply() {
         guard let flight else { return }
         flight.task?.cancel()
-        if status.consent.isAsking { status.consent.answer(.deny) }
+        status.consent.denyReplyQuestions()
         settle(.stopped)
         generation += 1
     }

@@ -39,6 +39,7 @@ public final class AgentApplication {
         Signals.connect(app, "shutdown") { [weak self] in
             self?.viewModel.finishSaving()
             self?.viewModel.connection.shutdown()
+            self?.preferences?.mcp?.stopAllBlocking()
             self?.frameMeter?.write()
             SettingsStore.sync()
         }
@@ -86,7 +87,9 @@ public final class AgentApplication {
         library?.openInitialChat()
         chatWindow.chatPage.lastingProblem = storeProblem
         FirstFrame.after(chatWindow.window) { [weak self] in
-            if let self, let report = firstFrameReport { reportFirstFrame(thenQuit: report == "exit") }
+            guard let self else { return }
+            if let report = firstFrameReport { reportFirstFrame(thenQuit: report == "exit") }
+            if let mcp = preferences?.mcp { Task { await mcp.load() } }
         }
         viewModel.prepare()
         chatWindow.present()

@@ -5,12 +5,12 @@ import CGtk
 @MainActor
 enum LocationConsentDialog {
     static let heading = "Share Your Location?"
-    private static let answers: [(id: String, label: String, consent: LocationConsent)] = [
+    private static let answers: [(id: String, label: String, consent: Consent)] = [
         ("deny", "_Deny", .deny), ("once", "Allow _Once", .allowOnce), ("always", "_Always Allow", .allowAlways),
     ]
 
     static func show(over parent: UnsafeMutablePointer<GtkWidget>, modelName: String,
-                     answered: @escaping @MainActor (LocationConsent) -> Void) -> MessageDialog {
+                     answered: @escaping @MainActor (Consent) -> Void) -> MessageDialog {
         let body = "\(modelName) wants to use the get_location tool. Agent would send your latitude and "
             + "longitude to the model. “Always Allow” can be taken back in Preferences › Tools."
         return MessageDialog(over: parent, heading: heading, body: body,

@@ -6,12 +6,16 @@ import AgentCore
 public struct AppPreferences {
     public let settings: SettingsStore
     public let secrets: SecretStore
+    /// The MCP servers (nil: tools are off for this run).
+    public let mcp: MCPServersModel?
     /// The connection the current settings describe.
     public let makeConnection: @MainActor () -> ChatConnection
 
-    public init(settings: SettingsStore, secrets: SecretStore, makeConnection: @escaping @MainActor () -> ChatConnection) {
+    public init(settings: SettingsStore, secrets: SecretStore, mcp: MCPServersModel? = nil,
+                makeConnection: @escaping @MainActor () -> ChatConnection) {
         self.settings = settings
         self.secrets = secrets
+        self.mcp = mcp
         self.makeConnection = makeConnection
     }
 }

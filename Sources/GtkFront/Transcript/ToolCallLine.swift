@@ -36,10 +36,10 @@ final class ToolCallLine {
         if let result = call.result {
             outcome = " → " + result.replacing("\n", with: " ")
         } else {
-            outcome = " · running…"
+            outcome = " · running…" + (call.progress.map { " \($0)" } ?? "")
         }
-        gtk_label_set_text(summary.opaque, "Tool \(call.name)(\(arguments))\(outcome)")
-        StackedLabel.setText("Arguments: \(call.arguments.serialized)\nResult: \(call.result ?? "(running)")", of: details)
+        gtk_label_set_text(summary.opaque, "Tool \(call.displayName)(\(arguments))\(outcome)")
+        StackedLabel.setText((call.server.map { "Server: \($0)\n" } ?? "") + "Arguments: \(call.arguments.serialized)\nResult: \(call.result ?? "(running)")", of: details)
         if call.failed {
             gtk_widget_add_css_class(widget, "failed")
         } else {

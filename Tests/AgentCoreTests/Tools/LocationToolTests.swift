@@ -12,15 +12,15 @@ struct ScriptedLocationSource: LocationSource {
 
 /// The user's answers, in order, and how often they were asked.
 final class ConsentScript: Sendable {
-    private let state: Mutex<(answers: [LocationConsent], asked: Int)>
+    private let state: Mutex<(answers: [Consent], asked: Int)>
 
-    init(_ answers: [LocationConsent]) {
+    init(_ answers: [Consent]) {
         state = Mutex((answers, 0))
     }
 
     var asked: Int { state.withLock { $0.asked } }
 
-    func ask() -> LocationConsent {
+    func ask() -> Consent {
         state.withLock { state in
             state.asked += 1
             return state.answers.isEmpty ? .deny : state.answers.removeFirst()
@@ -96,7 +96,7 @@ struct LocationToolTests {
         let settings = try TestTools.settings()
         settings.locationAlwaysAllowed = true
         settings.manualLocation = Coordinates(latitude: 1.5, longitude: 2.5)
-        let tool = LocationTool(settings: settings, source: source) { LocationConsent.deny }
+        let tool = LocationTool(settings: settings, source: source) { Consent.deny }
         #expect(try await tool.run(.object([])) == "latitude: 1.5, longitude: 2.5")
     }
 }

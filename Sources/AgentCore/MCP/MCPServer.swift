@@ -1,0 +1,180 @@
+import Synchronization
+
+/// One configured MCP server over its life: started in the background (after the user
+/// allowed a stdio command they did not type themselves), its tools listed and kept up to
+/// date, calls made, restarted on next use after it exited, stopped on quit. Its status is
+/// readable from any thread for the window and `--list-tools`.
+public actor MCPServer {
+    public enum Status: Sendable, Equatable {
+        case stopped
+        case starting
+        case ready(tools: [MCPToolDescription], protocolVersion: String)
+        /// It could not start: the reason, and its last stderr lines.
+        case failed(String)
+        /// It ran and ended: restarted when next needed.
+        case exited(String)
+        /// The user did not allow its command to run.
+        case declined
+        case disabled
+    }
+
+    public nonisolated let config: MCPServerConfig
+    public nonisolated let log: MCPServerLog
+    private nonisolated let statusBox: Mutex<Status>
+    private let onChange: @Sendable () -> Void
+    private let approveLaunch: @Sendable (MCPServerConfig) async -> Bool
+    private let caFile: String?
+    private var client: MCPClient?
+    private var starting: Task<Void, Never>?
+
+    public init(config: MCPServerConfig, caFile: String? = nil, log: MCPServerLog? = nil,
+                approveLaunch: @escaping @Sendable (MCPServerConfig) async -> Bool,
+                onChange: @escaping @Sendable () -> Void = {}) {
+        self.config = config
+        self.caFile = caFile
+        self.log = log ?? MCPServerLog(serverName: config.name)
+        self.approveLaunch = approveLaunch
+        self.onChange = onChange
+        statusBox = Mutex(config.disabled ? .disabled : .stopped)
+    }
+
+    public nonisolated var status: Status { statusBox.withLock { $0 } }
+
+    /// The tools it offers now (none unless it is ready).
+    public nonisolated var tools: [MCPToolDescription] {
+        if case .ready(let tools, _) = status { return tools }
+        return []
+    }
+
+    private func setStatus(_ status: Status) {
+        statusBox.withLock { $0 = status }
+        onChange()
+    }
+
+    private var timeout: Duration { config.timeout ?? MCPServerConfig.defaultTimeout }
+
+    /// Starts it unless it runs, is starting (then waits for that), is disabled or was
+    /// declined; `retry` also restarts one that failed to start.
+    public func start(retry: Bool = false) async {
+        if let starting {
+            await starting.value
+            return
+        }
+        switch status {
+        case .stopped, .exited: break
+        case .failed where retry: break
+        default: return
+        }
+        let task = Task { await self.launch() }
+        starting = task
+        await task.value
+        starting = nil
+    }
+
+    private func launch() async {
+        if config.isStdio {
+            guard await approveLaunch(config) else {
+                log.note("the user did not allow the command to run")
+                setStatus(.declined)
+                return
+            }
+        }
+        setStatus(.starting)
+        do {
+            let (client, version) = try await connect()
+            let tools: [MCPToolDescription]
+            do {
+                tools = try await client.listTools(timeout: timeout)
+            } catch {
+                await client.close()
+                throw error
+            }
+            self.client = client
+            log.note("ready: \(tools.count) tools, protocol \(version)")
+            setStatus(.ready(tools: tools, protocolVersion: version))
+        } catch {
+            let lines = log.lastLines
+            setStatus(.failed("\(error)" + (lines.isEmpty ? "" : "\n\(lines)")))
+        }
+    }
+
+    /// Connects over the configured transport; a Streamable HTTP URL that refuses the POST
+    /// (400, 404, 405) is tried with the old HTTP+SSE transport, as the spec advises.
+    private func connect() async throws -> (MCPClient, String) {
+        do {
+            return try await connect(over: transport(for: config.transport))
+        } catch MCPError.http(let status, let detail) {
+            guard case .http(let url, let headers) = config.transport, [400, 404, 405].contains(status) else {
+                throw MCPError.http(status: status, detail: detail)
+            }
+            log.note("HTTP \(status) to the first POST; trying the HTTP+SSE transport")
+            return try await connect(over: MCPLegacySSETransport(url: url, headers: headers, caFile: caFile, log: log))
+        }
+    }
+
+    private func connect(over transport: any MCPTransport) async throws -> (MCPClient, String) {
+        let client = MCPClient(transport: transport,
+                               onToolsChanged: { [weak self] in Task { await self?.refreshTools() } },
+                               onClosed: { [weak self] reason in Task { await self?.ended(reason) } },
+                               log: { [log] in log.note($0) })
+        do {
+            let info = try await client.connect(timeout: timeout)
+            return (client, info.protocolVersion)
+        } catch {
+            await client.close()
+            throw error
+        }
+    }
+
+    private func transport(for transport: MCPServerConfig.Transport) -> any MCPTransport {
+        switch transport {
+        case .stdio(let command, let arguments, let environment, let workingDirectory):
+            MCPStdioTransport(command: command, arguments: arguments, environment: environment,
+                              workingDirectory: workingDirectory, log: log)
+        case .http(let url, let headers):
+            MCPHTTPTransport(url: url, headers: headers, caFile: caFile, log: log)
+        case .sse(let url, let headers):
+            MCPLegacySSETransport(url: url, headers: headers, caFile: caFile, log: log)
+        }
+    }
+
+    /// The server said its tools changed.
+    private func refreshTools() async {
+        guard let client, case .ready(_, let version) = status else { return }
+        if let tools = try? await client.listTools(timeout: timeout) {
+            log.note("tools changed: \(tools.count) tools")
+            setStatus(.ready(tools: tools, protocolVersion: version))
+        }
+    }
+
+    private func ended(_ reason: String) {
+        client = nil
+        let lines = log.lastLines
+        setStatus(.exited(reason + (lines.isEmpty ? "" : "\n\(lines)")))
+    }
+
+    /// Calls `tool` (the server's own name), starting the server again if it had ended.
+    func call(_ tool: String, arguments: JSONValue, progress: @escaping @Sendable (String) -> Void) async throws -> JSONValue {
+        if client == nil { await start() }
+        guard let client else { throw MCPError.closed(statusReason) }
+        return try await client.callTool(tool, arguments: arguments, timeout: timeout, progress: progress)
+    }
+
+    private var statusReason: String {
+        switch status {
+        case .failed(let reason), .exited(let reason): reason
+        case .declined: "the user did not allow it to start"
+        case .disabled: "it is switched off"
+        default: "it is not running"
+        }
+    }
+
+    /// Stops it (closing its process or session); it stays stopped until started again.
+    public func stop() async {
+        starting?.cancel()
+        let client = client
+        self.client = nil
+        await client?.close()
+        if client != nil || status == .starting { setStatus(config.disabled ? .disabled : .stopped) }
+    }
+}

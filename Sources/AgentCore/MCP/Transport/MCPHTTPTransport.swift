@@ -1,0 +1,128 @@
+import FoundationEssentials
+import Synchronization
+
+/// MCP's Streamable HTTP transport: every message is a POST to one URL, answered with JSON
+/// or an event stream (progress, requests from the server, then the response); the session
+/// id from `initialize` and the negotiated version go with every later request, and the
+/// session is ended with DELETE. A 404 to a request that carried the session means the
+/// server forgot it (`MCPError.sessionExpired`): the client initializes again.
+final class MCPHTTPTransport: MCPTransport {
+    private struct State {
+        var sessionID: String?
+        var version: String?
+        var receive: (@Sendable (JSONValue) -> Void)?
+    }
+
+    private let url: String
+    private let headers: [MCPServerConfig.Variable]
+    private let caFile: String?
+    private let log: MCPServerLog
+    private let state = Mutex(State())
+    /// The most one answer may hold; a 10 MB tool result fits.
+    static let answerLimit = 64 << 20
+
+    init(url: String, headers: [MCPServerConfig.Variable], caFile: String?, log: MCPServerLog) {
+        self.url = url
+        self.headers = headers
+        self.caFile = caFile
+        self.log = log
+    }
+
+    var diagnostics: String { "" }
+
+    func open(receive: @escaping @Sendable (JSONValue) -> Void, closed: @escaping @Sendable (String) -> Void) async throws {
+        state.withLock { $0.receive = receive }
+    }
+
+    func negotiated(version: String) {
+        state.withLock { $0.version = version }
+    }
+
+    private struct Exchange {
+        var head: HTTPResponseHead?
+        var parser = SSEParser(limit: MCPHTTPTransport.answerLimit)
+        var body = Data()
+        var isEventStream: Bool { head?.header("Content-Type")?.lowercased().hasPrefix("text/event-stream") == true }
+    }
+
+    func send(_ message: JSONValue) async throws {
+        let (sessionID, version, receive) = state.withLock { ($0.sessionID, $0.version, $0.receive) }
+        guard let receive else { throw MCPError.closed("not connected") }
+        let method = message["method"]?.stringValue
+        let requestVersion = message["params"]?["_meta"]?["io.modelcontextprotocol/protocolVersion"]?.stringValue ?? version
+        var lines: [(name: String, value: String)] = [("Accept", "application/json, text/event-stream"),
+                                                     ("Content-Type", "application/json")]
+        if let sessionID { lines.append(("Mcp-Session-Id", sessionID)) }
+        if let requestVersion { lines.append(("MCP-Protocol-Version", requestVersion)) }
+        if requestVersion == MCPProtocolVersion.stateless, let method {
+            lines.append(("Mcp-Method", method))
+            if let name = message["params"]?["name"]?.stringValue { lines.append(("Mcp-Name", Self.headerSafe(name))) }
+        }
+        lines += headers.map { ($0.name, $0.value) }
+        let request = HTTPRequest(url: url, method: "POST", headers: lines, body: Data(message.serialized.utf8), caFile: caFile,
+                                  totalTimeout: .seconds(24 * 3600), idleTimeout: nil)
+        let exchange = Mutex(Exchange())
+        let error = await HTTPTransfer.run(request, head: { head in exchange.withLock { $0.head = head } }, continuing: { bytes in
+            exchange.withLock { exchange -> Bool in
+                guard exchange.head?.isSuccess == true, exchange.isEventStream else {
+                    guard exchange.body.count + bytes.count <= Self.answerLimit else { return false }
+                    exchange.body.append(contentsOf: bytes)
+                    return true
+                }
+                exchange.parser.feed(bytes) { event in
+                    guard !event.data.isEmpty else { return }
+                    if let json = try? JSONParser.parse(event.data) { receive(json) } else { self.log.note("skipped an event that is not JSON") }
+                }
+                return !exchange.parser.overflowed
+            }
+        })
+        let (head, body) = exchange.withLock { ($0.head, $0.body) }
+        if let error, head == nil || error != .cancelled {
+            if error == .cancelled { throw CancellationError() }
+            throw MCPError.closed(Self.describe(error))
+        }
+        guard let head else { throw MCPError.closed("no answer from \(url)") }
+        if head.status == 404 && sessionID != nil {
+            state.withLock { if $0.sessionID == sessionID { $0.sessionID = nil } }
+            throw MCPError.sessionExpired
+        }
+        if method == "initialize", head.isSuccess, let newSession = head.header("Mcp-Session-Id") {
+            state.withLock { $0.sessionID = newSession }
+        }
+        let json = body.isEmpty ? nil : try? JSONParser.parse(String(decoding: body, as: UTF8.self))
+        guard head.isSuccess else {
+            // A JSON-RPC error for this request (a refused version, say) is its answer.
+            if let json, let id = json["id"], !id.isNull, json["error"] != nil {
+                receive(json)
+                return
+            }
+            let detail = json?["error"]?["message"]?.stringValue ?? String(decoding: body.prefix(300), as: UTF8.self)
+            throw MCPError.http(status: head.status, detail: detail.trimmed)
+        }
+        if let json { receive(json) }
+    }
+
+    func close() async {
+        guard let sessionID = state.withLock({ state -> String? in
+            defer { state.sessionID = nil; state.receive = nil }
+            return state.sessionID
+        }) else { return }
+        var lines: [(name: String, value: String)] = [("Mcp-Session-Id", sessionID)]
+        if let version = state.withLock({ $0.version }) { lines.append(("MCP-Protocol-Version", version)) }
+        lines += headers.map { ($0.name, $0.value) }
+        _ = try? await HTTPClient.fetch(HTTPRequest(url: url, method: "DELETE", headers: lines, caFile: caFile,
+                                                    connectTimeout: .seconds(3), totalTimeout: .seconds(5)))
+    }
+
+    static func describe(_ error: TransportError) -> String {
+        switch error {
+        case .cancelled: "cancelled"
+        case .failed(_, let message): message
+        }
+    }
+
+    /// A header value as the stateless protocol wants names outside ASCII: `=?base64?…?=`.
+    private static func headerSafe(_ name: String) -> String {
+        name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? name : "=?base64?\(Data(name.utf8).base64EncodedString())?="
+    }
+}

@@ -1,0 +1,97 @@
+import FoundationEssentials
+import Synchronization
+
+/// The HTTP+SSE transport of MCP 2024-11-05, still served by older servers: a GET opens an
+/// event stream whose first `endpoint` event names (often relative to it) the URL to POST
+/// messages to; every answer arrives on the stream.
+final class MCPLegacySSETransport: MCPTransport {
+    private struct State {
+        var endpoint: String?
+        var stream: Task<Void, Never>?
+        var closing = false
+    }
+
+    private let url: String
+    private let headers: [MCPServerConfig.Variable]
+    private let caFile: String?
+    private let log: MCPServerLog
+    private let state = Mutex(State())
+    private let endpointKnown = OneShotSignal()
+
+    init(url: String, headers: [MCPServerConfig.Variable], caFile: String?, log: MCPServerLog) {
+        self.url = url
+        self.headers = headers
+        self.caFile = caFile
+        self.log = log
+    }
+
+    var diagnostics: String { "" }
+
+    func open(receive: @escaping @Sendable (JSONValue) -> Void, closed: @escaping @Sendable (String) -> Void) async throws {
+        let request = HTTPRequest(url: url, headers: [("Accept", "text/event-stream")] + headers.map { ($0.name, $0.value) },
+                                  caFile: caFile, totalTimeout: .seconds(7 * 24 * 3600), idleTimeout: nil)
+        let failure = Mutex<String?>(nil)
+        let stream = Task {
+            let parser = Mutex(SSEParser(limit: MCPHTTPTransport.answerLimit))
+            let status = Mutex(0)
+            let error = await HTTPTransfer.run(request, head: { head in status.withLock { $0 = head.status } }, continuing: { bytes in
+                guard (200..<300).contains(status.withLock({ $0 })) else { return false }
+                return parser.withLock { parser in
+                    parser.feed(bytes) { event in self.handle(event, receive: receive) }
+                    return !parser.overflowed
+                }
+            })
+            let code = status.withLock { $0 }
+            let reason = code != 0 && !(200..<300).contains(code) ? "HTTP \(code) from \(url)"
+                : error.map(MCPHTTPTransport.describe) ?? "the event stream ended"
+            failure.withLock { $0 = reason }
+            endpointKnown.fire()
+            if !state.withLock({ $0.closing }) { closed(reason) }
+        }
+        state.withLock { $0.stream = stream }
+        guard await endpointKnown.wait(upTo: MCPServerConfig.defaultTimeout), state.withLock({ $0.endpoint }) != nil else {
+            stream.cancel()
+            throw MCPError.closed(failure.withLock { $0 } ?? "no endpoint event from \(url)")
+        }
+    }
+
+    private func handle(_ event: SSEEvent, receive: @Sendable (JSONValue) -> Void) {
+        switch event.type {
+        case "endpoint":
+            let resolved = URL(string: event.data.trimmed, relativeTo: URL(string: url))?.absoluteString
+            state.withLock { $0.endpoint = resolved }
+            endpointKnown.fire()
+        case "message":
+            if let json = try? JSONParser.parse(event.data) { receive(json) } else { log.note("skipped an event that is not JSON") }
+        default:
+            break
+        }
+    }
+
+    func send(_ message: JSONValue) async throws {
+        guard let endpoint = state.withLock({ $0.endpoint }) else { throw MCPError.closed("not connected") }
+        let request = HTTPRequest(url: endpoint, method: "POST",
+                                  headers: [("Content-Type", "application/json")] + headers.map { ($0.name, $0.value) },
+                                  body: Data(message.serialized.utf8), caFile: caFile, totalTimeout: .seconds(60))
+        let response: HTTPResponse
+        do {
+            response = try await HTTPClient.fetch(request, maxBodyBytes: 64 * 1024)
+        } catch let error as TransportError {
+            throw error == .cancelled ? CancellationError() : MCPError.closed(MCPHTTPTransport.describe(error))
+        }
+        guard response.head.isSuccess else {
+            throw MCPError.http(status: response.head.status, detail: String(decoding: response.body.prefix(300), as: UTF8.self))
+        }
+    }
+
+    func negotiated(version: String) {}
+
+    func close() async {
+        let stream = state.withLock { state in
+            state.closing = true
+            return state.stream
+        }
+        stream?.cancel()
+        await stream?.value
+    }
+}

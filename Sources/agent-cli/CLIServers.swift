@@ -1,0 +1,108 @@
+import AgentCore
+import Foundation
+
+/// `agent-cli`'s MCP servers: those of `--mcp-config FILE` (the user named them: they start
+/// without asking) or the app's own `mcp.json` with `--mcp` (commands the app has not been
+/// allowed to run are asked about on the terminal); and the commands that list and call
+/// tools without a model.
+enum CLIServers {
+    /// The servers the options name, or nil. Entries that cannot be used are named on stderr.
+    static func tools(_ options: LaunchOptions, settings: SettingsStore) -> MCPTools? {
+        let file: URL
+        if let path = options.mcpConfig {
+            file = URL(filePath: path)
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                AgentCLI.fail(usage: "cannot read the MCP configuration “\(path)”")
+            }
+        } else if options.useAppMCP {
+            file = MCPConfigDocument.defaultLocation
+        } else {
+            return nil
+        }
+        let document: MCPConfigDocument
+        do {
+            document = try MCPConfigDocument.load(from: file)
+        } catch {
+            AgentCLI.writeError("agent-cli: error: \(file.path): \(error)")
+            exit(1)
+        }
+        let (configs, problems) = document.servers(environment: ProcessInfo.processInfo.environment)
+        for problem in problems { AgentCLI.writeError("agent-cli: \(file.path): \(problem)") }
+        let named = options.mcpConfig != nil
+        let approvedLaunches = named ? [] : settings.approvedMCPLaunches
+        // A tool called by name with --call-tool is the user's own command: nobody to ask.
+        let allowance = options.callTool != nil ? .all : options.allowedTools
+        let hub = MCPHub(configs: configs.filter { !$0.disabled }, approver: TerminalToolApprover(allowance: allowance),
+                         caFile: options.caFile) { config in
+            if named || approvedLaunches.contains(config.launchFingerprint) { return true }
+            return await TerminalConsent.ask(
+                "The MCP server “\(config.name)” would run this command with your rights:\n  \(config.commandLine ?? "")\nRun it?",
+                refusal: "the MCP server “\(config.name)” was not started: its command has not been allowed in Agent and "
+                    + "there is no terminal to ask (name the file with --mcp-config to run its servers)",
+                offerAlways: false) != .deny
+        }
+        return MCPTools(hub: hub, disabled: named ? [] : settings.disabledMCPTools)
+    }
+
+    /// `--list-tools`: one line per tool; a server that failed is named on stderr.
+    static func listTools(toolbox: Toolbox, mcp: MCPTools?) async {
+        let everything = await allTools(toolbox, mcp)
+        await mcp?.hub.stopAll()
+        for tool in everything.tools { print(line(tool)) }
+    }
+
+    /// Agent's tools and every server's, once each server has started or failed (failures
+    /// named on stderr).
+    private static func allTools(_ toolbox: Toolbox, _ mcp: MCPTools?) async -> Toolbox {
+        guard let mcp else { return toolbox }
+        await mcp.hub.startAllAndWait()
+        reportFailures(mcp.hub)
+        return await mcp.adding(to: toolbox)
+    }
+
+    private static func line(_ tool: any Tool) -> String {
+        let description = tool.definition.description.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? ""
+        return "\(tool.definition.name)\t\(tool.source)\t\(description)"
+    }
+
+    private static func reportFailures(_ hub: MCPHub) {
+        for server in hub.servers {
+            switch server.status {
+            case .failed(let reason), .exited(let reason):
+                AgentCLI.writeError("agent-cli: MCP server “\(server.config.name)” failed: \(reason)")
+            case .declined:
+                AgentCLI.writeError("agent-cli: MCP server “\(server.config.name)” was not started")
+            default:
+                break
+            }
+        }
+    }
+
+    /// `--call-tool NAME --arguments JSON --repeat N`: calls the tool as the model would
+    /// (arguments checked against its schema) and prints the result.
+    static func callTool(_ options: LaunchOptions, toolbox: Toolbox, mcp: MCPTools?) async {
+        guard let name = options.callTool else { return }
+        var arguments = JSONValue.object([])
+        if let text = options.toolArguments {
+            do {
+                arguments = try JSONParser.parse(text)
+            } catch {
+                AgentCLI.fail(usage: "--arguments is not JSON: \(error)")
+            }
+        }
+        let everything = await allTools(toolbox, mcp)
+        var failed = false
+        for index in 0..<options.repeatCount {
+            let started = ContinuousClock.now
+            let outcome = await everything.run(ToolCall(id: "cli-\(index)", name: name, arguments: arguments))
+            let elapsed = ContinuousClock.now - started
+            if index == 0 { print(outcome.text) }
+            if options.repeatCount > 1 {
+                AgentCLI.writeError("call \(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)")
+            }
+            failed = failed || outcome.isFailure
+        }
+        await mcp?.hub.stopAll()
+        if failed { exit(1) }
+    }
+}
