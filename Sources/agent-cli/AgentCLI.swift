@@ -24,6 +24,7 @@ struct AgentCLI {
                               they start without asking
           --mcp               use the app's own servers ($XDG_CONFIG_HOME/\(AppIdentity.applicationID)/mcp.json)
           --list-tools        print the tools the model would get: NAME<TAB>SOURCE<TAB>DESCRIPTION
+          --tools NAME[,NAME…]  offer the model only these tools (a small model copes with few)
           --allow-tools all|NAME[,NAME…]   approve these tool calls ahead (without a terminal, others are refused)
           --call-tool NAME [--arguments JSON] [--repeat N]   call one tool yourself and print its result
                               (with --repeat, each call's time in microseconds goes to stderr)
@@ -94,6 +95,8 @@ struct AgentCLI {
             connection = ChatConnection(localServer: LocalModelServer(), options: options.generation, toolbox: toolbox, mcp: mcp)
             writeError("agent-cli: using the local model \(connection.modelName)")
         }
+        connection.onlyTools = options.onlyTools
+        if let mcp { await CLIServers.start(mcp) }
 
         let stored: StoredChat?
         do {

@@ -55,14 +55,19 @@ enum CLIServers {
     /// named on stderr).
     private static func allTools(_ toolbox: Toolbox, _ mcp: MCPTools?) async -> Toolbox {
         guard let mcp else { return toolbox }
-        await mcp.hub.startAllAndWait()
-        reportFailures(mcp.hub)
+        await start(mcp)
         return await mcp.adding(to: toolbox)
     }
 
     private static func line(_ tool: any Tool) -> String {
         let description = tool.definition.description.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? ""
         return "\(tool.definition.name)\t\(tool.source)\t\(description)"
+    }
+
+    /// Starts the servers and names on stderr those that could not start.
+    static func start(_ mcp: MCPTools) async {
+        await mcp.hub.startAllAndWait()
+        reportFailures(mcp.hub)
     }
 
     private static func reportFailures(_ hub: MCPHub) {

@@ -9,11 +9,19 @@ server as a user would:
   docs/preferences.png  Preferences › Servers with a server profile opened;
   docs/about.png        About Agent;
   docs/narrow.png       the window at 360×640, as on a phone: the chat page;
-  docs/narrow-chats.png the same, back on the chat list.
+  docs/narrow-chats.png the same, back on the chat list;
+  docs/mcp-launch-consent.png  the question before an MCP server's program first runs;
+  docs/mcp-tool-consent.png    the question before a model's call to an MCP tool;
+  docs/mcp-preferences.png     Preferences › Tools with that MCP server and its tools.
+
+The MCP pictures use the reference server mcp-server-time (scripts/install-test-servers) and
+the scriptable test model server, which calls its tool.
 
 Run inside an X server and a D-Bus session (scripts/screenshot does):
-    /usr/bin/python3 Tests/EndToEnd/docs_screenshots.py .build/debug/agent docs/
+    /usr/bin/python3 Tests/EndToEnd/docs_screenshots.py .build/debug/agent docs/ [mcp]
+(a last argument `mcp` takes only the MCP pictures).
 """
+import json
 import os
 import subprocess
 import sys
@@ -43,18 +51,21 @@ tools=true
 GENERATION = "[generation]\ntemperature=0.0\nmax-tokens=200\n"
 
 
-def launch(binary, settings, size=(1000, 700)):
+def launch(binary, settings, size=(1000, 700), arguments=(), files=None):
     home = tempfile.mkdtemp(prefix="agent-shots-")
     config = os.path.join(home, "config", "io.github.agentdesktop.Agent")
     os.makedirs(config)
     with open(os.path.join(config, "settings.ini"), "w") as f:
         f.write(settings)
+    for name, text in (files or {}).items():
+        with open(os.path.join(config, name), "w") as f:
+            f.write(text)
     data_home = os.environ.get("XDG_DATA_HOME", os.path.expanduser("~/.local/share"))
     runtime = os.environ.get("AGENT_RUNTIME_DIR", os.path.join(data_home, "io.github.agentdesktop.Agent", "runtime"))
     env = dict(os.environ, GSK_RENDERER=os.environ.get("GSK_RENDERER", "cairo"), AGENT_RUNTIME_DIR=runtime,
                XDG_DATA_HOME=os.path.join(home, "data"), XDG_CONFIG_HOME=os.path.join(home, "config"),
-               GSETTINGS_BACKEND="keyfile")
-    process = subprocess.Popen([binary], env=env)
+               XDG_STATE_HOME=os.path.join(home, "state"), GSETTINGS_BACKEND="keyfile")
+    process = subprocess.Popen([binary, *arguments], env=env)
     e2e.APP = process
     app = wait_for("the app on the accessibility bus", lambda: e2e.find_app(process.pid))
     frame = wait_for("the window", lambda: named(app, "Agent", [Atspi.Role.FRAME, Atspi.Role.WINDOW]))
@@ -88,8 +99,8 @@ def quit_app(process):
         fail("Ctrl+Q did not quit the app")
 
 
-def run(binary, settings, body, size=(1000, 700)):
-    process, app, frame = launch(binary, settings, size)
+def run(binary, settings, body, size=(1000, 700), arguments=(), files=None):
+    process, app, frame = launch(binary, settings, size, arguments, files)
     try:
         body(app, frame)
         quit_app(process)
@@ -191,8 +202,119 @@ def narrow(chat_path, chats_path):
     return body
 
 
+def time_server():
+    """mcp-server-time from the venv scripts/install-test-servers makes."""
+    data_home = os.environ.get("XDG_DATA_HOME", os.path.expanduser("~/.local/share"))
+    folders = [os.environ.get("AGENT_TEST_SERVERS_DIR", ""),
+               os.path.join(data_home, "io.github.agentdesktop.Agent", "test-servers"),
+               os.path.expanduser("~/.local/share/io.github.agentdesktop.Agent/test-servers")]
+    for folder in folders:
+        path = os.path.join(folder, "venv", "bin", "mcp-server-time")
+        if folder and os.access(path, os.X_OK):
+            return path
+    fail("mcp-server-time is not installed: run scripts/install-test-servers")
+
+
+def model_server():
+    """The scriptable OpenAI-compatible test server; returns it and its plain HTTP port."""
+    server = subprocess.Popen(["/usr/bin/python3", os.path.join(SERVERS, "openai_test_server.py")], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    fields = server.stdout.readline().split()
+    if len(fields) < 2 or fields[0] != "PORT":
+        fail("the test model server did not start")
+    return server, int(fields[1])
+
+
+def press(app, name):
+    """Presses the button called `name` (through its accessible action, as a screen reader does)."""
+    def find():
+        for node in e2e.descendants(app):
+            try:
+                # GTK 4.8 names a button with a mnemonic by its label twice: "_Run Run".
+                label = (node.get_name() or "").replace("_", "")
+                if node.get_role() == Atspi.Role.PUSH_BUTTON and (label == name or label.endswith(" " + name)):
+                    return node
+            except Exception:
+                continue
+        return None
+    Atspi.Action.do_action(wait_for(f"the button {name}", find, timeout=10), 0)
+
+
+def geometry(window):
+    """An X window's position and size on the screen."""
+    shell = subprocess.run(["xdotool", "getwindowgeometry", "--shell", window], capture_output=True, text=True, check=True).stdout
+    values = dict(line.split("=", 1) for line in shell.split())
+    return int(values["X"]), int(values["Y"]), int(values["WIDTH"]), int(values["HEIGHT"])
+
+
+def shoot_dialog(parent, dialog, path):
+    """The dialog centred over its window, as the window manager shows it, in one picture
+    (there is no window manager in the X server the pictures are taken in)."""
+    x, y, width, height = geometry(parent)
+    _, _, dialog_width, dialog_height = geometry(dialog)
+    subprocess.run(["xdotool", "windowmove", "--sync", dialog, str(x + (width - dialog_width) // 2),
+                    str(y + (height - dialog_height) // 2)], check=False)
+    time.sleep(0.8)
+    subprocess.run(["import", "-window", "root", "-crop", f"{width}x{height}+{x}+{y}", "+repage", path], check=True)
+    print("wrote", path)
+
+
+def mcp(launch_path, tool_path, preferences_path):
+    def body(app, frame):
+        # Agent loads mcp.json once its window is up; the server's program is asked about first.
+        wait_for("the launch question", lambda: "Run This Program?" in label_texts(app), timeout=20)
+        shoot_dialog(x_window("^Agent$"), x_window("^Run This Program\\?$"), launch_path)
+        press(app, "Run")
+        entry = wait_for("the entry", lambda: named(frame, "Message", [Atspi.Role.TEXT, Atspi.Role.ENTRY]))
+        send = wait_for("Send", lambda: named(frame, "Send", [Atspi.Role.PUSH_BUTTON]))
+        Atspi.EditableText.set_text_contents(entry, "What time is it in UTC?")
+        wait_for("Send to be enabled", lambda: send.get_state_set().contains(Atspi.StateType.SENSITIVE))
+        Atspi.Action.do_action(send, 0)
+        wait_for("the tool call question", lambda: "Run “get_current_time”?" in label_texts(app), timeout=30)
+        shoot_dialog(x_window("^Agent$"), x_window("get_current_time"), tool_path)
+        press(app, "Allow Once")
+        conversation = wait_for("the conversation", lambda: named(frame, "Conversation", [Atspi.Role.LIST]))
+        wait_for("the reply", lambda: e2e.turn_finished(frame, conversation, 1), timeout=30)
+
+        subprocess.run(["xdotool", "windowfocus", "--sync", x_window("^Agent$"), "key", "--clearmodifiers", "ctrl+comma"], check=True)
+        window = wait_for("the Preferences window", lambda: named(app, "Preferences", [Atspi.Role.FRAME, Atspi.Role.WINDOW,
+                                                                                         Atspi.Role.DIALOG]))
+        preferences = x_window("^Preferences$")
+        subprocess.run(["xdotool", "windowsize", "--sync", preferences, "640", "800"], check=True)
+        tools = wait_for("the Tools page", lambda: named(window, "Tools", [Atspi.Role.LABEL]))
+        click(tools, preferences)
+        row = wait_for("the server's row", lambda: named(window, "time", [Atspi.Role.LABEL]), timeout=10)
+        wait_for("its tools", lambda: "2 tools" in label_texts(window), timeout=30)
+        time.sleep(0.4)
+        click(row, preferences)
+        time.sleep(0.6)
+        shoot(preferences, preferences_path)
+        subprocess.run(["xdotool", "windowfocus", "--sync", preferences, "key", "--clearmodifiers", "Escape"], check=True)
+        wait_for("Preferences to close", lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Preferences$"],
+                                                                 capture_output=True).returncode != 0, timeout=10)
+    return body
+
+
+def mcp_pictures(binary, folder):
+    path = time_server()
+    # Run through a shell, as some READMEs suggest: the question highlights what the shell is handed.
+    config = {"mcpServers": {"time": {"command": "sh", "args": ["-c", f"exec {path} --local-timezone UTC"],
+                                      "env": {"TZ": "UTC"}}}}
+    server, port = model_server()
+    try:
+        run(binary, GENERATION, mcp(os.path.join(folder, "mcp-launch-consent.png"), os.path.join(folder, "mcp-tool-consent.png"),
+                                    os.path.join(folder, "mcp-preferences.png")),
+            size=(1000, 760), arguments=["--server", f"http://127.0.0.1:{port}/s/tools-mcptime", "--model", "test-model"],
+            files={"mcp.json": json.dumps(config, indent=2)})
+    finally:
+        server.terminate()
+
+
 def main():
     binary, folder = sys.argv[1], sys.argv[2]
+    if sys.argv[3:] == ["mcp"]:
+        mcp_pictures(binary, folder)
+        return
     light = GENERATION
     run(binary, light, empty_chat(os.path.join(folder, "empty-chat.png")))
     run(binary, light, code_block(os.path.join(folder, "code-block.png")))
@@ -207,6 +329,7 @@ def main():
         run(binary, light, code_block(os.path.join(folder, "dark.png")))
     finally:
         portal.terminate()
+    mcp_pictures(binary, folder)
 
 
 if __name__ == "__main__":

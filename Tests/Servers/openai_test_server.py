@@ -489,6 +489,8 @@ class Handler(socketserver.BaseRequestHandler):
             parts += [tool_call_delta(0, "call_x", "launch_rocket", '{"target": "moon"}'), finish_chunk("tool_calls")]
         elif kind == "loop":
             parts += [tool_call_delta(0, "call_again", "get_datetime", "{}"), finish_chunk("tool_calls")]
+        elif kind == "mcptime":  # the MCP reference server mcp-server-time's tool
+            parts += [tool_call_delta(0, "call_time", "get_current_time", '{"timezone": "UTC"}'), finish_chunk("tool_calls")]
         parts.append(b"data: [DONE]\n\n")
         self.stream(parts)
 

@@ -17,6 +17,8 @@ public final class ChatConnection {
     public let toolbox: Toolbox
     /// The MCP servers whose tools join them, less the tools switched off.
     public let mcp: MCPTools?
+    /// When set, only the tools of these names are offered (`agent-cli --tools`).
+    public var onlyTools: Set<String>?
 
     public init(endpoint: ChatEndpoint, options: GenerationOptions = GenerationOptions(), toolbox: Toolbox = Toolbox(),
                 mcp: MCPTools? = nil) {
@@ -144,7 +146,9 @@ public final class ChatConnection {
     /// Every tool the model may call now: Agent's own and the MCP servers' (waiting for
     /// servers still starting).
     public func currentToolbox() async -> Toolbox {
-        await mcp?.adding(to: toolbox) ?? toolbox
+        let everything = await mcp?.adding(to: toolbox) ?? toolbox
+        guard let onlyTools else { return everything }
+        return Toolbox(everything.tools.filter { onlyTools.contains($0.definition.name) })
     }
 
     /// A turn through this connection's backend with its tools.

@@ -36,13 +36,14 @@ public final class MCPServersModel {
 
     /// The app's servers: `mcp.json` in the config folder, approvals through `consent`,
     /// status changes brought to the main actor.
-    public static func make(settings: SettingsStore, secrets: SecretStore, consent: ConsentBroker) -> MCPServersModel {
+    public static func make(settings: SettingsStore, secrets: SecretStore, consent: ConsentBroker,
+                            file: URL = MCPConfigDocument.defaultLocation) -> MCPServersModel {
         let approver = AskingToolApprover(settings: settings, consent: consent)
         let model = Box<MCPServersModel>()
         let relay = MainActorRelay<Void> { _ in model.value?.statusChanged() }
         let hub = MCPHub(configs: [], approver: approver, approveLaunch: { await approver.approveLaunch($0) },
                          onChange: { relay.push(()) })
-        let created = MCPServersModel(hub: hub, settings: settings, secrets: secrets, consent: consent)
+        let created = MCPServersModel(hub: hub, file: file, settings: settings, secrets: secrets, consent: consent)
         model.value = created
         return created
     }

@@ -42,6 +42,11 @@ final class MessageDialog {
         set { adw_message_dialog_set_body(dialog, newValue) }
     }
 
+    /// Makes the response `id` available or not (Add while a form cannot be saved).
+    func setEnabled(_ enabled: Bool, response id: String) {
+        adw_message_dialog_set_response_enabled(dialog, id, enabled ? 1 : 0)
+    }
+
     /// Takes the dialog away unanswered (the question no longer stands).
     func withdraw() {
         gtk_window_destroy(window.cast())

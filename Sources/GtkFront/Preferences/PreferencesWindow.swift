@@ -17,8 +17,9 @@ final class PreferencesWindow {
     private var applied = false
 
     /// `closed` runs once the window has closed and its changes are written.
+    /// `mcp`: the MCP servers Preferences › Tools lists and edits (nil: none for this run).
     init(parent: UnsafeMutablePointer<GtkWidget>, settings stored: SettingsStore, secrets: SecretStore,
-         closed: @escaping @MainActor () -> Void) throws {
+         mcp: MCPServersModel? = nil, closed: @escaping @MainActor () -> Void) throws {
         settings = try stored.delayedCopy()
         window = adw_preferences_window_new()
         gtk_window_set_transient_for(window.cast(), parent.cast())
@@ -29,13 +30,14 @@ final class PreferencesWindow {
 
         servers = ServersPage(settings: settings, secrets: secrets)
         generation = GenerationPage(settings: settings)
-        tools = ToolsPage(settings: settings)
+        tools = ToolsPage(settings: settings, mcp: mcp, window: window)
         localModel = LocalModelPage(settings: settings)
         for page in [servers.widget, generation.widget, tools.widget, localModel.widget] {
             adw_preferences_window_add(window.cast(), page.cast())
         }
 
         servers.onNotice = { [weak self] in self?.toast($0) }
+        tools.onNotice = { [weak self] in self?.toast($0) }
         servers.onProblem = { [weak self] message in
             guard let self else { return }
             _ = ErrorAlert.show(over: window, heading: "Server Problem", message: message) {}
@@ -65,6 +67,7 @@ final class PreferencesWindow {
         Signals.connect(window.raw, "destroy") { [weak self] in
             self?.apply()
             self?.servers.windowClosed()
+            self?.tools.windowClosed()
             closed()
         }
     }

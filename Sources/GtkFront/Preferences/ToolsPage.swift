@@ -2,7 +2,8 @@ import AgentCore
 import CGtk
 
 /// Preferences › Tools: which on-device tools the model may call, the location to give
-/// when the device cannot tell, and the "Always Allow" answer to take back.
+/// when the device cannot tell, the "Always Allow" answer to take back, and the MCP
+/// servers whose tools join them.
 @MainActor
 final class ToolsPage {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -13,8 +14,17 @@ final class ToolsPage {
     /// Says how to write a location the row cannot read.
     let locationProblem: UnsafeMutablePointer<GtkWidget>
     let forgetConsent: UnsafeMutablePointer<GtkWidget>
+    /// The MCP servers and the tools allowed without asking (nil: no MCP for this run).
+    let mcpServers: MCPServersGroup?
+    let mcpAlwaysAllowed: MCPAlwaysAllowedGroup?
 
-    init(settings: SettingsStore) {
+    /// Something to tell the user ("Added “time”").
+    var onNotice: ((String) -> Void)? {
+        didSet { mcpServers?.onNotice = onNotice }
+    }
+
+    /// `window`: Preferences, which the MCP group's dialogs open over.
+    init(settings: SettingsStore, mcp: MCPServersModel? = nil, window: UnsafeMutablePointer<GtkWidget>? = nil) {
         self.settings = settings
         widget = PreferenceRows.page(title: "Tools", icon: "applications-utilities-symbolic", name: "tools")
         let tools = PreferenceRows.group(in: widget, title: "Tools the Model May Call",
@@ -25,6 +35,15 @@ final class ToolsPage {
                                                     suffix: locationSwitch), to: tools)
         PreferenceRows.add(PreferenceRows.actionRow(title: "Date and Time", subtitle: "get_datetime: the local date, time and time zone.",
                                                     suffix: dateTimeSwitch), to: tools)
+
+        if let mcp, let window {
+            let servers = MCPServersGroup(in: widget, model: mcp, window: window)
+            mcpServers = servers
+            mcpAlwaysAllowed = MCPAlwaysAllowedGroup(in: widget, model: mcp, focusWhenEmptied: servers.addButton)
+        } else {
+            mcpServers = nil
+            mcpAlwaysAllowed = nil
+        }
 
         let location = PreferenceRows.group(in: widget, title: "Location",
                                             description: "The manual location is used when the desktop’s location service (GeoClue) "
@@ -52,6 +71,12 @@ final class ToolsPage {
         }
         Signals.connect(manualLocation.raw, "changed") { [weak self] in self?.checkLocation() }
         Signals.connect(forgetConsent.raw, "clicked") { [weak self] in self?.settings.locationAlwaysAllowed = false }
+    }
+
+    /// The window closed: answers still on their way are dropped.
+    func windowClosed() {
+        mcpServers?.windowClosed()
+        mcpAlwaysAllowed?.windowClosed()
     }
 
     /// The tools switched off, as one list in settings.

@@ -4,7 +4,7 @@ import FoundationEssentials
 
 /// The main window (`AdwApplicationWindow`): the chat list beside the chat, folding into
 /// two pages with a back button when the window is narrow (`AdwLeaflet`), toasts over both,
-/// and the dialogs (error alert, location consent, rename). It renders the view models and
+/// and the dialogs (error alert, consent questions, rename). It renders the view models and
 /// forwards the user's intents to them; every command is a `win.` action, so buttons, menu
 /// items and shortcuts share one path.
 @MainActor
@@ -26,7 +26,7 @@ public final class ChatWindow {
     private(set) var preferencesWindow: PreferencesWindow?
     /// The error alert while it is open.
     private(set) var alert: MessageDialog?
-    /// The location question while it is open.
+    /// The consent question (location, MCP tool call, MCP server launch) while it is open.
     private(set) var consentDialog: MessageDialog?
     /// The rename dialog while it is open.
     private(set) var renameDialog: MessageDialog?
@@ -239,13 +239,25 @@ public final class ChatWindow {
         }
     }
 
+    /// Shows the question waiting in the consent broker — location, an MCP tool call or an
+    /// MCP server's launch — over our topmost window: Preferences when it is open (it is
+    /// modal, and a pasted server's launch is asked from there), else this window.
     private func showConsentDialog() {
-        guard consentDialog == nil else { return }
-        consentDialog = LocationConsentDialog.show(over: window, modelName: viewModel.modelName) { [weak self] answer in
+        guard consentDialog == nil, let question = viewModel.status.consent.current else { return }
+        let parent = preferencesWindow?.window ?? window
+        let answered: @MainActor (Consent) -> Void = { [weak self] answer in
             guard let self else { return }
             consentDialog = nil
             viewModel.status.consent.answer(answer)
-            present()
+            gtk_window_present((preferencesWindow?.window ?? window).cast())
+        }
+        consentDialog = switch question {
+        case .location:
+            LocationConsentDialog.show(over: parent, modelName: viewModel.modelName, answered: answered)
+        case .toolCall(let call):
+            ToolCallConsentDialog.show(over: parent, modelName: viewModel.modelName, question: call, answered: answered)
+        case .serverLaunch(let config):
+            ServerLaunchConsentDialog.show(over: parent, config: config, answered: answered)
         }
     }
 
@@ -261,7 +273,8 @@ public final class ChatWindow {
         }
         let before = preferences.makeConnection().configuration
         do {
-            let opened = try PreferencesWindow(parent: window, settings: preferences.settings, secrets: preferences.secrets) { [weak self] in
+            let opened = try PreferencesWindow(parent: window, settings: preferences.settings, secrets: preferences.secrets,
+                                               mcp: preferences.mcp) { [weak self] in
                 guard let self else { return }
                 preferencesWindow = nil
                 applyPreferences(connectionBefore: before)

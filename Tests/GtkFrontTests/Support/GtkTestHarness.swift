@@ -130,13 +130,17 @@ enum GtkTestHarness {
         return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
-    /// Puts `text` on the clipboard from another X client, as another app would.
+    /// Puts `text` on the clipboard from another X client, as another app would. xclip stays
+    /// in the background until another client owns the clipboard, so it must not hold the
+    /// test run's output open (swift test would wait for it to end).
     static func setClipboard(_ text: String) async throws {
         let xclip = Process()
         xclip.executableURL = URL(filePath: "/usr/bin/xclip")
         xclip.arguments = ["-selection", "clipboard", "-i"]
         let input = Pipe()
         xclip.standardInput = input
+        xclip.standardOutput = FileHandle.nullDevice
+        xclip.standardError = FileHandle.nullDevice
         try xclip.run()
         input.fileHandleForWriting.write(Data(text.utf8))
         try input.fileHandleForWriting.close()

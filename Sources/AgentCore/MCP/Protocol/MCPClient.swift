@@ -62,6 +62,7 @@ final class MCPClient: Sendable {
         } catch let refusal as MCPError {
             switch refusal {
             case .rpc, .http(400, _):
+                log("initialize was refused (\(refusal)); trying the stateless protocol")
                 state.withLock { $0.stateless = true }
                 guard let info = try? await discover(timeout: timeout) else {
                     state.withLock { $0.stateless = false }
@@ -155,7 +156,7 @@ final class MCPClient: Sendable {
             }
             return result
         } catch {
-            if method != "initialize", error is CancellationError || error is MCPError {
+            if method != "initialize", error is CancellationError || Self.isTimeout(error) {
                 tellCancelled(id: id, error: error)
             }
             throw error
@@ -208,6 +209,11 @@ final class MCPClient: Sendable {
             try await renewal.value
             try await transport.send(message)
         }
+    }
+
+    private static func isTimeout(_ error: any Error) -> Bool {
+        if case MCPError.timedOut = error { return true }
+        return false
     }
 
     private func tellCancelled(id: Int, error: any Error) {

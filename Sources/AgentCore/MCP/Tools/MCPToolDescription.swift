@@ -20,9 +20,13 @@ public struct MCPToolDescription: Sendable, Equatable {
 
     init?(_ json: JSONValue) {
         guard let name = json["name"]?.stringValue, !name.isEmpty else { return nil }
+        // `type` first, as models saw schemas written in training (small ones falter on
+        // `{"properties": …, "type": "object"}`); JSON gives member order no meaning.
         var schema = json["inputSchema"] ?? .object([])
-        if schema["type"] == nil, case .object(var members) = schema {
-            members.insert(("type", .string("object")), at: 0)
+        if case .object(var members) = schema {
+            let type = members.last { $0.key == "type" }?.value ?? .string("object")
+            members.removeAll { $0.key == "type" }
+            members.insert(("type", type), at: 0)
             schema = .object(members)
         }
         self.init(name: name, title: json["title"]?.stringValue ?? json["annotations"]?["title"]?.stringValue,

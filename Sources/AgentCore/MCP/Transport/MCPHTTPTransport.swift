@@ -62,7 +62,13 @@ final class MCPHTTPTransport: MCPTransport {
         let request = HTTPRequest(url: url, method: "POST", headers: lines, body: Data(message.serialized.utf8), caFile: caFile,
                                   totalTimeout: .seconds(24 * 3600), idleTimeout: nil)
         let exchange = Mutex(Exchange())
-        let error = await HTTPTransfer.run(request, head: { head in exchange.withLock { $0.head = head } }, continuing: { bytes in
+        let error = await HTTPTransfer.run(request, head: { head in
+            exchange.withLock { $0.head = head }
+            // Kept before the answer is handed on: the client's next message needs it.
+            if method == "initialize", head.isSuccess, let newSession = head.header("Mcp-Session-Id") {
+                self.state.withLock { $0.sessionID = newSession }
+            }
+        }, continuing: { bytes in
             exchange.withLock { exchange -> Bool in
                 guard exchange.head?.isSuccess == true, exchange.isEventStream else {
                     guard exchange.body.count + bytes.count <= Self.answerLimit else { return false }
@@ -85,9 +91,6 @@ final class MCPHTTPTransport: MCPTransport {
         if head.status == 404 && sessionID != nil {
             state.withLock { if $0.sessionID == sessionID { $0.sessionID = nil } }
             throw MCPError.sessionExpired
-        }
-        if method == "initialize", head.isSuccess, let newSession = head.header("Mcp-Session-Id") {
-            state.withLock { $0.sessionID = newSession }
         }
         let json = body.isEmpty ? nil : try? JSONParser.parse(String(decoding: body, as: UTF8.self))
         guard head.isSuccess else {

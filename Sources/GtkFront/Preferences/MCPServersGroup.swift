@@ -1,0 +1,252 @@
+import AgentCore
+import CGtk
+
+/// Preferences › Tools › MCP Servers: the servers of `mcp.json`, one `MCPServerRow` each,
+/// following the model as servers start, fail and change; "Add Server" pastes another app's
+/// configuration or takes a form. Its changes are written at once (the model's file), not
+/// when Preferences closes.
+@MainActor
+final class MCPServersGroup {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    /// "Add Server": a menu of Paste Configuration… and Add Manually….
+    let addButton: UnsafeMutablePointer<GtkWidget>
+    private(set) var rows: [MCPServerRow] = []
+    /// Says that there are none yet.
+    let emptyRow: UnsafeMutablePointer<GtkWidget>
+    /// Entries of the file that cannot be used, and why.
+    let problemsLabel: UnsafeMutablePointer<GtkWidget>
+    /// The dialogs while they are open.
+    private(set) var pasteDialog: MessageDialog?
+    private(set) var addDialog: AddMCPServerDialog?
+    private(set) var removalDialog: MessageDialog?
+    private(set) var alert: MessageDialog?
+    private let model: MCPServersModel
+    /// Preferences, which the dialogs open over.
+    private let window: UnsafeMutablePointer<GtkWidget>
+    private var closed = false
+
+    var onNotice: ((String) -> Void)?
+
+    init(in page: UnsafeMutablePointer<GtkWidget>, model: MCPServersModel, window: UnsafeMutablePointer<GtkWidget>) {
+        self.model = model
+        self.window = window
+        widget = PreferenceRows.group(in: page, title: "MCP Servers",
+                                      description: "MCP servers give the model more tools: programs on this computer or "
+                                          + "services on the web. Agent keeps them in \(Self.shortPath(model.file.path)).")
+        addButton = Self.addMenuButton()
+        adw_preferences_group_set_header_suffix(widget.cast(), addButton)
+        emptyRow = PreferenceRows.actionRow(title: "No servers yet")
+        GtkText.addClasses(emptyRow, "dim-label")
+        PreferenceRows.add(emptyRow, to: widget)
+        problemsLabel = MonospaceBlock.caption("", classes: "error")
+        gtk_widget_set_margin_top(problemsLabel, 6)
+        PreferenceRows.add(problemsLabel, to: widget)
+
+        if let actions = g_simple_action_group_new() {
+            Actions.add("paste", to: UnsafeMutableRawPointer(actions)) { [weak self] in self?.showPasteDialog() }
+            Actions.add("add-manually", to: UnsafeMutableRawPointer(actions)) { [weak self] in self?.showAddDialog() }
+            gtk_widget_insert_action_group(widget, "mcp", OpaquePointer(actions))
+            g_object_unref(UnsafeMutableRawPointer(actions))
+        }
+        model.observe { [weak self] in self?.refresh() }
+        refresh()
+    }
+
+    /// The window closed: late answers and status changes are dropped.
+    func windowClosed() {
+        closed = true
+    }
+
+    func row(named name: String) -> MCPServerRow? { rows.first { $0.name == name } }
+
+    /// `~/…` for a path in the home folder.
+    static func shortPath(_ path: String) -> String {
+        guard let pointer = g_get_home_dir(), case let home = String(cString: pointer), !home.isEmpty, path.hasPrefix(home + "/") else {
+            return path
+        }
+        return "~" + path.dropFirst(home.count)
+    }
+
+    private static func addMenuButton() -> UnsafeMutablePointer<GtkWidget> {
+        let menu = g_menu_new()
+        g_menu_append(menu, "_Paste Configuration…", "mcp.paste")
+        g_menu_append(menu, "Add _Manually…", "mcp.add-manually")
+        let button: UnsafeMutablePointer<GtkWidget> = gtk_menu_button_new()
+        gtk_menu_button_set_menu_model(button.opaque, UnsafeMutablePointer<GMenuModel>(menu))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        let content = adw_button_content_new()
+        adw_button_content_set_icon_name(OpaquePointer(content), "list-add-symbolic")
+        adw_button_content_set_label(OpaquePointer(content), "_Add Server")
+        adw_button_content_set_use_underline(OpaquePointer(content), 1)
+        gtk_menu_button_set_child(button.opaque, content)
+        gtk_menu_button_set_use_underline(button.opaque, 1)
+        GtkText.addClasses(button, "flat")
+        gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
+        agent_accessible_set_label(button, "Add Server")
+        return button
+    }
+
+    // MARK: Following the model
+
+    /// Brings the rows in line with the model: rows of removed servers go, new ones are
+    /// added, and every row shows its server's state. Rows are rebuilt only when the file's
+    /// order changed under them, keeping which were open.
+    private func refresh() {
+        guard !closed else { return }
+        let configs = model.configs
+        let names = configs.map(\.name)
+        for row in rows where !names.contains(row.name) { removeRow(row) }
+        let kept = rows.map(\.name)
+        let firstNew = names.firstIndex { !kept.contains($0) } ?? names.count
+        let lastKept = names.lastIndex { kept.contains($0) } ?? -1
+        if kept != names.filter(kept.contains) || firstNew < lastKept {
+            let expanded = Set(rows.filter(\.isExpanded).map(\.name))
+            for row in rows { removeRow(row) }
+            for name in names { addRow(name).isExpanded = expanded.contains(name) }
+        } else {
+            for name in names where !kept.contains(name) { addRow(name) }
+        }
+        for config in configs {
+            row(named: config.name)?.show(state(of: config))
+        }
+        gtk_widget_set_visible(emptyRow, configs.isEmpty ? 1 : 0)
+        gtk_label_set_text(problemsLabel.opaque, model.problems.joined(separator: "\n"))
+        gtk_widget_set_visible(problemsLabel, model.problems.isEmpty ? 0 : 1)
+    }
+
+    private func state(of config: MCPServerConfig) -> MCPServerRow.State {
+        let status = config.disabled ? MCPServer.Status.disabled : model.server(named: config.name)?.status
+        let tools = model.server(named: config.name)?.tools ?? []
+        let enabled = tools.filter { model.isToolEnabled(MCPToolKey(server: config.name, tool: $0.name)) }.map(\.name)
+        return MCPServerRow.State(config: config, status: status, enabledTools: Set(enabled))
+    }
+
+    @discardableResult
+    private func addRow(_ name: String) -> MCPServerRow {
+        let row = MCPServerRow(name: name)
+        row.onEnabled = { [weak self] on in self?.setEnabled(on, server: name) }
+        row.onToolEnabled = { [weak self] tool, on in self?.model.setToolEnabled(on, MCPToolKey(server: name, tool: tool)) }
+        row.onRetry = { [weak self] in
+            guard let model = self?.model else { return }
+            Task { await model.retry(name) }
+        }
+        row.onOpenLog = { [weak self] in self?.openLog(of: name) }
+        row.onRemove = { [weak self] in self?.confirmRemoval(of: name) }
+        PreferenceRows.add(row.widget, to: widget)
+        rows.append(row)
+        return row
+    }
+
+    private func removeRow(_ row: MCPServerRow) {
+        if FocusRescue.holdsFocus(in: row.widget) { gtk_widget_grab_focus(addButton) }
+        adw_preferences_group_remove(widget.cast(), row.widget)
+        rows.removeAll { $0 === row }
+    }
+
+    // MARK: The user's intents
+
+    private func setEnabled(_ on: Bool, server name: String) {
+        Task { [weak self, model] in
+            do {
+                try await model.setEnabled(on, server: name)
+            } catch {
+                self?.row(named: name)?.showSavedState()
+                self?.showProblem("Could Not Switch “\(name)” \(on ? "On" : "Off")", error)
+            }
+        }
+    }
+
+    private func openLog(of name: String) {
+        guard let file = model.server(named: name)?.log.file else { return }
+        DefaultApp.open(file, from: window) { [weak self] reason in
+            self?.showProblem("Could Not Open the Log", "\(file.path): \(reason)")
+        }
+    }
+
+    private func confirmRemoval(of name: String) {
+        guard removalDialog == nil, !closed else { return }
+        removalDialog = MessageDialog(over: window, heading: "Remove “\(name)”?",
+                                      body: "It is taken out of mcp.json, and its keys in your keyring are deleted.",
+                                      responses: [.init(id: "cancel", label: "_Cancel"),
+                                                  .init(id: "remove", label: "_Remove", appearance: ADW_RESPONSE_DESTRUCTIVE)],
+                                      defaultResponse: "cancel", closeResponse: "cancel") { [weak self] id in
+            guard let self else { return }
+            removalDialog = nil
+            guard id == "remove" else { return }
+            Task { [weak self, model] in
+                do {
+                    try await model.remove(name)
+                    self?.notice("Removed “\(name)”")
+                } catch {
+                    self?.showProblem("Could Not Remove “\(name)”", error)
+                }
+            }
+        }
+    }
+
+    /// Paste Configuration…: the pasted servers are added (a program among them runs only
+    /// once the user allows it); on a problem the text comes back to be corrected.
+    func showPasteDialog(text: String = "") {
+        guard pasteDialog == nil, !closed else { return }
+        pasteDialog = PasteMCPConfigDialog.show(over: window, text: text) { [weak self] pasted in
+            guard let self else { return }
+            pasteDialog = nil
+            guard let pasted else { return }
+            Task { [weak self, model] in
+                do {
+                    let added = try await model.add(pasted: pasted)
+                    self?.notice(added.isEmpty ? "Nothing was added" : "Added " + Self.quoted(added))
+                } catch {
+                    self?.showProblem("Could Not Add the Configuration", error) { self?.showPasteDialog(text: pasted) }
+                }
+            }
+        }
+    }
+
+    /// Add Manually…: the form's server is added; on a problem the form comes back as it was.
+    func showAddDialog(form: MCPServerForm = MCPServerForm()) {
+        guard addDialog == nil, !closed else { return }
+        addDialog = AddMCPServerDialog(over: window, taken: model.configs.map(\.name), form: form) { [weak self] answer in
+            guard let self else { return }
+            addDialog = nil
+            guard let answer else { return }
+            do throws(MCPServerForm.Problem) {
+                let (name, entry, secretHeaders) = try answer.entry(taken: model.configs.map(\.name))
+                Task { [weak self, model] in
+                    do {
+                        try await model.add(name: name, entry: entry, secretHeaders: secretHeaders)
+                        self?.notice("Added “\(name)”")
+                    } catch {
+                        self?.showProblem("Could Not Add the Server", error) { self?.showAddDialog(form: answer) }
+                    }
+                }
+            } catch {
+                showProblem("Could Not Add the Server", error.message) { [weak self] in self?.showAddDialog(form: answer) }
+            }
+        }
+    }
+
+    private func notice(_ text: String) {
+        guard !closed else { return }
+        onNotice?(text)
+    }
+
+    private func showProblem(_ heading: String, _ error: any Error, then: @escaping @MainActor () -> Void = {}) {
+        showProblem(heading, "\(error)", then: then)
+    }
+
+    private func showProblem(_ heading: String, _ message: String, then: @escaping @MainActor () -> Void = {}) {
+        guard !closed, alert == nil else { return }
+        alert = ErrorAlert.show(over: window, heading: heading, message: message) { [weak self] in
+            self?.alert = nil
+            then()
+        }
+    }
+
+    /// “a”, “a” and “b”, “a”, “b” and “c”.
+    static func quoted(_ names: [String]) -> String {
+        let quoted = names.map { "“\($0)”" }
+        guard let last = quoted.last, quoted.count > 1 else { return quoted.first ?? "" }
+        return quoted.dropLast().joined(separator: ", ") + " and " + last
+    }
+}

@@ -1,0 +1,101 @@
+import AgentCore
+import Foundation
+
+/// The MCP servers tests talk to: the reference `mcp-server-time` and an SDK-built HTTP
+/// server, from the venv `scripts/install-test-servers` makes, and the scripted stdio
+/// server in Tests/Servers for what real servers will not do on demand.
+public enum MCPTestServers {
+    /// The venv of `scripts/install-test-servers`.
+    public static var venv: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let dir = environment["AGENT_TEST_SERVERS_DIR"], !dir.isEmpty { return URL(filePath: dir).appending(path: "venv") }
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(filePath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appending(path: ".local/share")
+        return data.appending(path: "io.github.agentdesktop.Agent/test-servers/venv")
+    }
+
+    static var servers: URL {
+        URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appending(path: "Servers")
+    }
+
+    /// `mcp-server-time` over stdio, answering in UTC.
+    public static func time(name: String = "time", timeout: Duration? = nil) -> MCPServerConfig {
+        MCPServerConfig(name: name, transport: .stdio(command: venv.appending(path: "bin/mcp-server-time").path,
+                                                      arguments: ["--local-timezone", "UTC"], environment: [], workingDirectory: nil),
+                        timeout: timeout)
+    }
+
+    /// The scripted stdio server (`--modern-only`: it speaks only the stateless protocol).
+    public static func scripted(name: String = "scripted", modernOnly: Bool = false, timeout: Duration? = .seconds(5)) -> MCPServerConfig {
+        MCPServerConfig(name: name, transport: .stdio(command: "python3",
+                                                      arguments: [servers.appending(path: "mcp_scripted_server.py").path] + (modernOnly ? ["--modern-only"] : []),
+                                                      environment: [], workingDirectory: nil),
+                        timeout: timeout)
+    }
+
+    /// The SDK's HTTP server, run for one test; it ends with `stop()` or the test process.
+    public final class HTTPServer: @unchecked Sendable {
+        public let port: Int
+        public let token: String
+        private let process: Process
+        private let lifeline: Pipe
+
+        /// `transport`: "streamable-http" or "sse"; `port` 0 picks a free one.
+        public init(transport: String = "streamable-http", token: String = "s3cret-\(UUID().uuidString.prefix(8))", port: Int = 0) throws {
+            let process = Process()
+            process.executableURL = MCPTestServers.venv.appending(path: "bin/python")
+            process.arguments = [MCPTestServers.servers.appending(path: "mcp_http_server.py").path,
+                                 "--port", String(port), "--token", token, "--transport", transport]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            let lifeline = Pipe()
+            process.standardInput = lifeline
+            try process.run()
+            let line = output.fileHandleForReading.readLine() ?? ""
+            guard line.hasPrefix("READY "), let ready = Int(line.dropFirst(6)) else {
+                process.terminate()
+                throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the MCP HTTP server did not start: \(line)"])
+            }
+            self.port = ready
+            self.token = token
+            self.process = process
+            self.lifeline = lifeline
+        }
+
+        public var url: String { "http://127.0.0.1:\(port)/mcp" }
+        public var sseURL: String { "http://127.0.0.1:\(port)/sse" }
+
+        public func config(name: String = "web", token: String? = nil, url: String? = nil, sse: Bool = false) -> MCPServerConfig {
+            let headers = [MCPServerConfig.Variable(name: "Authorization", value: "Bearer \(token ?? self.token)")]
+            let address = url ?? (sse ? sseURL : self.url)
+            return MCPServerConfig(name: name, transport: sse ? .sse(url: address, headers: headers) : .http(url: address, headers: headers),
+                                   timeout: .seconds(20))
+        }
+
+        /// Ends the server at once: it exits when its stdin closes (uvicorn's own shutdown
+        /// on SIGTERM waits for open sessions).
+        public func stop() {
+            try? lifeline.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// Approves (or refuses) every call and remembers what it was asked.
+public final class RecordingApprover: MCPToolApprover, @unchecked Sendable {
+    private let lock = NSLock()
+    private var asked: [MCPToolCallQuestion] = []
+    private let answer: Bool
+
+    public init(answer: Bool = true) {
+        self.answer = answer
+    }
+
+    public var questions: [MCPToolCallQuestion] { lock.withLock { asked } }
+
+    public func approve(_ question: MCPToolCallQuestion) async -> Bool {
+        lock.withLock { asked.append(question) }
+        return answer
+    }
+}
