@@ -199,5 +199,47 @@ extension GtkSuites {
             try await preferencesSteps.close(preferences, of: launched.window)
             await launched.model.hub.stopAll()
         }
+
+        @Test("Gemma 3 270M in the window calls a tool of the SDK's HTTP server: asked, allowed by a click, its answer in the reply")
+        func gemmaCallsAnMCPTool() async throws {
+            let gemma = LocalModelServer(model: .gemma3)
+            defer { gemma.stop() }
+            let endpoint = try await gemma.endpoint()
+            let web = try MCPTestServers.HTTPServer()
+            defer { web.stop() }
+            let settings = try TestTools.settings()
+            // The user kept one tool on: a 270M model copes with one (Agent's own are off too).
+            settings.disabledMCPTools = Set(["add", "echo", "slow_steps", "make_image", "fail", "weather"].map { MCPToolKey(server: "web", tool: $0) })
+            let file = FileManager.default.temporaryDirectory.appending(path: "agent-mcp-\(UUID().uuidString)/mcp.json")
+            var document = MCPConfigDocument()
+            document.add(name: "web", entry: .object([("url", .string(web.url)),
+                                                      ("headers", .object([("Authorization", .string("Bearer \(web.token)"))]))]))
+            try document.save(to: file)
+            let consent = ConsentBroker()
+            let model = MCPServersModel.make(settings: settings, secrets: SecretStore(), consent: consent, file: file)
+            let options = GenerationOptions(temperature: 0, seed: 7, maxTokens: 24)
+            let preferences = AppPreferences(settings: settings, secrets: SecretStore(), mcp: model) {
+                ChatConnection(endpoint: endpoint, options: options, mcp: MCPTools(hub: model.hub, disabled: settings.disabledMCPTools))
+            }
+            let app = try GtkTestHarness.launch(endpoint, consent: consent, preferences: preferences)
+            defer { GtkTestHarness.close(app) }
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            try await GtkTestHarness.pump(until: { !(model.server(named: "web")?.tools.isEmpty ?? true) }, timeout: .seconds(30),
+                                          "the HTTP server ready")
+            try await Xdo.type("Call get_weather.")
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { window.consentDialog != nil }, timeout: .seconds(120), "the model's call to be asked about")
+            let question = try #require(window.consentDialog)
+            #expect(question.heading == "Run “get_weather”?")
+            try await GtkTestHarness.answer(question, "Allow Once")
+            try await GtkTestHarness.pump(until: { !window.viewModel.isSending }, timeout: .seconds(120), "the reply")
+            let reply = window.viewModel.conversation[1]
+            let row = try #require(window.transcript.boundRow(for: reply.id))
+            let line = try #require(row.reply.toolLines.first).summaryText
+            #expect(line == "Tool web › get_weather() → sunny, 21 degrees", "\(line)")
+            #expect(reply.text.contains("sunny, 21 degrees"), "the model used the answer: \(reply.text)")
+            await model.hub.stopAll()
+        }
     }
 }

@@ -71,6 +71,24 @@ struct MCPCLITests {
         #expect(MCPServerTests.processes(matching: marker).isEmpty, "nothing of it is left")
     }
 
+    @Test("agent-cli killed outright (SIGKILL, as in a crash): its stdio server does not outlive it")
+    func noOrphanAfterACrash() async throws {
+        let marker = uniqueMarker("mcp")
+        let scripted = MCPTestServers.scripted()
+        guard case .stdio(let command, let arguments, _, _) = scripted.transport else { return }
+        let config = try configFile([("scripted", .object([("command", .string(command)),
+                                                           ("args", .array((arguments + ["--tag", marker]).map(JSONValue.string)))]))])
+        let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url("stall"), "--mcp-config", config, "hi"])
+        _ = await ProductRunner.nextData(output.fileHandleForReading)
+        #expect(!MCPServerTests.processes(matching: marker).isEmpty, "the server was started for the turn")
+        kill(process.processIdentifier, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !MCPServerTests.processes(matching: marker).isEmpty && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(MCPServerTests.processes(matching: marker).isEmpty, "the server died with agent-cli")
+    }
+
     @MainActor
     @Test("Gemma 3 270M calls an MCP tool on the SDK's HTTP server and its reply holds the answer (temperature 0, seed 7, 24 tokens: one call per round)")
     func gemmaRoundTrip() async throws {

@@ -25,10 +25,12 @@ struct MCPServerTests {
         return await toolbox.run(ToolCall(id: "t", name: name, arguments: arguments), progress: progress)
     }
 
-    static func processes(matching pattern: String) -> [String] {
+    /// The pids of processes whose command line matches `pattern`; with `ownChildren`, only
+    /// this test process's children (other tests run servers of the same name at the same time).
+    static func processes(matching pattern: String, ownChildren: Bool = false) -> [String] {
         let pgrep = Process()
         pgrep.executableURL = URL(filePath: "/usr/bin/pgrep")
-        pgrep.arguments = ["-f", pattern]
+        pgrep.arguments = (ownChildren ? ["-P", String(getpid())] : []) + ["-f", pattern]
         let output = Pipe()
         pgrep.standardOutput = output
         try? pgrep.run()
@@ -56,9 +58,9 @@ struct MCPServerTests {
         #expect(outcome.text.contains("\"timezone\": \"Asia/Tokyo\"") && outcome.text.contains("+09:00"), "\(outcome.text)")
         let invalid = await run("get_current_time", .object([("timezone", .number(3))]), in: hub)
         #expect(invalid.text.contains("invalid arguments for get_current_time"), "validated before the call: \(invalid.text)")
-        #expect(!Self.processes(matching: "mcp-server-time --local-timezone").isEmpty)
+        #expect(!Self.processes(matching: "mcp-server-time --local-timezone", ownChildren: true).isEmpty)
         await hub.stopAll()
-        #expect(Self.processes(matching: "bin/mcp-server-time --local-timezone").isEmpty, "the server ended with stop")
+        #expect(Self.processes(matching: "mcp-server-time --local-timezone", ownChildren: true).isEmpty, "the server ended with stop")
     }
 
     @Test("Streamable HTTP on the official SDK with a bearer token: tools, text, structured, image, isError, progress")
