@@ -36,12 +36,22 @@ enum CLIServers {
                          caFile: options.caFile) { config in
             if named || approvedLaunches.contains(config.launchFingerprint) { return true }
             return await TerminalConsent.ask(
-                "The MCP server “\(config.name)” would run this command with your rights:\n  \(config.commandLine ?? "")\nRun it?",
+                "The MCP server “\(config.name)” would run this command with your rights:\n  \(config.commandLine ?? "")\n"
+                    + launchDetails(config) + "Run it?",
                 refusal: "the MCP server “\(config.name)” was not started: its command has not been allowed in Agent and "
                     + "there is no terminal to ask (name the file with --mcp-config to run its servers)",
                 offerAlways: false) != .deny
         }
         return MCPTools(hub: hub, disabled: named ? [] : settings.disabledMCPTools)
+    }
+
+    /// The folder and the environment variables (names only) a command would run with.
+    private static func launchDetails(_ config: MCPServerConfig) -> String {
+        guard case .stdio(_, _, let environment, let folder) = config.transport else { return "" }
+        var lines = ""
+        if let folder { lines += "  in \(folder)\n" }
+        if !environment.isEmpty { lines += "  setting \(environment.map(\.name).joined(separator: ", "))\n" }
+        return lines
     }
 
     /// `--list-tools`: one line per tool; a server that failed is named on stderr.

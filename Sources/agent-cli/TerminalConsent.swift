@@ -5,8 +5,14 @@ import Foundation
 /// something may happen — only when a person watches stderr. No terminal (a script, a
 /// pipe): the answer is no, and stderr says so with `refusal`.
 enum TerminalConsent {
+    /// One question at a time on the terminal: servers starting together would otherwise
+    /// print at once and split the answer typed.
+    private static let turn = DispatchSemaphore(value: 1)
+
     static func ask(_ question: String, refusal: String, offerAlways: Bool = true) async -> Consent {
         await Task.detached {
+            turn.wait()
+            defer { turn.signal() }
             guard isatty(STDERR_FILENO) == 1, let tty = FileHandle(forUpdatingAtPath: "/dev/tty") else {
                 FileHandle.standardError.write(Data("agent-cli: \(refusal)\n".utf8))
                 return Consent.deny

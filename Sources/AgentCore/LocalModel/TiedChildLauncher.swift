@@ -40,7 +40,7 @@ final class TiedChildLauncher: Sendable {
         let stderr: Int32
     }
 
-    /// Starts `command` (looked up in PATH) with `arguments`, exactly `environment` and
+    /// Starts `command` (a path; a bare name is looked up in this process's PATH) with `arguments`, exactly `environment` and
     /// `workingDirectory`, in a process group of its own, its stdin, stdout and stderr
     /// pipes to this process.
     func spawnPiped(_ command: String, arguments: [String], environment: [String],

@@ -50,7 +50,7 @@ public final class MCPHub: Sendable {
             list = configs.compactMap { config in (kept + added).first { $0.config == config } }
             return (stopped, added)
         }
-        for server in stopped { await server.stop() }
+        for server in stopped { await server.retire() }
         onChange()
         for server in started { Task { await server.start() } }
     }
@@ -62,16 +62,34 @@ public final class MCPHub: Sendable {
         await server.start(retry: true)
     }
 
-    /// The tools for a turn: waits for servers still starting, restarts those that ended,
-    /// leaves out `disabled` (server, tool) pairs, and names them apart from `reserved`.
+    /// How long a turn waits for servers still starting (or waiting for the user to allow
+    /// them) before it goes on with the tools of those that are ready.
+    public static let startWait = Duration.seconds(30)
+
+    /// The tools for a turn: waits (up to `startWait`, and no longer than the turn lasts)
+    /// for servers still starting, restarts those that ended, leaves out `disabled`
+    /// (server, tool) pairs, and names them apart from `reserved`.
     public func tools(reserved: Set<String>, disabled: Set<MCPToolKey> = []) async -> [any Tool] {
         let servers = servers
-        await withTaskGroup(of: Void.self) { group in
-            for server in servers {
-                switch server.status {
-                case .starting, .exited, .stopped: group.addTask { await server.start() }
-                default: break
+        let waiting = servers.filter { server in
+            switch server.status {
+            case .starting, .exited, .stopped: true
+            default: false
+            }
+        }
+        if !waiting.isEmpty {
+            let allStarted = OneShotSignal()
+            let remaining = Countdown(waiting.count)
+            for server in waiting {
+                Task {
+                    await server.start()
+                    if remaining.countDown() { allStarted.fire() }
                 }
+            }
+            await withTaskCancellationHandler {
+                _ = await allStarted.wait(upTo: Self.startWait)
+            } onCancel: {
+                allStarted.fire()
             }
         }
         var offered: [(server: MCPServer, tool: MCPToolDescription)] = []
@@ -90,6 +108,22 @@ public final class MCPHub: Sendable {
     public func stopAll() async {
         await withTaskGroup(of: Void.self) { group in
             for server in servers { group.addTask { await server.stop() } }
+        }
+    }
+}
+
+/// Counts finished starts; true for the last.
+private final class Countdown: Sendable {
+    private let remaining: Mutex<Int>
+
+    init(_ count: Int) {
+        remaining = Mutex(count)
+    }
+
+    func countDown() -> Bool {
+        remaining.withLock { count in
+            count -= 1
+            return count == 0
         }
     }
 }

@@ -26,6 +26,10 @@ public actor MCPServer {
     private let caFile: String?
     private var client: MCPClient?
     private var starting: Task<Void, Never>?
+    /// Counts stops: a start that began before the latest stop gives up what it started.
+    private var stops = 0
+    /// Removed from the configuration: it never starts again (a turn may still hold its tools).
+    private var retired = false
 
     public init(config: MCPServerConfig, caFile: String? = nil, log: MCPServerLog? = nil,
                 approveLaunch: @escaping @Sendable (MCPServerConfig) async -> Bool,
@@ -56,6 +60,7 @@ public actor MCPServer {
     /// Starts it unless it runs, is starting (then waits for that), is disabled or was
     /// declined; `retry` also restarts one that failed to start.
     public func start(retry: Bool = false) async {
+        guard !retired else { return }
         if let starting {
             await starting.value
             return
@@ -72,12 +77,14 @@ public actor MCPServer {
     }
 
     private func launch() async {
+        let stopsBefore = stops
         if config.isStdio {
             guard await approveLaunch(config) else {
                 log.note("the user did not allow the command to run")
                 setStatus(.declined)
                 return
             }
+            guard stops == stopsBefore, !retired else { return }
         }
         setStatus(.starting)
         do {
@@ -89,10 +96,15 @@ public actor MCPServer {
                 await client.close()
                 throw error
             }
+            guard stops == stopsBefore, !retired else {
+                await client.close()
+                return
+            }
             self.client = client
             log.note("ready: \(tools.count) tools, protocol \(version)")
             setStatus(.ready(tools: tools, protocolVersion: version))
         } catch {
+            guard stops == stopsBefore else { return }
             let lines = log.lastLines
             setStatus(.failed("\(error)" + (lines.isEmpty ? "" : "\n\(lines)")))
         }
@@ -113,10 +125,15 @@ public actor MCPServer {
     }
 
     private func connect(over transport: any MCPTransport) async throws -> (MCPClient, String) {
+        let identity = Mutex<ObjectIdentifier?>(nil)
         let client = MCPClient(transport: transport,
                                onToolsChanged: { [weak self] in Task { await self?.refreshTools() } },
-                               onClosed: { [weak self] reason in Task { await self?.ended(reason) } },
+                               onClosed: { [weak self] reason in
+                                   guard let from = identity.withLock({ $0 }) else { return }
+                                   Task { await self?.ended(reason, client: from) }
+                               },
                                log: { [log] in log.note($0) })
+        identity.withLock { $0 = ObjectIdentifier(client) }
         do {
             let info = try await client.connect(timeout: timeout)
             return (client, info.protocolVersion)
@@ -147,8 +164,11 @@ public actor MCPServer {
         }
     }
 
-    private func ended(_ reason: String) {
-        client = nil
+    /// `client`'s connection ended by itself (a newer client's status is left alone).
+    private func ended(_ reason: String, client from: ObjectIdentifier) {
+        guard let client, ObjectIdentifier(client) == from else { return }
+        self.client = nil
+        Task { await client.close() }
         let lines = log.lastLines
         setStatus(.exited(reason + (lines.isEmpty ? "" : "\n\(lines)")))
     }
@@ -157,12 +177,19 @@ public actor MCPServer {
     func call(_ tool: String, arguments: JSONValue, progress: @escaping @Sendable (String) -> Void) async throws -> JSONValue {
         if client == nil { await start() }
         guard let client else { throw MCPError.closed(statusReason) }
-        return try await client.callTool(tool, arguments: arguments, timeout: timeout, progress: progress)
+        do {
+            return try await client.callTool(tool, arguments: arguments, timeout: timeout, progress: progress)
+        } catch MCPError.closed(let reason) {
+            // Known now, not only when the transport's own report arrives.
+            ended(reason, client: ObjectIdentifier(client))
+            throw MCPError.closed(reason)
+        }
     }
 
+    /// Why it cannot answer, in one line (the model reads it; stderr stays in the window and the log).
     private var statusReason: String {
         switch status {
-        case .failed(let reason), .exited(let reason): reason
+        case .failed(let reason), .exited(let reason): String(reason.prefix { $0 != "\n" })
         case .declined: "the user did not allow it to start"
         case .disabled: "it is switched off"
         default: "it is not running"
@@ -171,10 +198,16 @@ public actor MCPServer {
 
     /// Stops it (closing its process or session); it stays stopped until started again.
     public func stop() async {
-        starting?.cancel()
+        stops += 1
         let client = client
         self.client = nil
         await client?.close()
         if client != nil || status == .starting { setStatus(config.disabled ? .disabled : .stopped) }
+    }
+
+    /// Stops it for good: it was removed from the configuration or switched off.
+    public func retire() async {
+        retired = true
+        await stop()
     }
 }

@@ -17,6 +17,9 @@ public struct HTTPRequest: Sendable {
     /// How long the server may send nothing at all before the exchange is given up (a
     /// stalled server or network); nil: no limit.
     public var idleTimeout: Duration?
+    /// Whether redirects are followed. MCP requests carry headers that are secrets of one
+    /// server (API keys, the session id), so they are not.
+    public var followsRedirects = true
 
     public static let defaultIdleTimeout = Duration.seconds(60)
 

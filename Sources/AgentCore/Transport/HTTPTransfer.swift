@@ -160,9 +160,10 @@ public final class HTTPTransfer: Sendable {
             codes.append(agent_curl_set_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1))
             codes.append(agent_curl_set_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, idle.milliseconds / 1000)))
         }
-        // Redirects are followed (a server moved behind a proxy), keeping the POST, never
-        // from https down to http; curl does not send the Authorization header to another host.
-        codes.append(agent_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 1))
+        // Redirects are followed unless the request says not to (a server moved behind a
+        // proxy), keeping the POST, never from https down to http; curl drops the
+        // Authorization header, but no other, on the way to another host.
+        codes.append(agent_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, request.followsRedirects ? 1 : 0))
         codes.append(agent_curl_set_long(easy, CURLOPT_MAXREDIRS, 5))
         codes.append(agent_curl_set_long(easy, CURLOPT_POSTREDIR, 7))  // CURL_REDIR_POST_ALL
         codes.append(agent_curl_set_string(easy, CURLOPT_REDIR_PROTOCOLS_STR,

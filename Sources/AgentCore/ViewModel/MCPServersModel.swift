@@ -115,7 +115,9 @@ public final class MCPServersModel {
             added.append((name, entry))
         }
         guard !added.isEmpty else { return [] }
+        document = try MCPConfigDocument.load(from: file)  // edits made while the user was asked
         for (name, entry) in added { document.add(name: name, entry: entry) }
+        forgetApprovals(of: added.map(\.name), in: document)
         try document.save(to: file)
         await load()
         return added.map(\.name)
@@ -125,6 +127,7 @@ public final class MCPServersModel {
     /// it runs without asking again. Secret headers go to the keyring, the rest to the file.
     public func add(name: String, entry: JSONValue, secretHeaders: [MCPServerConfig.Variable]) async throws {
         var document = try MCPConfigDocument.load(from: file)
+        forgetApprovals(of: [name], in: document)
         document.add(name: name, entry: entry)
         if let config = document.servers(environment: environment).servers.first(where: { $0.name == name }), config.isStdio {
             settings.approvedMCPLaunches.insert(config.launchFingerprint)
@@ -132,6 +135,13 @@ public final class MCPServersModel {
         await MCPKeyringHeaders.store(secretHeaders, for: name, in: secrets)
         try document.save(to: file)
         await load()
+    }
+
+    /// A server replaced by another of the same name does not inherit its "Always Allow".
+    private func forgetApprovals(of names: [String], in document: MCPConfigDocument) {
+        let replaced = Set(names).intersection(document.serverNames)
+        guard !replaced.isEmpty else { return }
+        settings.alwaysAllowedMCPTools = settings.alwaysAllowedMCPTools.filter { !replaced.contains($0.server) }
     }
 
     public func remove(_ name: String) async throws {

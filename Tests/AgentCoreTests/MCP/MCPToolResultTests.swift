@@ -20,7 +20,7 @@ struct MCPToolResultTests {
         #expect(isError)
         #expect(text == """
             first
-            [image image/png, 6 bytes]
+            [image image/png, 9 bytes]
             [audio audio/wav, 6 bytes]
             [link to file:///tmp/a.txt “a.txt”, text/plain]
             [resource file:///tmp/b.md]

@@ -24,7 +24,7 @@ public struct MCPServerConfig: Sendable, Equatable {
     public var name: String
     public var transport: Transport
     public var disabled: Bool
-    /// Per-call time limit; nil = the default (60 s).
+    /// The time limit of each request to it (the handshake, listing, every call); nil = the default (60 s).
     public var timeout: Duration?
 
     public static let defaultTimeout: Duration = .seconds(60)

@@ -16,7 +16,6 @@ final class MCPClient: Sendable {
     }
 
     private struct Pending {
-        let method: String
         let continuation: CheckedContinuation<JSONValue, any Error>
         let progressToken: String?
         let progress: (@Sendable (String) -> Void)?
@@ -26,6 +25,9 @@ final class MCPClient: Sendable {
     private struct State {
         var nextID = 1
         var pending: [Int: Pending] = [:]
+        /// The task sending each request still in the caller's hands, so a cancellation
+        /// goes out only after its request.
+        var senders: [Int: Task<Void, Never>] = [:]
         var stateless = false
         var closedError: MCPError?
         /// A new handshake after the HTTP server forgot the session, shared by every
@@ -109,13 +111,16 @@ final class MCPClient: Sendable {
     func listTools(timeout: Duration) async throws -> [MCPToolDescription] {
         var tools: [MCPToolDescription] = []
         var cursor: String?
+        var cursorsSeen: Set<String> = []
         repeat {
             let params: JSONValue? = cursor.map { .object([("cursor", .string($0))]) }
             let result = try await request("tools/list", params: params, timeout: timeout)
             guard let page = result["tools"]?.arrayValue else { throw MCPError.invalidResponse("tools/list answered without tools") }
             tools += page.compactMap(MCPToolDescription.init)
             cursor = result["nextCursor"]?.stringValue
-        } while cursor != nil && tools.count < 10_000
+            // A cursor given twice, or endless pages, would list for ever.
+            if let next = cursor, !cursorsSeen.insert(next).inserted || cursorsSeen.count > 100 { break }
+        } while cursor != nil
         return tools
     }
 
@@ -132,8 +137,6 @@ final class MCPClient: Sendable {
         await transport.close()
     }
 
-    var diagnostics: String { transport.diagnostics }
-
     // MARK: Requests
 
     /// Sends a request and waits for its answer. On time-out or cancellation the server is
@@ -147,6 +150,7 @@ final class MCPClient: Sendable {
         let progressToken = progress.map { _ in "agent-\(id)" }
         let message = JSONRPCMessage.makeRequest(id: id, method: method,
                                              params: Self.withMeta(params, progressToken: progressToken, stateless: stateless))
+        defer { state.withLock { _ = $0.senders.removeValue(forKey: id) } }
         do {
             let result = try await withTimeout(timeout, onTimeout: { MCPError.timedOut(method: method, seconds: Int(timeout.components.seconds)) }) {
                 try await self.exchange(id: id, method: method, message: message, progressToken: progressToken, progress: progress)
@@ -170,7 +174,7 @@ final class MCPClient: Sendable {
                 let refusal = state.withLock { state -> (any Error)? in
                     if let closedError = state.closedError { return closedError }
                     if Task.isCancelled { return CancellationError() }
-                    state.pending[id] = Pending(method: method, continuation: continuation, progressToken: progressToken, progress: progress)
+                    state.pending[id] = Pending(continuation: continuation, progressToken: progressToken, progress: progress)
                     return nil
                 }
                 if let refusal {
@@ -180,11 +184,19 @@ final class MCPClient: Sendable {
                 let sender = Task {
                     do {
                         try await self.sendRenewingSession(message, isHandshake: method == "initialize")
+                        // Over Streamable HTTP the answer comes within the exchange: an
+                        // exchange that ended without one (a 202, a stream closed early) never will.
+                        if self.transport.answersWithinSend {
+                            self.settle(id, .failure(MCPError.invalidResponse("the server ended the exchange without answering \(method)")))
+                        }
                     } catch {
                         self.settle(id, .failure(error))
                     }
                 }
-                state.withLock { $0.pending[id]?.sender = sender }
+                state.withLock { state in
+                    state.pending[id]?.sender = sender
+                    state.senders[id] = sender
+                }
             }
         } onCancel: {
             self.settle(id, .failure(CancellationError()))
@@ -221,7 +233,11 @@ final class MCPClient: Sendable {
         let notice = JSONRPCMessage.makeNotification(method: "notifications/cancelled", params: .object([
             ("requestId", .number(Double(id))), ("reason", .string(reason)),
         ]))
-        Task { try? await self.transport.send(notice) }
+        let sender = state.withLock { $0.senders[id] }
+        Task {
+            await sender?.value
+            try? await self.transport.send(notice)
+        }
     }
 
     /// Resolves request `id` (its answer, a failure, a cancellation), once.

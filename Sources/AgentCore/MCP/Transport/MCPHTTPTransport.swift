@@ -28,7 +28,7 @@ final class MCPHTTPTransport: MCPTransport {
         self.log = log
     }
 
-    var diagnostics: String { "" }
+    var answersWithinSend: Bool { true }
 
     func open(receive: @escaping @Sendable (JSONValue) -> Void, closed: @escaping @Sendable (String) -> Void) async throws {
         state.withLock { $0.receive = receive }
@@ -59,8 +59,9 @@ final class MCPHTTPTransport: MCPTransport {
             if let name = message["params"]?["name"]?.stringValue { lines.append(("Mcp-Name", Self.headerSafe(name))) }
         }
         lines += headers.map { ($0.name, $0.value) }
-        let request = HTTPRequest(url: url, method: "POST", headers: lines, body: Data(message.serialized.utf8), caFile: caFile,
+        var request = HTTPRequest(url: url, method: "POST", headers: lines, body: Data(message.serialized.utf8), caFile: caFile,
                                   totalTimeout: .seconds(24 * 3600), idleTimeout: nil)
+        request.followsRedirects = false
         let exchange = Mutex(Exchange())
         let error = await HTTPTransfer.run(request, head: { head in
             exchange.withLock { $0.head = head }
@@ -113,8 +114,10 @@ final class MCPHTTPTransport: MCPTransport {
         var lines: [(name: String, value: String)] = [("Mcp-Session-Id", sessionID)]
         if let version = state.withLock({ $0.version }) { lines.append(("MCP-Protocol-Version", version)) }
         lines += headers.map { ($0.name, $0.value) }
-        _ = try? await HTTPClient.fetch(HTTPRequest(url: url, method: "DELETE", headers: lines, caFile: caFile,
-                                                    connectTimeout: .seconds(3), totalTimeout: .seconds(5)))
+        var request = HTTPRequest(url: url, method: "DELETE", headers: lines, caFile: caFile,
+                                  connectTimeout: .seconds(3), totalTimeout: .seconds(5))
+        request.followsRedirects = false
+        _ = try? await HTTPClient.fetch(request)
     }
 
     static func describe(_ error: TransportError) -> String {

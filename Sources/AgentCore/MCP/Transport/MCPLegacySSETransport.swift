@@ -25,11 +25,12 @@ final class MCPLegacySSETransport: MCPTransport {
         self.log = log
     }
 
-    var diagnostics: String { "" }
+    var answersWithinSend: Bool { false }
 
     func open(receive: @escaping @Sendable (JSONValue) -> Void, closed: @escaping @Sendable (String) -> Void) async throws {
-        let request = HTTPRequest(url: url, headers: [("Accept", "text/event-stream")] + headers.map { ($0.name, $0.value) },
+        var request = HTTPRequest(url: url, headers: [("Accept", "text/event-stream")] + headers.map { ($0.name, $0.value) },
                                   caFile: caFile, totalTimeout: .seconds(7 * 24 * 3600), idleTimeout: nil)
+        request.followsRedirects = false
         let failure = Mutex<String?>(nil)
         let stream = Task {
             let parser = Mutex(SSEParser(limit: MCPHTTPTransport.answerLimit))
@@ -58,8 +59,14 @@ final class MCPLegacySSETransport: MCPTransport {
     private func handle(_ event: SSEEvent, receive: @Sendable (JSONValue) -> Void) {
         switch event.type {
         case "endpoint":
-            let resolved = URL(string: event.data.trimmed, relativeTo: URL(string: url))?.absoluteString
-            state.withLock { $0.endpoint = resolved }
+            // Only on the stream's own origin: the user's headers (a token) go with every POST.
+            let base = URL(string: url)
+            if let resolved = URL(string: event.data.trimmed, relativeTo: base)?.absoluteURL,
+               resolved.scheme == base?.scheme, resolved.host() == base?.host(), resolved.port == base?.port {
+                state.withLock { $0.endpoint = resolved.absoluteString }
+            } else {
+                log.note("ignored an endpoint on another origin: \(event.data.prefix(200))")
+            }
             endpointKnown.fire()
         case "message":
             if let json = try? JSONParser.parse(event.data) { receive(json) } else { log.note("skipped an event that is not JSON") }
@@ -70,9 +77,10 @@ final class MCPLegacySSETransport: MCPTransport {
 
     func send(_ message: JSONValue) async throws {
         guard let endpoint = state.withLock({ $0.endpoint }) else { throw MCPError.closed("not connected") }
-        let request = HTTPRequest(url: endpoint, method: "POST",
+        var request = HTTPRequest(url: endpoint, method: "POST",
                                   headers: [("Content-Type", "application/json")] + headers.map { ($0.name, $0.value) },
                                   body: Data(message.serialized.utf8), caFile: caFile, totalTimeout: .seconds(60))
+        request.followsRedirects = false
         let response: HTTPResponse
         do {
             response = try await HTTPClient.fetch(request, maxBodyBytes: 64 * 1024)

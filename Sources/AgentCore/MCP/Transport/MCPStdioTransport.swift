@@ -4,14 +4,19 @@ import FoundationEssentials
 import Synchronization
 
 /// MCP over a child process's stdin and stdout: newline-delimited JSON, one message per
-/// line. The child runs in a process group of its own, dies with the app (even a crashed
-/// one), and its stderr is drained all the time into the server's log — a full pipe would
-/// stop it. Lines that are not JSON are skipped and logged. Closing: stdin closed, then
-/// SIGTERM, then SIGKILL, to the whole group.
+/// line. The child runs in a process group of its own and is killed with the app, even a
+/// crashed one (its own children see their stdin end, and what is left of the group is
+/// killed when it ends); its stderr is drained all the time into the server's log — a full
+/// pipe would stop it. Lines that are not JSON are skipped and logged. Closing: stdin
+/// closed, then SIGTERM, then SIGKILL, to the whole group.
 final class MCPStdioTransport: MCPTransport {
     private struct State {
         var child: TiedChildLauncher.PipedChild?
         var closing = false
+        /// Whether the child's stdin is still open (closed once, on the writer's queue).
+        var stdinOpen = false
+        /// A close is ending the child (the first one; later ones wait for it).
+        var ending = false
     }
 
     private let command: String
@@ -50,21 +55,35 @@ final class MCPStdioTransport: MCPTransport {
         self.log = log
     }
 
-    var diagnostics: String { log.lastLines }
+    var answersWithinSend: Bool { false }
 
     func open(receive: @escaping @Sendable (JSONValue) -> Void, closed: @escaping @Sendable (String) -> Void) async throws {
         // A write to a server that has gone must fail with EPIPE, not kill the app.
         signal(SIGPIPE, SIG_IGN)
+        if let workingDirectory, !FileManager.default.fileExists(atPath: workingDirectory) {
+            log.note("the working folder \(workingDirectory) does not exist")
+            throw MCPError.closed("its working folder “\(workingDirectory)” does not exist")
+        }
+        // Looked up in the PATH the server gets (its config may set one), not Agent's.
+        let path = environment.last { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
+        guard let executable = Self.resolve(command, path: path) else {
+            log.note("the command \(command) was not found")
+            throw MCPError.closed("the command “\(command)” was not found")
+        }
         let child: TiedChildLauncher.PipedChild
         do {
-            child = try await TiedChildLauncher.shared.spawnPiped(command, arguments: arguments, environment: environment,
+            child = try await TiedChildLauncher.shared.spawnPiped(executable, arguments: arguments, environment: environment,
                                                                   workingDirectory: workingDirectory)
         } catch let error as POSIXError {
-            let reason = error.code == .ENOENT ? "the command “\(command)” was not found" : "“\(command)” could not start: \(error.code)"
+            let reason = "“\(command)” could not start: \(error.code)"
             log.note(reason)
             throw MCPError.closed(reason)
         }
-        state.withLock { $0.child = child }
+        let closedEarly = state.withLock { state -> Bool in
+            state.child = child
+            state.stdinOpen = true
+            return state.closing
+        }
         log.note("started pid \(child.pid): \(([command] + arguments).joined(separator: " "))")
         let log = log
         DetachedThread.start {
@@ -84,14 +103,43 @@ final class MCPStdioTransport: MCPTransport {
             splitter.finish(onLine: deliver)
             if splitter.overflowed { log.note("skipped a line longer than \(Self.lineLimit >> 20) MB") }
             Glibc.close(child.stdout)
+            // Whatever it started in its group goes with it — while the group's id is still
+            // its own (the leader not yet reaped).
+            ChildExit.waitWithoutReaping(child.pid)
+            kill(-child.pid, SIGKILL)
             var status: Int32 = 0
             while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
             let how = ChildExit.describe(status)
             log.note("the server \(how)")
+            closeStdin()
             ended.fire()
-            // Whatever it started in its group goes with it.
-            kill(-child.pid, SIGKILL)
             if !state.withLock({ $0.closing }) { closed("the server \(how)") }
+        }
+        if closedEarly { await close() }
+    }
+
+    /// `command` as it will be run: a path as given, a bare name found in `path`.
+    static func resolve(_ command: String, path: String?) -> String? {
+        guard !command.contains("/") else { return command }
+        for directory in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where !directory.isEmpty {
+            let candidate = "\(directory)/\(command)"
+            var info = stat()
+            if access(candidate, X_OK) == 0, stat(candidate, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+                return candidate
+            }
+        }
+        return nil
+    }
+
+    /// Closes the child's stdin after any write in progress (so no write goes to a reused
+    /// descriptor).
+    private func closeStdin() {
+        writer.async { [self] in
+            state.withLock { state in
+                guard state.stdinOpen, let child = state.child else { return }
+                state.stdinOpen = false
+                Glibc.close(child.stdin)
+            }
         }
     }
 
@@ -108,12 +156,17 @@ final class MCPStdioTransport: MCPTransport {
     }
 
     func send(_ message: JSONValue) async throws {
-        guard let input = state.withLock({ $0.closing ? nil : $0.child?.stdin }) else {
+        guard state.withLock({ !$0.closing && $0.stdinOpen }) else {
             throw MCPError.closed("the server is not running")
         }
         let line = Array((message.serialized + "\n").utf8)
         let error: Int32 = await withCheckedContinuation { continuation in
-            writer.async {
+            writer.async { [self] in
+                // Checked here, on the queue that closes it: the descriptor is still this child's.
+                guard let input = state.withLock({ $0.stdinOpen ? $0.child?.stdin : nil }) else {
+                    continuation.resume(returning: EPIPE)
+                    return
+                }
                 let failure = line.withUnsafeBytes { bytes -> Int32 in
                     var offset = 0
                     while offset < bytes.count {
@@ -133,18 +186,20 @@ final class MCPStdioTransport: MCPTransport {
     func negotiated(version: String) {}
 
     func close() async {
-        guard let child = state.withLock({ state -> TiedChildLauncher.PipedChild? in
-            guard !state.closing else { return nil }
+        let (child, first) = state.withLock { state -> (TiedChildLauncher.PipedChild?, Bool) in
             state.closing = true
-            return state.child
-        }) else { return }
-        // After any write in progress, so no write goes to a reused descriptor.
-        await withCheckedContinuation { continuation in
-            writer.async {
-                Glibc.close(child.stdin)
-                continuation.resume()
-            }
+            guard let child = state.child else { return (nil, false) }
+            defer { state.ending = true }
+            return (child, !state.ending)
         }
+        guard let child else { return }
+        guard first else {
+            _ = await ended.wait(upTo: Self.closeGrace * 3)
+            return
+        }
+        // Queued behind any write; a write blocked on a server that stopped reading fails
+        // once the signals below end it.
+        closeStdin()
         if await ended.wait(upTo: Self.closeGrace) { return }
         kill(-child.pid, SIGTERM)
         if await ended.wait(upTo: Self.closeGrace) { return }

@@ -2,7 +2,8 @@
 /// HTTP. Messages the server sends arrive through `receive`, on the transport's thread.
 protocol MCPTransport: Sendable {
     /// Opens the connection. `receive` gets every message the server sends; `closed` is
-    /// called once if the connection ends by itself (the process exited, the stream ended).
+    /// called once if a lasting connection ends by itself (the process exited, the event
+    /// stream ended; Streamable HTTP has none).
     func open(receive: @escaping @Sendable (JSONValue) -> Void,
               closed: @escaping @Sendable (String) -> Void) async throws
 
@@ -16,6 +17,7 @@ protocol MCPTransport: Sendable {
     /// Ends the connection and whatever it started; returns when it is over.
     func close() async
 
-    /// The last lines the server wrote to stderr, for a failure's explanation ("" over HTTP).
-    var diagnostics: String { get }
+    /// Whether the answer to a request arrives before `send` returns (Streamable HTTP), so
+    /// a request still unanswered then will never be.
+    var answersWithinSend: Bool { get }
 }
