@@ -57,8 +57,9 @@ enum CLIServers {
     /// `--list-tools`: one line per tool; a server that failed is named on stderr.
     static func listTools(toolbox: Toolbox, mcp: MCPTools?) async {
         let everything = await allTools(toolbox, mcp)
-        await mcp?.hub.stopAll()
         for tool in everything.tools { print(line(tool)) }
+        fflush(nil)
+        await mcp?.hub.stopAll()
     }
 
     /// Agent's tools and every server's, once each server has started or failed (failures

@@ -27,7 +27,7 @@ enum TerminalConsent {
             }
             switch String(decoding: answer, as: UTF8.self).trimmed.lowercased() {
             case "o", "once", "y", "yes": return Consent.allowOnce
-            case "a", "always" where offerAlways: return Consent.allowAlways
+            case "a" where offerAlways, "always" where offerAlways: return Consent.allowAlways
             default: return Consent.deny
             }
         }.value
