@@ -126,6 +126,7 @@ async def main():
     parser.add_argument("--transport", choices=["streamable-http", "sse"], default="streamable-http")
     parser.add_argument("--json-response", action="store_true",
                         help="answer requests with application/json instead of an SSE stream")
+    parser.add_argument("--tls-dir", help="serve HTTPS with server.crt and server.key from this folder")
     parser.add_argument("--only", help="offer only these tools (comma-separated): a small model copes with few")
     args = parser.parse_args()
     # Its schema as TypeScript servers write it, without pydantic's "title": Gemma 3 270M
@@ -142,7 +143,9 @@ async def main():
     else:
         app = server.streamable_http_app(json_response=args.json_response)
     config = uvicorn.Config(RequireBearer(app, args.token), host="127.0.0.1", port=args.port,
-                            log_level="warning", lifespan="on")
+                            log_level="warning", lifespan="on",
+                            ssl_certfile=os.path.join(args.tls_dir, "server.crt") if args.tls_dir else None,
+                            ssl_keyfile=os.path.join(args.tls_dir, "server.key") if args.tls_dir else None)
     http = uvicorn.Server(config)
 
     async def announce():

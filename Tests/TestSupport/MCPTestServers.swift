@@ -41,11 +41,14 @@ public enum MCPTestServers {
         private let lifeline: Pipe
 
         /// `transport`: "streamable-http" or "sse"; `port` 0 picks a free one.
-        public init(transport: String = "streamable-http", token: String = "s3cret-\(UUID().uuidString.prefix(8))", port: Int = 0) throws {
+        /// `tlsDirectory`: serve HTTPS with its server.crt and server.key.
+        public init(transport: String = "streamable-http", token: String = "s3cret-\(UUID().uuidString.prefix(8))", port: Int = 0,
+                    tlsDirectory: String? = nil) throws {
             let process = Process()
             process.executableURL = MCPTestServers.venv.appending(path: "bin/python")
             process.arguments = [MCPTestServers.servers.appending(path: "mcp_http_server.py").path,
                                  "--port", String(port), "--token", token, "--transport", transport]
+                + (tlsDirectory.map { ["--tls-dir", $0] } ?? [])
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
@@ -59,12 +62,14 @@ public enum MCPTestServers {
             }
             self.port = ready
             self.token = token
+            scheme = tlsDirectory == nil ? "http" : "https"
             self.process = process
             self.lifeline = lifeline
         }
 
-        public var url: String { "http://127.0.0.1:\(port)/mcp" }
-        public var sseURL: String { "http://127.0.0.1:\(port)/sse" }
+        private let scheme: String
+        public var url: String { "\(scheme)://127.0.0.1:\(port)/mcp" }
+        public var sseURL: String { "\(scheme)://127.0.0.1:\(port)/sse" }
 
         public func config(name: String = "web", token: String? = nil, url: String? = nil, sse: Bool = false) -> MCPServerConfig {
             let headers = [MCPServerConfig.Variable(name: "Authorization", value: "Bearer \(token ?? self.token)")]

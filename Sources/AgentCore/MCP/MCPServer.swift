@@ -35,7 +35,7 @@ public actor MCPServer {
                 approveLaunch: @escaping @Sendable (MCPServerConfig) async -> Bool,
                 onChange: @escaping @Sendable () -> Void = {}) {
         self.config = config
-        self.caFile = caFile
+        self.caFile = config.caFile ?? caFile
         self.log = log ?? MCPServerLog(serverName: config.name)
         self.approveLaunch = approveLaunch
         self.onChange = onChange

@@ -290,4 +290,11 @@ struct MCPConfigTests {
         let remote = MCPServerConfig(name: "r", transport: .http(url: "https://a/mcp", headers: []))
         #expect(remote.launchFingerprint != MCPServerConfig(name: "r", transport: .http(url: "https://b/mcp", headers: [])).launchFingerprint)
     }
+
+    @Test("caFile: an HTTPS server's own CA certificates, expanded like the rest")
+    func caFile() throws {
+        let found = try Self.servers(#"{"mcpServers": {"s": {"url": "https://h/mcp", "caFile": "${HOME}/ca.pem"}}}"#,
+                                     environment: ["HOME": "/home/u"])
+        #expect(found.first?.caFile == "/home/u/ca.pem")
+    }
 }

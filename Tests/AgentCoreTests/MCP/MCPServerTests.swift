@@ -86,6 +86,26 @@ struct MCPServerTests {
         await hub.stopAll()
     }
 
+    @Test("HTTPS with a self-signed CA: refused without the CA file, works with \"caFile\" in the entry")
+    func tlsWithCAFile() async throws {
+        let caFile = TestServer.shared.caFile
+        let web = try MCPTestServers.HTTPServer(tlsDirectory: URL(filePath: caFile).deletingLastPathComponent().path)
+        defer { web.stop() }
+        let untrusted = hub([web.config(name: "untrusted")])
+        await untrusted.startAllAndWait()
+        guard case .failed(let reason) = try #require(untrusted.servers.first).status else {
+            Issue.record("expected a failure: \(String(describing: untrusted.servers.first?.status))")
+            return
+        }
+        #expect(reason.lowercased().contains("certificate"), "\(reason)")
+        var trusted = web.config(name: "trusted")
+        trusted.caFile = caFile
+        let hub = hub([trusted])
+        await hub.startAllAndWait()
+        #expect(await run("add", .object([("a", .number(20)), ("b", .number(22))]), in: hub).text == "42")
+        await hub.stopAll()
+    }
+
     @Test("A wrong bearer token: the server fails with the HTTP status, and no tools are offered")
     func wrongToken() async throws {
         let web = try MCPTestServers.HTTPServer()

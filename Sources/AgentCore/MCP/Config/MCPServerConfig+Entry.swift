@@ -84,6 +84,7 @@ extension MCPServerConfig {
         case .number(let number)? where number.isFinite && number > 0: timeout = Self.timeout(number)
         default: throw problem("“timeout” must be a positive number (seconds, or milliseconds from 1000 on).")
         }
+        caFile = try string("caFile")
         self.name = name
     }
 

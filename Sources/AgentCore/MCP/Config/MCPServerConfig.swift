@@ -26,6 +26,9 @@ public struct MCPServerConfig: Sendable, Equatable {
     public var disabled: Bool
     /// The time limit of each request to it (the handshake, listing, every call); nil = the default (60 s).
     public var timeout: Duration?
+    /// An HTTP server's CA certificates (PEM), replacing the system's, as for chat servers:
+    /// `"caFile"` in its entry (Agent's own key; other apps ignore it).
+    public var caFile: String?
 
     public static let defaultTimeout: Duration = .seconds(60)
 
