@@ -88,10 +88,11 @@ public actor MCPServer {
         }
         setStatus(.starting)
         do {
-            let (client, version) = try await connect()
+            let (client, info) = try await connect()
+            let version = info.protocolVersion
             let tools: [MCPToolDescription]
             do {
-                tools = try await client.listTools(timeout: timeout)
+                tools = info.offersTools ? try await client.listTools(timeout: timeout) : []
             } catch {
                 await client.close()
                 throw error
@@ -112,7 +113,7 @@ public actor MCPServer {
 
     /// Connects over the configured transport; a Streamable HTTP URL that refuses the POST
     /// (400, 404, 405) is tried with the old HTTP+SSE transport, as the spec advises.
-    private func connect() async throws -> (MCPClient, String) {
+    private func connect() async throws -> (MCPClient, MCPClient.ServerInfo) {
         do {
             return try await connect(over: transport(for: config.transport))
         } catch MCPError.http(let status, let detail) {
@@ -124,7 +125,7 @@ public actor MCPServer {
         }
     }
 
-    private func connect(over transport: any MCPTransport) async throws -> (MCPClient, String) {
+    private func connect(over transport: any MCPTransport) async throws -> (MCPClient, MCPClient.ServerInfo) {
         let identity = Mutex<ObjectIdentifier?>(nil)
         let client = MCPClient(transport: transport,
                                onToolsChanged: { [weak self] in Task { await self?.refreshTools() } },
@@ -136,7 +137,7 @@ public actor MCPServer {
         identity.withLock { $0 = ObjectIdentifier(client) }
         do {
             let info = try await client.connect(timeout: timeout)
-            return (client, info.protocolVersion)
+            return (client, info)
         } catch {
             await client.close()
             throw error

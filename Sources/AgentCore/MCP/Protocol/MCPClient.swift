@@ -11,8 +11,9 @@ final class MCPClient: Sendable {
         var name: String
         var version: String
         var protocolVersion: String
-        /// Whether it announces `notifications/tools/list_changed`.
-        var toolsChange: Bool
+        /// Whether it has tools at all (`capabilities.tools`): a server of only prompts or
+        /// resources is not asked for a list.
+        var offersTools: Bool
     }
 
     private struct Pending {
@@ -92,7 +93,7 @@ final class MCPClient: Sendable {
         return ServerInfo(name: result["serverInfo"]?["name"]?.stringValue ?? "",
                           version: result["serverInfo"]?["version"]?.stringValue ?? "",
                           protocolVersion: version,
-                          toolsChange: result["capabilities"]?["tools"]?["listChanged"]?.boolValue ?? false)
+                          offersTools: result["capabilities"]?["tools"] != nil)
     }
 
     private func discover(timeout: Duration) async throws -> ServerInfo {
@@ -104,7 +105,7 @@ final class MCPClient: Sendable {
         transport.negotiated(version: MCPProtocolVersion.stateless)
         let serverInfo = result["_meta"]?["io.modelcontextprotocol/serverInfo"] ?? result["serverInfo"]
         return ServerInfo(name: serverInfo?["name"]?.stringValue ?? "", version: serverInfo?["version"]?.stringValue ?? "",
-                          protocolVersion: MCPProtocolVersion.stateless, toolsChange: false)
+                          protocolVersion: MCPProtocolVersion.stateless, offersTools: result["capabilities"]?["tools"] != nil)
     }
 
     /// Every tool, page after page.
