@@ -86,9 +86,11 @@ final class MCPStdioTransport: MCPTransport {
         }
         log.note("started pid \(child.pid): \(([command] + arguments).joined(separator: " "))")
         let log = log
+        let stderrDrained = DispatchSemaphore(value: 0)
         DetachedThread.start {
             Self.drain(child.stderr) { log.serverOutput($0) }
             Glibc.close(child.stderr)
+            stderrDrained.signal()
         }
         DetachedThread.start { [self] in
             var splitter = NDJSONLineSplitter(limit: Self.lineLimit)
@@ -109,6 +111,8 @@ final class MCPStdioTransport: MCPTransport {
             kill(-child.pid, SIGKILL)
             var status: Int32 = 0
             while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+            // Its last words on stderr explain the end: read them before telling of it.
+            _ = stderrDrained.wait(timeout: .now() + .seconds(1))
             let how = ChildExit.describe(status)
             log.note("the server \(how)")
             closeStdin()
