@@ -29,6 +29,11 @@ struct AgentCLI {
           --call-tool NAME [--arguments JSON] [--repeat N]   call one tool yourself and print its result
                               (with --repeat, each call's time in microseconds goes to stderr)
 
+        Files:
+          --attach FILE       put the text of FILE (text or code, any common encoding) into the message, fenced and
+                              named; repeatable. A file that is not text, or does not fit the context budget, stops
+                              agent-cli with status 2 before anything is sent.
+
         Tool calls are shown on stderr. Exit status: 0 on a complete reply, 1 on any failure,
         2 on a usage error, 130 when interrupted.
         """
@@ -84,9 +89,17 @@ struct AgentCLI {
             prompt = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         }
         prompt = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !prompt.isEmpty else {
-            await mcp?.hub.stopAll()
+        guard !prompt.isEmpty || !options.attachments.isEmpty else {
             fail(usage: "no prompt: give it as words or on standard input")
+        }
+        // Every file is read and checked before anything is sent.
+        do {
+            let files = try options.attachments.map { (path) throws(AttachedFile.Refusal) in try AttachedFile.read(URL(filePath: path)) }
+            let message = AttachmentMessage.compose(prompt, files: files)
+            try AttachmentMessage.check(message, files: files, budget: settings.contextBudget)
+            prompt = message
+        } catch {
+            fail(usage: "cannot attach: \(error)")
         }
         let connection: ChatConnection
         if let endpoint {

@@ -35,6 +35,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var listTools = false
     /// agent-cli: tool calls approved ahead (`--allow-tools all|NAME,…`); nil: ask.
     public var allowedTools: ToolAllowance?
+    /// agent-cli: files whose text goes into the message (`--attach FILE`, repeatable).
+    public var attachments: [String] = []
     /// agent-cli: offer the model only these tools, by the names `--list-tools` prints (`--tools`).
     public var onlyTools: Set<String>?
     /// agent-cli: call one tool directly (`--call-tool NAME --arguments JSON [--repeat N]`).
@@ -65,7 +67,7 @@ public struct LaunchOptions: Sendable, Equatable {
     private static let valueOptions = ["--server", "--api", "--model", "--api-key-env", "--ca-file",
                                        "--temperature", "--seed", "--max-tokens", "--protocol", "--location", "--idle-timeout"]
     private static let cliValueOptions = ["--chat", "--export", "--format", "--import", "--mcp-config", "--allow-tools",
-                                          "--call-tool", "--arguments", "--repeat", "--tools"]
+                                          "--call-tool", "--arguments", "--repeat", "--tools", "--attach"]
 
     /// Parses `arguments` (without the program name). `acceptsWords` allows a prompt.
     public static func parse(_ arguments: [String], acceptsWords: Bool) throws(ParseError) -> LaunchOptions {
@@ -122,6 +124,7 @@ public struct LaunchOptions: Sendable, Equatable {
                 options.exportFormat = value
             case "--import": options.importFile = value
             case "--mcp-config": options.mcpConfig = value
+            case "--attach": options.attachments.append(value)
             case "--allow-tools": options.allowedTools = ToolAllowance(parsing: value)
             case "--call-tool": options.callTool = value
             case "--tools": options.onlyTools = Set(value.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty })
