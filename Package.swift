@@ -46,10 +46,16 @@ let package = Package(
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
+        // poppler-glib's headers are not needed: the library is loaded on first use (see its shim).
+        .systemLibrary(
+            name: "CPoppler",
+            pkgConfig: "gobject-2.0",
+            providers: [.apt(["libpoppler-glib-dev"])]
+        ),
         .target(name: "CProcess"),
         .target(
             name: "AgentCore",
-            dependencies: ["CCurl", "CProcess", "CGLib", "CSQLite", "CMarkGFM", "CSecret"]
+            dependencies: ["CCurl", "CProcess", "CGLib", "CSQLite", "CMarkGFM", "CSecret", "CPoppler"]
         ),
         // How the transcript lays long text out (label-sized groups, limits): GTK-free.
         .target(name: "TextLayout", dependencies: ["AgentCore"]),

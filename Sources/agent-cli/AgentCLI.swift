@@ -30,8 +30,8 @@ struct AgentCLI {
                               (with --repeat, each call's time in microseconds goes to stderr)
 
         Files:
-          --attach FILE       put the text of FILE (text or code, any common encoding) into the message, fenced and
-                              named; repeatable. A file that is not text, or does not fit the context budget, stops
+          --attach FILE       put the text of FILE (text or code in any common encoding, or a PDF's text page by
+                              page) into the message, fenced and named; repeatable. A file that is not text, or does not fit the context budget, stops
                               agent-cli with status 2 before anything is sent.
 
         Tool calls are shown on stderr. Exit status: 0 on a complete reply, 1 on any failure,

@@ -57,6 +57,39 @@ struct AttachedFileTests {
         #expect(throws: (any Error).self) { try AttachedFile.read(folder.appending(path: "nothing.txt")) }
     }
 
+    /// A PDF drawn by cairo (through rsvg-convert) from SVG pages: text makes a text layer,
+    /// shapes alone make none.
+    func pdf(_ name: String, pages: [String]) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var svgs: [String] = []
+        for (index, body) in pages.enumerated() {
+            let svg = folder.appending(path: "\(name)-\(index).svg")
+            try #"<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100">\#(body)</svg>"#.write(to: svg, atomically: true, encoding: .utf8)
+            svgs.append(svg.path)
+        }
+        let url = folder.appending(path: name)
+        let convert = Process()
+        convert.executableURL = URL(filePath: "/usr/bin/rsvg-convert")
+        convert.arguments = ["-f", "pdf", "-o", url.path] + svgs
+        try convert.run()
+        convert.waitUntilExit()
+        return url
+    }
+
+    @Test("A PDF's text layer, page by page (poppler); a PDF without one is refused — no OCR")
+    func pdfs() throws {
+        let invoice = try pdf("invoice.pdf", pages: [#"<text x="10" y="40" font-size="20">The total is 4711 euros.</text>"#,
+                                                    #"<text x="10" y="40" font-size="20">Due on 1 March.</text>"#])
+        let read = try AttachedFile.read(invoice)
+        #expect(read.text == "--- Page 1 ---\nThe total is 4711 euros.\n\n--- Page 2 ---\nDue on 1 March.", "\(read.text)")
+        let scan = try pdf("scan.pdf", pages: [#"<rect x="10" y="10" width="100" height="50" fill="red"/>"#])
+        #expect(throws: AttachedFile.Refusal(description: "“scan.pdf” has no text layer (a scanned or image-only PDF); Agent does not read text out of images")) {
+            try AttachedFile.read(scan)
+        }
+        let broken = try write("broken.pdf", Array("%PDF-1.7\nnot really".utf8))
+        #expect(throws: AttachedFile.Refusal.self) { try AttachedFile.read(broken) }
+    }
+
     @Test("The message: each file fenced longer than its own backticks and named; too big for the budget is refused, not cut")
     func message() throws {
         let code = AttachedFile(name: "notes.md", byteCount: 20, text: "run ```swift test```")
