@@ -28,14 +28,5 @@ public enum LongText {
         return (text[..<end], true)
     }
 
-    /// "10.0 MB", "256 KB": a size for people.
-    public static func size(ofBytes count: Int) -> String {
-        if count >= 1_000_000 {
-            let tenths = Int((Double(count) / 100_000).rounded())
-            return "\(tenths / 10).\(tenths % 10) MB"
-        }
-        return "\(max(1, (count + 512) / 1024)) KB"
-    }
-
     private static func isCharacterStart(_ byte: UInt8) -> Bool { byte & 0xC0 != 0x80 }
 }

@@ -85,13 +85,3 @@ enum FileSignature {
         return signatures.first { bytes.starts(with: $0.0) }?.1
     }
 }
-
-/// Sizes as people read them: "820 bytes", "12 KB", "3.4 MB".
-enum ByteCountText {
-    static func describe(_ count: Int) -> String {
-        if count < 1024 { return "\(count) bytes" }
-        if count < 1 << 20 { return "\(count / 1024) KB" }
-        let tenths = count * 10 / (1 << 20)
-        return "\(tenths / 10).\(tenths % 10) MB"
-    }
-}

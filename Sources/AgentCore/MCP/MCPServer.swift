@@ -121,7 +121,7 @@ public actor MCPServer {
                 throw MCPError.http(status: status, detail: detail)
             }
             log.note("HTTP \(status) to the first POST; trying the HTTP+SSE transport")
-            return try await connect(over: MCPLegacySSETransport(url: url, headers: headers, caFile: caFile, log: log))
+            return try await connect(over: MCPLegacySSETransport(server: MCPHTTPServer(url: url, headers: headers, caFile: caFile), log: log))
         }
     }
 
@@ -150,9 +150,9 @@ public actor MCPServer {
             MCPStdioTransport(command: command, arguments: arguments, environment: environment,
                               workingDirectory: workingDirectory, log: log)
         case .http(let url, let headers):
-            MCPHTTPTransport(url: url, headers: headers, caFile: caFile, log: log)
+            MCPHTTPTransport(server: MCPHTTPServer(url: url, headers: headers, caFile: caFile), log: log)
         case .sse(let url, let headers):
-            MCPLegacySSETransport(url: url, headers: headers, caFile: caFile, log: log)
+            MCPLegacySSETransport(server: MCPHTTPServer(url: url, headers: headers, caFile: caFile), log: log)
         }
     }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Something that happens once (a process ended), which tasks can wait for, with a limit.
@@ -6,8 +7,6 @@ final class OneShotSignal: Sendable {
         var fired = false
         var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
         var nextWaiter: UInt64 = 0
-        /// Waits whose time ran out before they started waiting.
-        var expired: Set<UInt64> = []
     }
 
     private let state = Mutex(State())
@@ -28,34 +27,20 @@ final class OneShotSignal: Sendable {
 
     /// Waits until it fires (true) or `limit` passes (false).
     func wait(upTo limit: Duration) async -> Bool {
-        let key = state.withLock { state -> UInt64 in
-            defer { state.nextWaiter += 1 }
-            return state.nextWaiter
-        }
-        let timer = Task {
-            guard (try? await Task.sleep(for: limit)) != nil else { return }
-            self.resume(key, with: false)
-        }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            let answer = state.withLock { state -> Bool? in
-                if state.fired { return true }
-                if state.expired.remove(key) != nil { return false }
-                state.waiters[key] = continuation
-                return nil
+        await withCheckedContinuation { continuation in
+            let key = state.withLock { state -> UInt64? in
+                guard !state.fired else { return nil }
+                defer { state.nextWaiter += 1 }
+                state.waiters[state.nextWaiter] = continuation
+                return state.nextWaiter
             }
-            if let answer { continuation.resume(returning: answer) }
-        }
-    }
-
-    private func resume(_ key: UInt64, with value: Bool) {
-        let waiter = state.withLock { state in
-            guard let waiter = state.waiters.removeValue(forKey: key) else {
-                if !state.fired { state.expired.insert(key) }
-                return CheckedContinuation<Bool, Never>?.none
+            guard let key else {
+                continuation.resume(returning: true)
+                return
             }
-            return waiter
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(limit.milliseconds)) { [self] in
+                state.withLock { $0.waiters.removeValue(forKey: key) }?.resume(returning: false)
+            }
         }
-        waiter?.resume(returning: value)
     }
 }

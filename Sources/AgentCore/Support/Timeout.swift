@@ -1,15 +1,21 @@
-/// Runs `body`, giving up after `limit`: the body's task is cancelled and `onTimeout`'s
-/// error thrown. Cancelling the caller cancels the body.
+import Dispatch
+
+/// Runs `body`, giving up after `limit`: a timer cancels the body's task and `onTimeout`'s
+/// error is thrown. Cancelling the caller cancels the body.
 func withTimeout<T: Sendable>(_ limit: Duration, onTimeout: @escaping @Sendable () -> any Error,
                               _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            throw onTimeout()
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw CancellationError() }
-        return first
+    let task = Task { try await body() }
+    let expired = OneShotSignal()
+    let timer = DispatchWorkItem {
+        expired.fire()
+        task.cancel()
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(limit.milliseconds), execute: timer)
+    defer { timer.cancel() }
+    do {
+        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+    } catch {
+        if expired.hasFired { throw onTimeout() }
+        throw error
     }
 }

@@ -7,30 +7,7 @@ import FoundationEssentials
 /// state, errors, consent) — and runs the reply in flight.
 @MainActor
 public final class ChatViewModel {
-    /// What changed, so a view updates only that part.
-    public enum Change: Equatable, Sendable {
-        case messageInserted(Int)
-        case messageChanged(Int)
-        case messageRemoved(Int)
-        /// The whole conversation was replaced (another chat opened, the newest page loaded).
-        case reloaded
-        /// Draft, sending state, editing state or whether Send is possible.
-        case composer
-        /// The error message or whether to show it.
-        case error
-        /// The model, or what the connection is doing.
-        case status
-        /// A tool asks for the user's consent (see `status.consent`).
-        case consentRequested
-        /// The question was answered (by the user, or by Stop or another chat denying it).
-        case consentSettled
-        /// Another message is to be shown and marked (`focusedMessageID`), in the same chat.
-        case focused
-        /// A reply came to its end (done, or cut off), e.g. for a notification.
-        case replyFinished(Int)
-    }
-
-    public private(set) var conversation = Conversation()
+    public internal(set) var conversation = Conversation()
     public private(set) var isSending = false
     public private(set) var connection: ChatConnection
     public let status: ChatStatus
@@ -40,9 +17,9 @@ public final class ChatViewModel {
     public let pager: ChatPager?
     private let writer: ChatWriter?
     /// The user message being edited: sending replaces it and everything after it.
-    public private(set) var editingMessageID: UUID?
+    public internal(set) var editingMessageID: UUID?
     /// The message a search result opened the chat at, for the transcript to show and mark.
-    public private(set) var focusedMessageID: UUID?
+    public internal(set) var focusedMessageID: UUID?
     /// The context budget in estimated tokens (system prompt and newest turn always go).
     public var contextBudget = 4096
     /// The system prompt new chats start with.
@@ -160,82 +137,6 @@ public final class ChatViewModel {
         notify(.status)
         notify(.composer)
         prepare()
-    }
-
-    // MARK: Chats
-
-    /// Shows a saved chat: its newest page, or the page around `message` (a search hit).
-    public func open(_ chatID: UUID, focusing message: UUID? = nil) throws {
-        guard let pager else { return }
-        abandonReply()
-        guard let loaded = try pager.open(chatID, around: message) else { return }
-        conversation = Conversation(messages: loaded)
-        focusedMessageID = message.flatMap { id in loaded.contains { $0.id == id } ? id : nil }
-        editingMessageID = nil
-        notify(.reloaded)
-        notify(.composer)
-    }
-
-    /// An empty chat; it is saved with its first message.
-    public func startNewChat() {
-        abandonReply()
-        pager?.startNew()
-        conversation = Conversation()
-        focusedMessageID = nil
-        editingMessageID = nil
-        notify(.reloaded)
-        notify(.composer)
-    }
-
-    /// Shows and marks a message of the open chat that is loaded already (a search hit in
-    /// the chat on screen), leaving a reply that streams alone; false when it is not loaded.
-    @discardableResult
-    public func focus(on messageID: UUID) -> Bool {
-        guard conversation.index(of: messageID) != nil else { return false }
-        focusedMessageID = messageID
-        notify(.focused)
-        return true
-    }
-
-    /// Loads the page before the first loaded message; returns how many came.
-    @discardableResult
-    public func loadEarlier() -> Int {
-        guard let pager, pager.hasEarlier, let first = conversation.messages.first else { return 0 }
-        let page: [ChatMessage]
-        do {
-            page = try pager.earlierPage(before: first.id)
-        } catch {
-            status.report(error)
-            return 0
-        }
-        conversation = Conversation(messages: page + conversation.messages)
-        for index in 0..<page.count { notify(.messageInserted(index)) }
-        return page.count
-    }
-
-    /// Loads the page after the last loaded message (a chat opened at a search hit);
-    /// returns how many came.
-    @discardableResult
-    public func loadLater() -> Int {
-        guard let pager, pager.hasLater, let last = conversation.messages.last else { return 0 }
-        let page: [ChatMessage]
-        do {
-            page = try pager.laterPage(after: last.id)
-        } catch {
-            status.report(error)
-            return 0
-        }
-        for message in page {
-            conversation.append(message)
-            notify(.messageInserted(conversation.count - 1))
-        }
-        notify(.composer)
-        return page.count
-    }
-
-    /// Renames the current chat (the chat list does it for others).
-    public func chatRenamed(_ summary: ChatSummary) {
-        pager?.update(summary)
     }
 
     // MARK: Sending
@@ -400,7 +301,7 @@ public final class ChatViewModel {
 
     /// Leaves a reply that is still streaming (another chat opened): it is settled as Stop
     /// settles it, here and in the store, and its task's later results are dropped.
-    private func abandonReply() {
+    func abandonReply() {
         guard let flight else { return }
         flight.task?.cancel()
         status.consent.denyReplyQuestions()
@@ -464,7 +365,7 @@ public final class ChatViewModel {
         return true
     }
 
-    private func notify(_ change: Change) {
+    func notify(_ change: Change) {
         for observer in observers { observer(change) }
     }
 }

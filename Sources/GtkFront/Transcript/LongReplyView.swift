@@ -1,4 +1,5 @@
 import CGtk
+import AgentCore
 import TextLayout
 
 /// A reply too long for labels (see `LongText`): as plain text (its head, when longer still)
@@ -31,14 +32,14 @@ final class LongReplyView {
     func show(_ head: Substring, of totalBytes: Int) -> Bool {
         let caughtUp = textView.show(head)
         let isCut = head.utf8.count < totalBytes
-        let shown = LongText.size(ofBytes: head.utf8.count)
+        let shown = ByteCountText.describe(head.utf8.count)
         let text = isCut ? "This reply is longer than the window shows (its first \(shown)). Copy it or export the chat to get all of it."
             : "A long reply, shown as plain text."
         if text != shownNotice {
             shownNotice = text
             gtk_label_set_text(notice.opaque, text)
         }
-        gtk_widget_set_tooltip_text(notice, isCut ? "The whole reply: \(LongText.size(ofBytes: totalBytes))" : nil)
+        gtk_widget_set_tooltip_text(notice, isCut ? "The whole reply: \(ByteCountText.describe(totalBytes))" : nil)
         return caughtUp
     }
 

@@ -55,16 +55,23 @@ struct MCPCLITests {
         #expect(result.stderr.contains("agent-cli: tool time › get_current_time {\"timezone\":\"UTC\"}"), "\(result.stderr)")
     }
 
-    @Test("Ctrl+C while a reply streams: agent-cli exits 130 and every stdio server it started has ended")
-    func interruptEndsServers() async throws {
-        let marker = uniqueMarker("mcp")
+    /// agent-cli streaming a reply that stalls, with the scripted server started for the
+    /// turn; `marker` finds the server among the processes.
+    func stalledReplyWithAServer(marker: String) async throws -> Process {
         let scripted = MCPTestServers.scripted()
-        guard case .stdio(let command, let arguments, _, _) = scripted.transport else { return }
+        guard case .stdio(let command, let arguments, _, _) = scripted.transport else { throw CocoaError(.featureUnsupported) }
         let config = try configFile([("scripted", .object([("command", .string(command)),
                                                            ("args", .array((arguments + ["--tag", marker]).map(JSONValue.string)))]))])
         let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url("stall"), "--mcp-config", config, "hi"])
         _ = await ProductRunner.nextData(output.fileHandleForReading)  // "Waiting": the reply streams, the server runs
         #expect(!MCPServerTests.processes(matching: marker).isEmpty, "the server was started for the turn")
+        return process
+    }
+
+    @Test("Ctrl+C while a reply streams: agent-cli exits 130 and every stdio server it started has ended")
+    func interruptEndsServers() async throws {
+        let marker = uniqueMarker("mcp")
+        let process = try await stalledReplyWithAServer(marker: marker)
         kill(process.processIdentifier, SIGINT)
         while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
         #expect(process.terminationStatus == 130)
@@ -74,13 +81,7 @@ struct MCPCLITests {
     @Test("agent-cli killed outright (SIGKILL, as in a crash): its stdio server does not outlive it")
     func noOrphanAfterACrash() async throws {
         let marker = uniqueMarker("mcp")
-        let scripted = MCPTestServers.scripted()
-        guard case .stdio(let command, let arguments, _, _) = scripted.transport else { return }
-        let config = try configFile([("scripted", .object([("command", .string(command)),
-                                                           ("args", .array((arguments + ["--tag", marker]).map(JSONValue.string)))]))])
-        let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url("stall"), "--mcp-config", config, "hi"])
-        _ = await ProductRunner.nextData(output.fileHandleForReading)
-        #expect(!MCPServerTests.processes(matching: marker).isEmpty, "the server was started for the turn")
+        let process = try await stalledReplyWithAServer(marker: marker)
         kill(process.processIdentifier, SIGKILL)
         let deadline = ContinuousClock.now + .seconds(10)
         while !MCPServerTests.processes(matching: marker).isEmpty && ContinuousClock.now < deadline {

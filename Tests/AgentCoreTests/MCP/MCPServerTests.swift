@@ -27,6 +27,17 @@ struct MCPServerTests {
 
     /// The pids of processes whose command line matches `pattern`; with `ownChildren`, only
     /// this test process's children (other tests run servers of the same name at the same time).
+    /// Whether the first server's log comes to hold `text` within a few seconds.
+    static func log(of hub: MCPHub, comesTo text: String) async throws -> Bool {
+        let log = try #require(hub.servers.first).log.file
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains(text) { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
     static func processes(matching pattern: String, ownChildren: Bool = false) -> [String] {
         let pgrep = Process()
         pgrep.executableURL = URL(filePath: "/usr/bin/pgrep")
@@ -211,12 +222,7 @@ struct MCPServerTests {
         await hub.startAllAndWait()
         let outcome = await run("hang", in: hub)
         #expect(outcome.isFailure && outcome.text.contains("no answer to tools/call within 1 s"), "\(outcome.text)")
-        let log = try #require(hub.servers.first).log.file
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("cancelled") && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(try String(contentsOf: log, encoding: .utf8).contains("scripted server: cancelled"))
+        #expect(try await Self.log(of: hub, comesTo: "scripted server: cancelled"))
         await hub.stopAll()
     }
 
@@ -226,18 +232,13 @@ struct MCPServerTests {
         await hub.startAllAndWait()
         let tools = await hub.tools(reserved: [])
         let call = Task { await Toolbox(tools).run(ToolCall(id: "t", name: "hang", arguments: .object([]))) }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await Self.log(of: hub, comesTo: "scripted server: hanging on request"))
         let stopped = ContinuousClock.now
         call.cancel()
         let outcome = await call.value
         #expect(ContinuousClock.now - stopped < .seconds(5), "ended without waiting for the time limit")
         #expect(outcome.isFailure)
-        let log = try #require(hub.servers.first).log.file
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("scripted server: cancelled") && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(try String(contentsOf: log, encoding: .utf8).contains("scripted server: cancelled"))
+        #expect(try await Self.log(of: hub, comesTo: "scripted server: cancelled"))
         await hub.stopAll()
     }
 

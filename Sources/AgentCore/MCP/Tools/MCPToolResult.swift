@@ -44,8 +44,7 @@ public enum MCPToolResult {
     }
 
     private static func size(ofBase64 data: String) -> String {
-        let bytes = data.utf8.count * 3 / 4
-        return bytes < 1024 ? "\(bytes) bytes" : "\(bytes / 1024) KB"
+        ByteCountText.describe(data.utf8.count * 3 / 4)
     }
 
     /// `text` cut to `maximumCharacters`, saying how much was left out.

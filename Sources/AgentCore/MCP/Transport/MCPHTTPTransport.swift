@@ -13,18 +13,14 @@ final class MCPHTTPTransport: MCPTransport {
         var receive: (@Sendable (JSONValue) -> Void)?
     }
 
-    private let url: String
-    private let headers: [MCPServerConfig.Variable]
-    private let caFile: String?
+    private let server: MCPHTTPServer
     private let log: MCPServerLog
     private let state = Mutex(State())
     /// The most one answer may hold; a 10 MB tool result fits.
     static let answerLimit = 64 << 20
 
-    init(url: String, headers: [MCPServerConfig.Variable], caFile: String?, log: MCPServerLog) {
-        self.url = url
-        self.headers = headers
-        self.caFile = caFile
+    init(server: MCPHTTPServer, log: MCPServerLog) {
+        self.server = server
         self.log = log
     }
 
@@ -58,10 +54,8 @@ final class MCPHTTPTransport: MCPTransport {
             lines.append(("Mcp-Method", method))
             if let name = message["params"]?["name"]?.stringValue { lines.append(("Mcp-Name", Self.headerSafe(name))) }
         }
-        lines += headers.map { ($0.name, $0.value) }
-        var request = HTTPRequest(url: url, method: "POST", headers: lines, body: Data(message.serialized.utf8), caFile: caFile,
-                                  totalTimeout: .seconds(24 * 3600), idleTimeout: nil)
-        request.followsRedirects = false
+        let request = server.request(method: "POST", protocolHeaders: lines, body: Data(message.serialized.utf8),
+                                     totalTimeout: .seconds(24 * 3600))
         let exchange = Mutex(Exchange())
         let error = await HTTPTransfer.run(request, head: { head in
             exchange.withLock { $0.head = head }
@@ -88,7 +82,7 @@ final class MCPHTTPTransport: MCPTransport {
             if error == .cancelled { throw CancellationError() }
             throw MCPError.closed(Self.describe(error))
         }
-        guard let head else { throw MCPError.closed("no answer from \(url)") }
+        guard let head else { throw MCPError.closed("no answer from \(server.url)") }
         if head.status == 404 && sessionID != nil {
             state.withLock { if $0.sessionID == sessionID { $0.sessionID = nil } }
             throw MCPError.sessionExpired
@@ -113,11 +107,8 @@ final class MCPHTTPTransport: MCPTransport {
         }) else { return }
         var lines: [(name: String, value: String)] = [("Mcp-Session-Id", sessionID)]
         if let version = state.withLock({ $0.version }) { lines.append(("MCP-Protocol-Version", version)) }
-        lines += headers.map { ($0.name, $0.value) }
-        var request = HTTPRequest(url: url, method: "DELETE", headers: lines, caFile: caFile,
-                                  connectTimeout: .seconds(3), totalTimeout: .seconds(5))
-        request.followsRedirects = false
-        _ = try? await HTTPClient.fetch(request)
+        _ = try? await HTTPClient.fetch(server.request(method: "DELETE", protocolHeaders: lines,
+                                                       connectTimeout: .seconds(3), totalTimeout: .seconds(5)))
     }
 
     static func describe(_ error: TransportError) -> String {

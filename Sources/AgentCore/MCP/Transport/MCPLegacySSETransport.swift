@@ -11,26 +11,23 @@ final class MCPLegacySSETransport: MCPTransport {
         var closing = false
     }
 
-    private let url: String
-    private let headers: [MCPServerConfig.Variable]
-    private let caFile: String?
+    private let server: MCPHTTPServer
     private let log: MCPServerLog
     private let state = Mutex(State())
     private let endpointKnown = OneShotSignal()
 
-    init(url: String, headers: [MCPServerConfig.Variable], caFile: String?, log: MCPServerLog) {
-        self.url = url
-        self.headers = headers
-        self.caFile = caFile
+    init(server: MCPHTTPServer, log: MCPServerLog) {
+        self.server = server
         self.log = log
     }
+
+    private var url: String { server.url }
 
     var answersWithinSend: Bool { false }
 
     func open(receive: @escaping @Sendable (JSONValue) -> Void, closed: @escaping @Sendable (String) -> Void) async throws {
-        var request = HTTPRequest(url: url, headers: [("Accept", "text/event-stream")] + headers.map { ($0.name, $0.value) },
-                                  caFile: caFile, totalTimeout: .seconds(7 * 24 * 3600), idleTimeout: nil)
-        request.followsRedirects = false
+        let request = server.request(method: "GET", protocolHeaders: [("Accept", "text/event-stream")],
+                                     totalTimeout: .seconds(7 * 24 * 3600))
         let failure = Mutex<String?>(nil)
         let stream = Task {
             let parser = Mutex(SSEParser(limit: MCPHTTPTransport.answerLimit))
@@ -77,10 +74,9 @@ final class MCPLegacySSETransport: MCPTransport {
 
     func send(_ message: JSONValue) async throws {
         guard let endpoint = state.withLock({ $0.endpoint }) else { throw MCPError.closed("not connected") }
-        var request = HTTPRequest(url: endpoint, method: "POST",
-                                  headers: [("Content-Type", "application/json")] + headers.map { ($0.name, $0.value) },
-                                  body: Data(message.serialized.utf8), caFile: caFile, totalTimeout: .seconds(60))
-        request.followsRedirects = false
+        let request = server.request(to: endpoint, method: "POST", protocolHeaders: [("Content-Type", "application/json")],
+                                     body: Data(message.serialized.utf8), totalTimeout: .seconds(60),
+                                     idleTimeout: HTTPRequest.defaultIdleTimeout)
         let response: HTTPResponse
         do {
             response = try await HTTPClient.fetch(request, maxBodyBytes: 64 * 1024)

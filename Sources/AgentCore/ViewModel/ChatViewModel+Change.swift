@@ -1,0 +1,24 @@
+extension ChatViewModel {
+    /// What changed, so a view updates only that part.
+    public enum Change: Equatable, Sendable {
+        case messageInserted(Int)
+        case messageChanged(Int)
+        case messageRemoved(Int)
+        /// The whole conversation was replaced (another chat opened, the newest page loaded).
+        case reloaded
+        /// Draft, sending state, editing state or whether Send is possible.
+        case composer
+        /// The error message or whether to show it.
+        case error
+        /// The model, or what the connection is doing.
+        case status
+        /// A tool asks for the user's consent (see `status.consent`).
+        case consentRequested
+        /// The question was answered (by the user, or by Stop or another chat denying it).
+        case consentSettled
+        /// Another message is to be shown and marked (`focusedMessageID`), in the same chat.
+        case focused
+        /// A reply came to its end (done, or cut off), e.g. for a notification.
+        case replyFinished(Int)
+    }
+}

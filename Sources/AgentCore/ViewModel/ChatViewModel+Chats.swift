@@ -1,0 +1,80 @@
+import FoundationEssentials
+
+/// Moving between chats and within a long one: opening a saved chat (at a search hit),
+/// starting a new one, paging earlier and later messages in — `ChatPager` does the work,
+/// this keeps the conversation on screen in step and tells the view.
+extension ChatViewModel {
+    /// Shows a saved chat: its newest page, or the page around `message` (a search hit).
+    public func open(_ chatID: UUID, focusing message: UUID? = nil) throws {
+        guard let pager else { return }
+        abandonReply()
+        guard let loaded = try pager.open(chatID, around: message) else { return }
+        conversation = Conversation(messages: loaded)
+        focusedMessageID = message.flatMap { id in loaded.contains { $0.id == id } ? id : nil }
+        editingMessageID = nil
+        notify(.reloaded)
+        notify(.composer)
+    }
+
+    /// An empty chat; it is saved with its first message.
+    public func startNewChat() {
+        abandonReply()
+        pager?.startNew()
+        conversation = Conversation()
+        focusedMessageID = nil
+        editingMessageID = nil
+        notify(.reloaded)
+        notify(.composer)
+    }
+
+    /// Shows and marks a message of the open chat that is loaded already (a search hit in
+    /// the chat on screen), leaving a reply that streams alone; false when it is not loaded.
+    @discardableResult
+    public func focus(on messageID: UUID) -> Bool {
+        guard conversation.index(of: messageID) != nil else { return false }
+        focusedMessageID = messageID
+        notify(.focused)
+        return true
+    }
+
+    /// Loads the page before the first loaded message; returns how many came.
+    @discardableResult
+    public func loadEarlier() -> Int {
+        guard let pager, pager.hasEarlier, let first = conversation.messages.first else { return 0 }
+        let page: [ChatMessage]
+        do {
+            page = try pager.earlierPage(before: first.id)
+        } catch {
+            status.report(error)
+            return 0
+        }
+        conversation = Conversation(messages: page + conversation.messages)
+        for index in 0..<page.count { notify(.messageInserted(index)) }
+        return page.count
+    }
+
+    /// Loads the page after the last loaded message (a chat opened at a search hit);
+    /// returns how many came.
+    @discardableResult
+    public func loadLater() -> Int {
+        guard let pager, pager.hasLater, let last = conversation.messages.last else { return 0 }
+        let page: [ChatMessage]
+        do {
+            page = try pager.laterPage(after: last.id)
+        } catch {
+            status.report(error)
+            return 0
+        }
+        for message in page {
+            conversation.append(message)
+            notify(.messageInserted(conversation.count - 1))
+        }
+        notify(.composer)
+        return page.count
+    }
+
+    /// Renames the current chat (the chat list does it for others).
+    public func chatRenamed(_ summary: ChatSummary) {
+        pager?.update(summary)
+    }
+}
