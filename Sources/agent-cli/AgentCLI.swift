@@ -77,11 +77,14 @@ struct AgentCLI {
             askConsent: { await TerminalConsent.askLocation() })
         let mcp = options.noTools ? nil : CLIServers.tools(options, settings: settings)
         if options.listTools || options.callTool != nil {
+            var succeeded = true
             if options.listTools {
                 await CLIServers.listTools(toolbox: toolbox, mcp: mcp)
             } else {
-                await CLIServers.callTool(options, toolbox: toolbox, mcp: mcp)
+                succeeded = await CLIServers.callTool(options, toolbox: toolbox, mcp: mcp)
             }
+            await mcp?.hub.stopAll()
+            if !succeeded { exit(1) }
             return
         }
         var prompt = options.words.joined(separator: " ")

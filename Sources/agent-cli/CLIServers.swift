@@ -59,7 +59,6 @@ enum CLIServers {
         let everything = await allTools(toolbox, mcp)
         for tool in everything.tools { print(line(tool)) }
         fflush(nil)
-        await mcp?.hub.stopAll()
     }
 
     /// Agent's tools and every server's, once each server has started or failed (failures
@@ -72,7 +71,7 @@ enum CLIServers {
 
     private static func line(_ tool: any Tool) -> String {
         let description = tool.definition.description.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? ""
-        return "\(tool.definition.name)\t\(tool.source)\t\(description)"
+        return "\(tool.definition.name)\t\(tool.server ?? "builtin")\t\(description)"
     }
 
     /// Starts the servers and names on stderr those that could not start.
@@ -95,9 +94,9 @@ enum CLIServers {
     }
 
     /// `--call-tool NAME --arguments JSON --repeat N`: calls the tool as the model would
-    /// (arguments checked against its schema) and prints the result.
-    static func callTool(_ options: LaunchOptions, toolbox: Toolbox, mcp: MCPTools?) async {
-        guard let name = options.callTool else { return }
+    /// (arguments checked against its schema) and prints the result; false when a call failed.
+    static func callTool(_ options: LaunchOptions, toolbox: Toolbox, mcp: MCPTools?) async -> Bool {
+        guard let name = options.callTool else { return true }
         var arguments = JSONValue.object([])
         if let text = options.toolArguments {
             do {
@@ -118,7 +117,6 @@ enum CLIServers {
             }
             failed = failed || outcome.isFailure
         }
-        await mcp?.hub.stopAll()
-        if failed { exit(1) }
+        return !failed
     }
 }

@@ -42,17 +42,6 @@ final class ReplyPrinter: Sendable {
     }
 
     private func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(STDOUT_FILENO, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
+        FileDescriptorWriting.writeAll(bytes, to: STDOUT_FILENO)
     }
 }

@@ -60,12 +60,13 @@ let status = MainActor.assumeIsolated {
         ChatConnection.fromSettings(settings, secrets: secrets, toolbox: Toolbox.standard(
             settings: settings, locationSource: GeoClueLocationSource(), askConsent: { await consent.ask() }), mcp: mcp?.hub)
     }
-    let mcpTools = mcp.map { MCPTools(hub: $0.hub, disabled: settings.disabledMCPTools) }
+    // Read only by the connections of options given for this run (the settings' own reads them itself).
+    let mcpTools = { mcp.map { MCPTools(hub: $0.hub, disabled: settings.disabledMCPTools) } }
     // Options given for this run win over the settings, until Preferences changes them.
-    let connection = endpoint.map { ChatConnection(endpoint: $0, options: options.generation, toolbox: toolbox, mcp: mcpTools) }
+    let connection = endpoint.map { ChatConnection(endpoint: $0, options: options.generation, toolbox: toolbox, mcp: mcpTools()) }
         ?? (options.usesSettings ? preferences.makeConnection()
             : ChatConnection(localServer: LocalModelServer(model: settings.localModel), options: options.generation,
-                             toolbox: toolbox, mcp: mcpTools))
+                             toolbox: toolbox, mcp: mcpTools()))
     var store: ChatStore?
     var storeProblem: String?
     do {

@@ -36,14 +36,14 @@ public struct AttachedFile: Sendable, Equatable {
             throw Refusal(description: "“\(name)” does not exist (\(url.path))")
         }
         guard info.st_mode & S_IFMT != S_IFDIR else { throw Refusal(description: "“\(name)” is a folder, not a file") }
+        guard Int(info.st_size) <= maximumBytes else {
+            throw Refusal(description: "“\(name)” is \(ByteCountText.describe(Int(info.st_size))); files over \(ByteCountText.describe(maximumBytes)) are not attached")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
             throw Refusal(description: "“\(name)” cannot be read: \(error)")
-        }
-        guard data.count <= maximumBytes else {
-            throw Refusal(description: "“\(name)” is \(ByteCountText.describe(data.count)); files over \(ByteCountText.describe(maximumBytes)) are not attached")
         }
         let bytes = [UInt8](data)
         if bytes.starts(with: Array("%PDF".utf8)) { return try pdf(url, byteCount: data.count) }

@@ -127,7 +127,7 @@ public struct LaunchOptions: Sendable, Equatable {
             case "--attach": options.attachments.append(value)
             case "--allow-tools": options.allowedTools = ToolAllowance(parsing: value)
             case "--call-tool": options.callTool = value
-            case "--tools": options.onlyTools = Set(value.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty })
+            case "--tools": options.onlyTools = ToolAllowance.names(in: value)
             case "--arguments": options.toolArguments = value
             case "--repeat":
                 guard let count = Int(value), count > 0 else { throw ParseError(message: "--repeat needs a whole number > 0") }

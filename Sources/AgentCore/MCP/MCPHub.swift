@@ -28,11 +28,6 @@ public final class MCPHub: Sendable {
 
     public var servers: [MCPServer] { serverList.withLock { $0 } }
 
-    /// Starts every enabled server, each on its own; returns at once.
-    public func startAll() {
-        for server in servers { Task { await server.start() } }
-    }
-
     /// Starts every enabled server and returns when each is ready or has failed.
     public func startAllAndWait() async {
         await withTaskGroup(of: Void.self) { group in
@@ -79,12 +74,12 @@ public final class MCPHub: Sendable {
         }
         if !waiting.isEmpty {
             let allStarted = OneShotSignal()
-            let remaining = Countdown(waiting.count)
-            for server in waiting {
-                Task {
-                    await server.start()
-                    if remaining.countDown() { allStarted.fire() }
+            // Not the turn's own task: a server's start goes on when the turn gives up waiting.
+            Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for server in waiting { group.addTask { await server.start() } }
                 }
+                allStarted.fire()
             }
             await withTaskCancellationHandler {
                 _ = await allStarted.wait(upTo: Self.startWait)
@@ -100,7 +95,7 @@ public final class MCPHub: Sendable {
         }
         let names = MCPToolNames.assign(offered.map { ($0.server.config.name, $0.tool.name) }, reserved: reserved)
         return zip(names, offered).map { name, entry in
-            MCPTool(exposedName: name, server: entry.server, description: entry.tool, approver: approver)
+            MCPTool(exposedName: name, mcpServer: entry.server, description: entry.tool, approver: approver)
         }
     }
 
@@ -108,22 +103,6 @@ public final class MCPHub: Sendable {
     public func stopAll() async {
         await withTaskGroup(of: Void.self) { group in
             for server in servers { group.addTask { await server.stop() } }
-        }
-    }
-}
-
-/// Counts finished starts; true for the last.
-private final class Countdown: Sendable {
-    private let remaining: Mutex<Int>
-
-    init(_ count: Int) {
-        remaining = Mutex(count)
-    }
-
-    func countDown() -> Bool {
-        remaining.withLock { count in
-            count -= 1
-            return count == 0
         }
     }
 }

@@ -28,8 +28,8 @@ public struct ToolDefinition: Sendable, Equatable {
 /// A tool the model may call: one of Agent's own, or one an MCP server offers.
 public protocol Tool: Sendable {
     var definition: ToolDefinition { get }
-    /// Where it comes from, for people: "builtin", or the MCP server's name.
-    var source: String { get }
+    /// The MCP server it belongs to; nil for Agent's own tools.
+    var server: String? { get }
     /// Runs the tool with arguments already validated against `definition.parameters`.
     /// The returned text goes back to the model; throw `ToolFailure` for a failure the
     /// model should read.
@@ -39,7 +39,7 @@ public protocol Tool: Sendable {
 }
 
 extension Tool {
-    public var source: String { "builtin" }
+    public var server: String? { nil }
 
     public func run(_ arguments: JSONValue, progress: @escaping @Sendable (String) -> Void) async throws -> String {
         try await run(arguments)

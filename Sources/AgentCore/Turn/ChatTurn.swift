@@ -76,7 +76,7 @@ public struct ChatTurn: Sendable {
             for var call in requested {
                 call.textOffset = offset
                 call.round = round
-                if let source = toolbox.tool(named: call.name)?.source, source != "builtin" { call.server = source }
+                call.server = toolbox.tool(named: call.name)?.server
                 onEvent(.toolStarted(call))
                 let started = call
                 let outcome = await toolbox.run(call) { onEvent(.toolProgress(started, $0)) }

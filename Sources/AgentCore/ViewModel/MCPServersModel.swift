@@ -19,7 +19,8 @@ public final class MCPServersModel {
     private let secrets: SecretStore
     private let consent: ConsentBroker
     private let environment: [String: String]
-    private var observers: [() -> Void] = []
+    private var observers: [Int: () -> Void] = [:]
+    private var nextObserver = 0
     /// The entries `mcp.json` holds, and why some of them cannot be used.
     public private(set) var configs: [MCPServerConfig] = []
     public private(set) var problems: [String] = []
@@ -57,17 +58,25 @@ public final class MCPServersModel {
             await hub.stopAll()
             done.signal()
         }
-        _ = done.wait(timeout: .now() + .milliseconds(Int(limit.components.seconds * 1000)))
+        _ = done.wait(timeout: .now() + .milliseconds(limit.milliseconds))
     }
 
     /// Registers a handler for every change (entries or a server's status).
-    public func observe(_ handler: @escaping () -> Void) {
-        observers.append(handler)
+    /// Returns what `stopObserving` takes when the observer goes (a Preferences window closes).
+    @discardableResult
+    public func observe(_ handler: @escaping () -> Void) -> Int {
+        defer { nextObserver += 1 }
+        observers[nextObserver] = handler
+        return nextObserver
+    }
+
+    public func stopObserving(_ observer: Int) {
+        observers[observer] = nil
     }
 
     /// Called on the main actor when a server's status changed (the hub reports it from any thread).
     public func statusChanged() {
-        for observer in observers { observer() }
+        for observer in observers.values { observer() }
     }
 
     /// Reads `mcp.json` and brings the servers in line with it (starting new ones).
@@ -162,8 +171,9 @@ public final class MCPServersModel {
         await load()
     }
 
-    public func isToolEnabled(_ key: MCPToolKey) -> Bool {
-        !settings.disabledMCPTools.contains(key)
+    /// The tools switched off, every server's.
+    public var disabledTools: Set<MCPToolKey> {
+        settings.disabledMCPTools
     }
 
     public func setToolEnabled(_ enabled: Bool, _ key: MCPToolKey) {

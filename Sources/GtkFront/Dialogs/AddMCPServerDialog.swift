@@ -53,8 +53,8 @@ final class AddMCPServerDialog {
         gtk_editable_set_text(authorization.opaque, form.authorization)
         adw_entry_row_set_activates_default(authorization.cast(), 1)
         PreferenceRows.add(authorization, to: rows)
-        let environment = Self.textField(form.environment, label: "Environment variables")
-        let headers = Self.textField(form.headers, label: "Headers")
+        let environment = MonospaceBlock.editor(form.environment, label: "Environment variables")
+        let headers = MonospaceBlock.editor(form.headers, label: "Headers")
         let formFields = Fields(name: name, target: target, arguments: arguments, authorization: authorization,
                                 environment: environment.view, headers: headers.view)
         fields = formFields
@@ -134,22 +134,5 @@ final class AddMCPServerDialog {
         adw_entry_row_set_activates_default(row.cast(), 1)
         PreferenceRows.add(row, to: group)
         return row
-    }
-
-    /// A few lines of monospace text in a card.
-    private static func textField(_ text: String, label: String) -> (card: UnsafeMutablePointer<GtkWidget>, view: UnsafeMutablePointer<GtkWidget>) {
-        let view: UnsafeMutablePointer<GtkWidget> = gtk_text_view_new()
-        gtk_text_view_set_monospace(view.cast(), 1)
-        gtk_text_view_set_wrap_mode(view.cast(), GTK_WRAP_WORD_CHAR)
-        gtk_text_view_set_accepts_tab(view.cast(), 0)
-        GtkText.setMargins(view, vertical: 8, horizontal: 10)
-        gtk_text_buffer_set_text(gtk_text_view_get_buffer(view.cast()), text, -1)
-        agent_accessible_set_label(view, label)
-        let scroller: UnsafeMutablePointer<GtkWidget> = gtk_scrolled_window_new()
-        gtk_scrolled_window_set_child(scroller.opaque, view)
-        gtk_scrolled_window_set_policy(scroller.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_widget_set_size_request(scroller, -1, 80)
-        GtkText.addClasses(scroller, "card")
-        return (scroller, view)
     }
 }

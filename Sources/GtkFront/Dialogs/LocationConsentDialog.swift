@@ -5,7 +5,8 @@ import CGtk
 @MainActor
 enum LocationConsentDialog {
     static let heading = "Share Your Location?"
-    private static let answers: [(id: String, label: String, consent: Consent)] = [
+    /// Deny · Allow Once · Always Allow, as every consent question offers them.
+    static let answers: [(id: String, label: String, consent: Consent)] = [
         ("deny", "_Deny", .deny), ("once", "Allow _Once", .allowOnce), ("always", "_Always Allow", .allowAlways),
     ]
 

@@ -6,9 +6,7 @@ import CGtk
 /// Always Allow.
 @MainActor
 enum ToolCallConsentDialog {
-    private static let answers: [(id: String, label: String, consent: Consent)] = [
-        ("deny", "_Deny", .deny), ("once", "Allow _Once", .allowOnce), ("always", "_Always Allow", .allowAlways),
-    ]
+    private static let answers = LocationConsentDialog.answers
 
     static func heading(for question: MCPToolCallQuestion) -> String {
         "Run “\(question.tool.title)”?"

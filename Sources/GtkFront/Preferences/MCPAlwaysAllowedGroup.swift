@@ -12,18 +12,20 @@ final class MCPAlwaysAllowedGroup {
     /// Where the focus goes when the last row, holding it, goes.
     private let fallbackFocus: UnsafeMutablePointer<GtkWidget>
     private var closed = false
+    private var observer = 0
 
     init(in page: UnsafeMutablePointer<GtkWidget>, model: MCPServersModel, focusWhenEmptied fallbackFocus: UnsafeMutablePointer<GtkWidget>) {
         self.model = model
         self.fallbackFocus = fallbackFocus
         widget = PreferenceRows.group(in: page, title: "Always Allowed",
                                       description: "These MCP tools run without asking. Ask Again takes that back.")
-        model.observe { [weak self] in self?.refresh() }
+        observer = model.observe { [weak self] in self?.refresh() }
         refresh()
     }
 
     func windowClosed() {
         closed = true
+        model.stopObserving(observer)
     }
 
     private func refresh() {

@@ -23,8 +23,6 @@ final class MCPServerRow {
     private(set) var contentRows: [UnsafeMutablePointer<GtkWidget>] = []
     /// The tools' switches, by the server's name for each tool.
     private(set) var toolSwitches: [String: UnsafeMutablePointer<GtkWidget>] = [:]
-    private(set) var retryButton: UnsafeMutablePointer<GtkWidget>?
-    private(set) var removeButton: UnsafeMutablePointer<GtkWidget>?
     private var shown: State?
 
     var onEnabled: ((Bool) -> Void)?
@@ -101,7 +99,6 @@ final class MCPServerRow {
         for row in contentRows { adw_expander_row_remove(widget.cast(), row) }
         contentRows = []
         toolSwitches = [:]
-        retryButton = nil
         switch state.status {
         case .failed(let reason)?, .exited(let reason)?:
             append(problemRow(reason: reason))
@@ -119,7 +116,6 @@ final class MCPServerRow {
         append(transportRow(state.config))
         let remove: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic("_Remove")
         GtkText.addClasses(remove, "destructive-action")
-        removeButton = remove
         Signals.connect(remove.raw, "clicked") { [weak self] in self?.onRemove?() }
         append(PreferenceRows.actionRow(title: "Remove This Server", suffix: remove))
     }
@@ -146,7 +142,6 @@ final class MCPServerRow {
         gtk_box_append(buttons.cast(), openLog)
         gtk_box_append(buttons.cast(), retry)
         gtk_box_append(box.cast(), buttons)
-        retryButton = retry
         Signals.connect(retry.raw, "clicked") { [weak self] in self?.onRetry?() }
         Signals.connect(openLog.raw, "clicked") { [weak self] in self?.onOpenLog?() }
         let row: UnsafeMutablePointer<GtkWidget> = gtk_list_box_row_new()

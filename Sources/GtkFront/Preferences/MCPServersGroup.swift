@@ -24,6 +24,7 @@ final class MCPServersGroup {
     /// Preferences, which the dialogs open over.
     private let window: UnsafeMutablePointer<GtkWidget>
     private var closed = false
+    private var observer = 0
 
     var onNotice: ((String) -> Void)?
 
@@ -48,13 +49,14 @@ final class MCPServersGroup {
             gtk_widget_insert_action_group(widget, "mcp", OpaquePointer(actions))
             g_object_unref(UnsafeMutableRawPointer(actions))
         }
-        model.observe { [weak self] in self?.refresh() }
+        observer = model.observe { [weak self] in self?.refresh() }
         refresh()
     }
 
     /// The window closed: late answers and status changes are dropped.
     func windowClosed() {
         closed = true
+        model.stopObserving(observer)
     }
 
     func row(named name: String) -> MCPServerRow? { rows.first { $0.name == name } }
@@ -106,18 +108,19 @@ final class MCPServersGroup {
         } else {
             for name in names where !kept.contains(name) { addRow(name) }
         }
+        let disabledTools = model.disabledTools
         for config in configs {
-            row(named: config.name)?.show(state(of: config))
+            row(named: config.name)?.show(state(of: config, disabledTools: disabledTools))
         }
         gtk_widget_set_visible(emptyRow, configs.isEmpty ? 1 : 0)
         gtk_label_set_text(problemsLabel.opaque, model.problems.joined(separator: "\n"))
         gtk_widget_set_visible(problemsLabel, model.problems.isEmpty ? 0 : 1)
     }
 
-    private func state(of config: MCPServerConfig) -> MCPServerRow.State {
-        let status = config.disabled ? MCPServer.Status.disabled : model.server(named: config.name)?.status
-        let tools = model.server(named: config.name)?.tools ?? []
-        let enabled = tools.filter { model.isToolEnabled(MCPToolKey(server: config.name, tool: $0.name)) }.map(\.name)
+    private func state(of config: MCPServerConfig, disabledTools: Set<MCPToolKey>) -> MCPServerRow.State {
+        let server = model.server(named: config.name)
+        let status = config.disabled ? MCPServer.Status.disabled : server?.status
+        let enabled = (server?.tools ?? []).filter { !disabledTools.contains(MCPToolKey(server: config.name, tool: $0.name)) }.map(\.name)
         return MCPServerRow.State(config: config, status: status, enabledTools: Set(enabled))
     }
 

@@ -113,6 +113,7 @@ final class ReplyBody {
     }
 
     private func showToolCalls(_ calls: [ToolCall]) {
+        let old = shownToolCalls
         shownToolCalls = calls
         while toolLines.count > calls.count {
             gtk_box_remove(toolBox.cast(), toolLines.removeLast().widget)
@@ -122,7 +123,10 @@ final class ReplyBody {
             gtk_box_append(toolBox.cast(), line.widget)
             toolLines.append(line)
         }
-        for (line, call) in zip(toolLines, calls) { line.show(call) }
+        // Only the lines whose call changed (a running tool's progress redraws its own line).
+        for (index, (line, call)) in zip(toolLines, calls).enumerated() where index >= old.count || old[index] != call {
+            line.show(call)
+        }
         gtk_widget_set_visible(toolBox, calls.isEmpty ? 0 : 1)
     }
 

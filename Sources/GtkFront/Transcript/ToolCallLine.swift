@@ -31,7 +31,8 @@ final class ToolCallLine {
     var summaryText: String { String(cString: gtk_label_get_text(summary.opaque)) }
 
     func show(_ call: ToolCall) {
-        let arguments = call.arguments == .object([]) ? "" : call.arguments.serialized
+        let serialized = call.arguments.serialized
+        let arguments = call.arguments == .object([]) ? "" : serialized
         let outcome: String
         if let result = call.result {
             outcome = " → " + result.replacing("\n", with: " ")
@@ -39,7 +40,7 @@ final class ToolCallLine {
             outcome = " · running…" + (call.progress.map { " \($0)" } ?? "")
         }
         gtk_label_set_text(summary.opaque, "Tool \(call.displayName)(\(arguments))\(outcome)")
-        StackedLabel.setText((call.server.map { "Server: \($0)\n" } ?? "") + "Arguments: \(call.arguments.serialized)\nResult: \(call.result ?? "(running)")", of: details)
+        StackedLabel.setText((call.server.map { "Server: \($0)\n" } ?? "") + "Arguments: \(serialized)\nResult: \(call.result ?? "(running)")", of: details)
         if call.failed {
             gtk_widget_add_css_class(widget, "failed")
         } else {

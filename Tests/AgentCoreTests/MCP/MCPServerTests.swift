@@ -62,7 +62,7 @@ struct MCPServerTests {
         #expect(Set(tools.map(\.name)) == ["get_current_time", "convert_time"])
         #expect(MCPProtocolVersion.handshake.contains(version))
         let getTime = try await tool("get_current_time", in: hub)
-        #expect(getTime.source == "time")
+        #expect(getTime.server == "time")
         #expect(getTime.definition.parameters["properties"]?["timezone"] != nil, "the schema is passed through")
         let outcome = await run("get_current_time", .object([("timezone", .string("Asia/Tokyo"))]), in: hub)
         #expect(!outcome.isFailure)

@@ -11,22 +11,12 @@ extension MCPConfigDocument {
 
     /// Reads the file (a missing file is an empty document).
     public static func load(from url: URL) throws(MCPConfigError) -> MCPConfigDocument {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return MCPConfigDocument() }
-            throw MCPConfigError("Could not read \(url.path): \(systemError()).")
-        }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw MCPConfigError("Could not read \(url.path): \(systemError()).")
-            }
-            bytes += chunk[..<count]
+        guard FileManager.default.fileExists(atPath: url.path) else { return MCPConfigDocument() }
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: url)
+        } catch {
+            throw MCPConfigError("Could not read \(url.path): \(error).")
         }
         do throws(MCPConfigError) {
             return try MCPConfigDocument(parsing: String(decoding: bytes, as: UTF8.self))
@@ -47,26 +37,13 @@ extension MCPConfigDocument {
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw MCPConfigError("Could not save \(url.path): \(Self.systemError()).") }
         fchmod(descriptor, 0o600)  // whatever the umask
-        var failure = Self.writeAll(Array(text.utf8), to: descriptor) && fsync(descriptor) == 0 ? nil : Self.systemError()
+        var failure = FileDescriptorWriting.writeAll(Array(text.utf8), to: descriptor) == 0 && fsync(descriptor) == 0 ? nil : Self.systemError()
         close(descriptor)
         if failure == nil, rename(temporary.path, url.path) != 0 { failure = Self.systemError() }
         if let failure {
             unlink(temporary.path)
             throw MCPConfigError("Could not save \(url.path): \(failure).")
         }
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += count
-        }
-        return true
     }
 
     private static func systemError() -> String {

@@ -6,10 +6,8 @@ import Synchronization
 /// progress, and an answer to every request the server sends (`ping`, and "method not
 /// found" for what Agent does not serve — a server waits for ever otherwise).
 final class MCPClient: Sendable {
-    /// What the server said about itself.
+    /// What the handshake settled about the server.
     struct ServerInfo: Sendable, Equatable {
-        var name: String
-        var version: String
         var protocolVersion: String
         /// Whether it has tools at all (`capabilities.tools`): a server of only prompts or
         /// resources is not asked for a list.
@@ -20,7 +18,6 @@ final class MCPClient: Sendable {
         let continuation: CheckedContinuation<JSONValue, any Error>
         let progressToken: String?
         let progress: (@Sendable (String) -> Void)?
-        var sender: Task<Void, Never>?
     }
 
     private struct State {
@@ -90,10 +87,7 @@ final class MCPClient: Sendable {
         guard MCPProtocolVersion.handshake.contains(version) else { throw MCPError.unsupportedVersion(version) }
         transport.negotiated(version: version)
         try await transport.send(JSONRPCMessage.makeNotification(method: "notifications/initialized", params: nil))
-        return ServerInfo(name: result["serverInfo"]?["name"]?.stringValue ?? "",
-                          version: result["serverInfo"]?["version"]?.stringValue ?? "",
-                          protocolVersion: version,
-                          offersTools: result["capabilities"]?["tools"] != nil)
+        return ServerInfo(protocolVersion: version, offersTools: result["capabilities"]?["tools"] != nil)
     }
 
     private func discover(timeout: Duration) async throws -> ServerInfo {
@@ -103,9 +97,7 @@ final class MCPClient: Sendable {
             throw MCPError.unsupportedVersion(versions.joined(separator: ", "))
         }
         transport.negotiated(version: MCPProtocolVersion.stateless)
-        let serverInfo = result["_meta"]?["io.modelcontextprotocol/serverInfo"] ?? result["serverInfo"]
-        return ServerInfo(name: serverInfo?["name"]?.stringValue ?? "", version: serverInfo?["version"]?.stringValue ?? "",
-                          protocolVersion: MCPProtocolVersion.stateless, offersTools: result["capabilities"]?["tools"] != nil)
+        return ServerInfo(protocolVersion: MCPProtocolVersion.stateless, offersTools: result["capabilities"]?["tools"] != nil)
     }
 
     /// Every tool, page after page.
@@ -195,7 +187,6 @@ final class MCPClient: Sendable {
                     }
                 }
                 state.withLock { state in
-                    state.pending[id]?.sender = sender
                     state.senders[id] = sender
                 }
             }
@@ -243,8 +234,9 @@ final class MCPClient: Sendable {
 
     /// Resolves request `id` (its answer, a failure, a cancellation), once.
     private func settle(_ id: Int, _ outcome: Result<JSONValue, any Error>) {
-        guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
-        if case .failure = outcome { pending.sender?.cancel() }
+        let (pending, sender) = state.withLock { ($0.pending.removeValue(forKey: id), $0.senders[id]) }
+        guard let pending else { return }
+        if case .failure = outcome { sender?.cancel() }
         pending.continuation.resume(with: outcome)
     }
 
@@ -305,15 +297,11 @@ final class MCPClient: Sendable {
         let listener = state.withLock { state in state.pending.values.first { $0.progressToken == token }?.progress }
         guard let listener else { return }
         var text = params["message"]?.stringValue ?? ""
-        if let done = params["progress"]?.numberValue {
-            let count = params["total"]?.numberValue.map { "\(Self.number(done))/\(Self.number($0))" } ?? Self.number(done)
+        if let done = params["progress"], done.numberValue != nil {
+            let count = params["total"].flatMap { $0.numberValue == nil ? nil : "\(done.serialized)/\($0.serialized)" } ?? done.serialized
             text = text.isEmpty ? count : "\(text) (\(count))"
         }
         listener(text)
-    }
-
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// The server ended the connection.
@@ -325,15 +313,15 @@ final class MCPClient: Sendable {
     /// already was.
     @discardableResult
     private func failWaiting(_ error: MCPError) -> Bool {
-        let waiting = state.withLock { state -> [Pending]? in
+        let waiting = state.withLock { state -> [(Pending, Task<Void, Never>?)]? in
             guard state.closedError == nil else { return nil }
             state.closedError = error
             defer { state.pending = [:] }
-            return Array(state.pending.values)
+            return state.pending.map { ($0.value, state.senders[$0.key]) }
         }
         guard let waiting else { return false }
-        for pending in waiting {
-            pending.sender?.cancel()
+        for (pending, sender) in waiting {
+            sender?.cancel()
             pending.continuation.resume(throwing: error)
         }
         return true

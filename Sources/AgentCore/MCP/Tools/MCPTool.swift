@@ -2,7 +2,7 @@
 /// and input schema; running it asks the user first, then calls the server.
 struct MCPTool: Tool {
     let exposedName: String
-    let server: MCPServer
+    let mcpServer: MCPServer
     let description: MCPToolDescription
     let approver: any MCPToolApprover
 
@@ -11,21 +11,21 @@ struct MCPTool: Tool {
                        parameters: description.inputSchema)
     }
 
-    var source: String { server.config.name }
+    var server: String? { mcpServer.config.name }
 
     func run(_ arguments: JSONValue) async throws -> String {
         try await run(arguments) { _ in }
     }
 
     func run(_ arguments: JSONValue, progress: @escaping @Sendable (String) -> Void) async throws -> String {
-        let question = MCPToolCallQuestion(name: exposedName, server: server.config.name, tool: description, arguments: arguments)
+        let question = MCPToolCallQuestion(name: exposedName, server: mcpServer.config.name, tool: description, arguments: arguments)
         guard await approver.approve(question) else { throw ToolFailure(MCPRefusal.text) }
         try Task.checkCancellation()
         let result: JSONValue
         do {
-            result = try await server.call(description.name, arguments: arguments, progress: progress)
+            result = try await mcpServer.call(description.name, arguments: arguments, progress: progress)
         } catch let error as MCPError {
-            throw ToolFailure("\(server.config.name) could not run \(description.name): \(error)")
+            throw ToolFailure("\(mcpServer.config.name) could not run \(description.name): \(error)")
         }
         let (text, isError) = MCPToolResult.text(of: result)
         if isError { throw ToolFailure(text) }

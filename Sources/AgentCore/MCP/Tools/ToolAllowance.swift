@@ -6,8 +6,13 @@ public enum ToolAllowance: Sendable, Equatable {
     case named(Set<String>)
 
     public init(parsing value: String) {
-        let names = value.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }
-        self = names.contains("all") ? .all : .named(Set(names))
+        let names = Self.names(in: value)
+        self = names.contains("all") ? .all : .named(names)
+    }
+
+    /// The names in a comma-separated list, as `--allow-tools` and `--tools` take them.
+    public static func names(in list: String) -> Set<String> {
+        Set(list.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty })
     }
 
     public func allows(_ question: MCPToolCallQuestion) -> Bool {

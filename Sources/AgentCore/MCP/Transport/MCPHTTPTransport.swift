@@ -38,7 +38,8 @@ final class MCPHTTPTransport: MCPTransport {
         var head: HTTPResponseHead?
         var parser = SSEParser(limit: MCPHTTPTransport.answerLimit)
         var body = Data()
-        var isEventStream: Bool { head?.header("Content-Type")?.lowercased().hasPrefix("text/event-stream") == true }
+        /// A successful answer as an event stream (told once, from the head).
+        var streamsEvents = false
     }
 
     func send(_ message: JSONValue) async throws {
@@ -58,14 +59,17 @@ final class MCPHTTPTransport: MCPTransport {
                                      totalTimeout: .seconds(24 * 3600))
         let exchange = Mutex(Exchange())
         let error = await HTTPTransfer.run(request, head: { head in
-            exchange.withLock { $0.head = head }
+            exchange.withLock { exchange in
+                exchange.head = head
+                exchange.streamsEvents = head.isSuccess && head.header("Content-Type")?.lowercased().hasPrefix("text/event-stream") == true
+            }
             // Kept before the answer is handed on: the client's next message needs it.
             if method == "initialize", head.isSuccess, let newSession = head.header("Mcp-Session-Id") {
                 self.state.withLock { $0.sessionID = newSession }
             }
         }, continuing: { bytes in
             exchange.withLock { exchange -> Bool in
-                guard exchange.head?.isSuccess == true, exchange.isEventStream else {
+                guard exchange.streamsEvents else {
                     guard exchange.body.count + bytes.count <= Self.answerLimit else { return false }
                     exchange.body.append(contentsOf: bytes)
                     return true
@@ -87,15 +91,14 @@ final class MCPHTTPTransport: MCPTransport {
             state.withLock { if $0.sessionID == sessionID { $0.sessionID = nil } }
             throw MCPError.sessionExpired
         }
-        let json = body.isEmpty ? nil : try? JSONParser.parse(String(decoding: body, as: UTF8.self))
+        let json = body.isEmpty ? nil : try? JSONParser.parse([UInt8](body))
         guard head.isSuccess else {
             // A JSON-RPC error for this request (a refused version, say) is its answer.
             if let json, let id = json["id"], !id.isNull, json["error"] != nil {
                 receive(json)
                 return
             }
-            let detail = json?["error"]?["message"]?.stringValue ?? String(decoding: body.prefix(300), as: UTF8.self)
-            throw MCPError.http(status: head.status, detail: detail.trimmed)
+            throw MCPError.http(status: head.status, detail: ServerErrorBody.message(inBody: body))
         }
         if let json { receive(json) }
     }

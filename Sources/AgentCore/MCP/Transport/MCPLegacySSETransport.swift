@@ -84,7 +84,7 @@ final class MCPLegacySSETransport: MCPTransport {
             throw error == .cancelled ? CancellationError() : MCPError.closed(MCPHTTPTransport.describe(error))
         }
         guard response.head.isSuccess else {
-            throw MCPError.http(status: response.head.status, detail: String(decoding: response.body.prefix(300), as: UTF8.self))
+            throw MCPError.http(status: response.head.status, detail: ServerErrorBody.message(inBody: response.body))
         }
     }
 

@@ -60,14 +60,6 @@ public final class MCPServerLog: Sendable {
             }
         }
         guard descriptor >= 0 else { return }
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        FileDescriptorWriting.writeAll(bytes, to: descriptor)
     }
 }

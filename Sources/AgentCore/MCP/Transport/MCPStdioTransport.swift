@@ -29,6 +29,9 @@ final class MCPStdioTransport: MCPTransport {
     private let writer = DispatchQueue(label: "mcp-stdio-writer")
     /// The longest line read; a 10 MB tool result fits, endless output does not.
     static let lineLimit = 64 << 20
+    /// A write to a server that has gone must fail with EPIPE, not kill the app: set once,
+    /// when the first server starts.
+    private static let pipeSignalIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
     /// How long each step of closing waits for the server to end.
     static let closeGrace = Duration.seconds(2)
 
@@ -58,8 +61,7 @@ final class MCPStdioTransport: MCPTransport {
     var answersWithinSend: Bool { false }
 
     func open(receive: @escaping @Sendable (JSONValue) -> Void, closed: @escaping @Sendable (String) -> Void) async throws {
-        // A write to a server that has gone must fail with EPIPE, not kill the app.
-        signal(SIGPIPE, SIG_IGN)
+        _ = Self.pipeSignalIgnored
         if let workingDirectory, !FileManager.default.fileExists(atPath: workingDirectory) {
             log.note("the working folder \(workingDirectory) does not exist")
             throw MCPError.closed("its working folder “\(workingDirectory)” does not exist")
@@ -171,17 +173,7 @@ final class MCPStdioTransport: MCPTransport {
                     continuation.resume(returning: EPIPE)
                     return
                 }
-                let failure = line.withUnsafeBytes { bytes -> Int32 in
-                    var offset = 0
-                    while offset < bytes.count {
-                        let written = write(input, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-                        if written < 0 && errno == EINTR { continue }
-                        guard written > 0 else { return errno }
-                        offset += written
-                    }
-                    return 0
-                }
-                continuation.resume(returning: failure)
+                continuation.resume(returning: FileDescriptorWriting.writeAll(line, to: input))
             }
         }
         if error != 0 { throw MCPError.closed("the server stopped reading its input") }

@@ -1,40 +1,47 @@
-import AgentCore
-
 /// What the "Add Manually" form describes, read into an `mcp.json` entry: a command with
 /// its arguments and environment, or a URL with its headers — those whose values are
-/// secrets set apart for the keyring, never written in the file. Free of GTK, so that its
-/// rules are tested directly.
-struct MCPServerForm: Equatable {
-    var name = ""
+/// secrets set apart for the keyring, never written in the file.
+public struct MCPServerForm: Equatable, Sendable {
+    public var name = ""
     /// A command (possibly with arguments) or an http(s) URL.
-    var commandOrURL = ""
+    public var commandOrURL = ""
     /// More arguments, on one line, split at blanks; quotes keep blanks in a word.
-    var arguments = ""
+    public var arguments = ""
     /// `NAME=value`, one a line.
-    var environment = ""
+    public var environment = ""
     /// `Name: value`, one a line.
-    var headers = ""
+    public var headers = ""
     /// The `Authorization` header's value, typed in its own password field.
-    var authorization = ""
+    public var authorization = ""
 
-    enum Field: Equatable {
+    public init(name: String = "", commandOrURL: String = "", arguments: String = "", environment: String = "",
+                headers: String = "", authorization: String = "") {
+        self.name = name
+        self.commandOrURL = commandOrURL
+        self.arguments = arguments
+        self.environment = environment
+        self.headers = headers
+        self.authorization = authorization
+    }
+
+    public enum Field: Equatable, Sendable {
         case name, commandOrURL, arguments, environment, headers
     }
 
     /// Why the form cannot be saved, worded for the user, and the field to point at.
-    struct Problem: Error, Equatable {
-        let field: Field
-        let message: String
+    public struct Problem: Error, Equatable, Sendable {
+        public let field: Field
+        public let message: String
     }
 
     /// An HTTP server (the field holds a URL) rather than a program to run.
-    var isURL: Bool {
+    public var isURL: Bool {
         let lowered = commandOrURL.trimmed.lowercased()
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
     }
 
     /// The first thing in the way of saving it; nil when it can be saved. `taken`: names in use.
-    func problem(taken: [String]) -> Problem? {
+    public func problem(taken: [String]) -> Problem? {
         do {
             _ = try entry(taken: taken)
             return nil
@@ -44,7 +51,7 @@ struct MCPServerForm: Equatable {
     }
 
     /// The entry for `mcp.json` and the headers for the keyring.
-    func entry(taken: [String] = []) throws(Problem) -> (name: String, entry: JSONValue, secretHeaders: [MCPServerConfig.Variable]) {
+    public func entry(taken: [String] = []) throws(Problem) -> (name: String, entry: JSONValue, secretHeaders: [MCPServerConfig.Variable]) {
         let name = name.trimmed
         guard !name.isEmpty else { throw Problem(field: .name, message: "Give the server a name.") }
         guard !taken.contains(name) else { throw Problem(field: .name, message: "There is already a server named “\(name)”.") }
@@ -107,7 +114,7 @@ struct MCPServerForm: Equatable {
 
     /// Words split at blanks as a shell would: 'single' and "double" quotes keep blanks in
     /// a word, a backslash keeps the next character. Nil when a quote is left open.
-    static func words(_ text: String) -> [String]? {
+    public static func words(_ text: String) -> [String]? {
         var words: [String] = []
         var current = ""
         var inWord = false
