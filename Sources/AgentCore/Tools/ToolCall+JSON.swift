@@ -5,6 +5,7 @@ extension ToolCall {
             ("id", .string(id)), ("name", .string(name)), ("arguments", arguments),
         ]
         if let result { members.append(("result", .string(result))) }
+        if let server { members.append(("server", .string(server))) }
         members += [("failed", .bool(failed)), ("textOffset", .number(Double(textOffset))), ("round", .number(Double(round)))]
         return .object(members)
     }
@@ -14,6 +15,7 @@ extension ToolCall {
         self.init(id: id, name: name, arguments: json["arguments"] ?? .object([]), result: json["result"]?.stringValue,
                   failed: json["failed"]?.boolValue ?? false,
                   textOffset: json["textOffset"]?.intValue ?? 0, round: json["round"]?.intValue ?? 0)
+        server = json["server"]?.stringValue
     }
 
     static func list(fromJSONText text: String?) -> [ToolCall] {

@@ -297,4 +297,17 @@ struct ContextWindowTests {
         #expect(chats.first?.messages.first?.time == Date(timeIntervalSince1970: 0))
         #expect(chats.first?.summary.created == Date(timeIntervalSince1970: 0))
     }
+
+    @Test("An MCP tool call keeps its server: the reopened chat and the JSON export show “server › tool” as the live reply did")
+    func toolCallServerIsKept() throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let chat = try store.createChat(ChatSummary(title: "time", model: "m"))
+        var call = ToolCall(id: "c1", name: "get_current_time", arguments: .object([]), result: "12:00")
+        call.server = "time"
+        try store.save(ChatMessage(role: .assistant, text: "", state: .done, toolCalls: [call]), in: chat.id, seq: 0)
+        let reopened = try #require(try store.messages(in: chat.id).first?.message.toolCalls.first)
+        #expect(reopened.server == "time" && reopened.displayName == "time › get_current_time")
+        let exported = try #require(try store.archive(chat.id))
+        #expect(ChatArchive.json([exported]).contains(#""server":"time""#))
+    }
 }
