@@ -60,7 +60,8 @@ extension GtkSuites {
 
         @Test("Enter sends; the reply streams into its row; Send is busy until it ends; the focus comes back")
         func sendingStreamsTheReply() async throws {
-            let (app, window) = try await launch("slow-25")
+            let scenario = server.gate(msPerToken: 25)
+            let (app, window) = try await launch(scenario)
             defer { GtkTestHarness.close(app) }
             try await send("What is streaming?")
             let viewModel = window.viewModel
@@ -69,6 +70,7 @@ extension GtkSuites {
             #expect(!GtkTestHarness.isSensitive(window.composer.sendButton), "no second send while sending")
             #expect(GtkTestHarness.isVisible(window.composer.stopButton))
             let replyID = viewModel.conversation[1].id
+            try await server.release(scenario)
 
             var snapshots: [String] = []
             try await GtkTestHarness.pump(until: {

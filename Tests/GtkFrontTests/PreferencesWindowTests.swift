@@ -177,7 +177,8 @@ extension GtkSuites {
         @Test("Closing Preferences after changing the system prompt: a streaming reply goes on to its end, unmarked")
         func closingPreferencesLeavesAReplyAlone() async throws {
             let settings = try TestTools.settings()
-            let profile = ServerProfile(name: "Slow", url: server.url("slow-300"), model: "slow-model")
+            let scenario = server.gate()
+            let profile = ServerProfile(name: "Slow", url: server.url(scenario), model: "slow-model")
             settings.saveProfile(profile)
             settings.activeProfileID = profile.id
             let (app, window) = try await launch(settings: settings)
@@ -194,6 +195,7 @@ extension GtkSuites {
             try await close(preferences, of: window)
             #expect(model.isSending, "the reply is still streaming")
             #expect(model.connection === connection, "the system prompt is not something the connection depends on")
+            try await server.release(scenario)
             try await GtkTestHarness.pump(until: { !model.isSending }, "the reply to end")
             #expect(model.conversation[1].state == .done)
             #expect(model.conversation[1].text.hasSuffix("as a model writes."), "all of it arrived")
@@ -247,7 +249,8 @@ extension GtkSuites {
         @Test("A connection change while a reply streams takes over when the reply has ended; the reply is never cut")
         func connectionChangeWaitsForTheReply() async throws {
             let settings = try TestTools.settings()
-            let profile = ServerProfile(name: "Slow", url: server.url("slow-250"), model: "slow-model")
+            let scenario = server.gate()
+            let profile = ServerProfile(name: "Slow", url: server.url(scenario), model: "slow-model")
             settings.saveProfile(profile)
             settings.activeProfileID = profile.id
             let (app, window) = try await launch(settings: settings)
@@ -263,6 +266,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { gtk_widget_is_sensitive(preferences.generation.temperature) != 0 }, "the temperature on")
             try await close(preferences, of: window)
             #expect(model.isSending && model.connection === connection, "the reply goes on where it started")
+            try await server.release(scenario)
             try await GtkTestHarness.pump(until: { !model.isSending }, "the reply to end")
             #expect(model.conversation[1].state == .done)
             #expect(model.connection !== connection && model.connection.options.temperature == 0.7, "then the new settings apply")

@@ -12,7 +12,8 @@ Tool-calling scenarios script each round from the request: tools-* speak OpenAI'
 protocol, ollama-* Ollama's /api/chat (NDJSON, and /api/tags) as its API documentation
 describes it, harness-* the seed's /llmtools (SSE carrying Ollama JSON, context by appID).
 GET …/v1/models lists two models. GET /_requests returns the recorded requests; GET /_events returns connection events
-(e.g. when a client closed a stalled stream); POST /_reset clears both.
+(e.g. when a client closed a stalled stream); POST /_reset clears both. GET /_release/<scenario>
+opens the gate a gate-* reply waits at.
 
 Prints "PORT <n> TLSPORT <m> CAFILE <path>" on its first line of stdout once it is
 listening: the same server over plain HTTP and over HTTPS with a certificate for
@@ -35,6 +36,7 @@ LOCK = threading.Lock()
 REQUESTS = []
 EVENTS = []
 COUNTERS = {}
+GATES = {}
 MODEL = "test-model"
 
 
@@ -50,6 +52,12 @@ def delta(content=None, role=None, finish=None, include_content=True):
         d["content"] = content
     return sse({"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 1700000000,
                 "model": MODEL, "choices": [{"index": 0, "delta": d, "finish_reason": finish}]})
+
+
+def gate(scenario):
+    """The gate a gate-* reply waits at, made by whichever comes first: the request or its release."""
+    with LOCK:
+        return GATES.setdefault(scenario, threading.Event())
 
 
 def words(text):
@@ -211,6 +219,9 @@ class Handler(socketserver.BaseRequestHandler):
                 REQUESTS.clear()
                 EVENTS.clear()
             return self.send_full(200, "OK", "application/json", b"{}")
+        if path.startswith("/_release/"):
+            gate(path[len("/_release/"):]).set()
+            return self.send_full(200, "OK", "application/json", b"{}")
         if path == "/health":
             return self.send_full(200, "OK", "application/json", b'{"status":"ok"}')
         try:
@@ -243,6 +254,21 @@ class Handler(socketserver.BaseRequestHandler):
         delay = int(pieces[1]) / 1000 if len(pieces) > 1 else 0.15
         text = f"Streaming reply to: {last_user_text(body)}. One token at a time, as a model writes."
         self.stream(normal_stream(words(text)), delay=delay)
+
+    def scenario_gate(self, scenario, body, headers):
+        """gate-<ms per token>-<name>: the slow reply's first token, then nothing until the test
+        opens the gate (GET /_release/<scenario>), then the rest; a test can act while the reply
+        is surely still streaming, however slow the machine."""
+        delay = int(scenario.split("-")[1]) / 1000
+        tokens = words(f"Streaming reply to: {last_user_text(body)}. One token at a time, as a model writes.")
+        self.send_head(200, "OK", "text/event-stream")
+        self.send_chunk(delta(None, role="assistant"))
+        self.send_chunk(delta(tokens[0]))
+        gate(scenario).wait(60)
+        for part in normal_stream(tokens[1:])[1:]:
+            time.sleep(delay)
+            self.send_chunk(part)
+        self.end_chunks()
 
     @staticmethod
     def authorized(scenario, headers):

@@ -28,6 +28,15 @@ public final class TestServer: Sendable {
     /// The base URL that selects `scenario` (the API path is appended by the client).
     public func url(_ scenario: String) -> String { "\(baseURL)/s/\(scenario)" }
 
+    /// A scenario whose reply streams its first token and then waits until `release(_:)`,
+    /// `msPerToken` apart after that: a test acts while the reply surely still streams.
+    public func gate(msPerToken: Int = 5) -> String { "gate-\(msPerToken)-\(uniqueMarker())" }
+
+    /// Lets a `gate(msPerToken:)` reply go on to its end.
+    public func release(_ scenario: String) async throws {
+        _ = try await get("/_release/\(scenario)")
+    }
+
     private init() throws {
         let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appending(path: "Servers/openai_test_server.py")

@@ -152,11 +152,15 @@ struct AgentCLITests {
 
     @Test("The reply reaches stdout while it is still streaming")
     func streamsAsItArrives() async throws {
-        let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url("slow-\(80 * TestTiming.scale)"), "x"])
+        let scenario = server.gate()
+        let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url(scenario), "x"])
         let first = await ProductRunner.nextData(output.fileHandleForReading)
-        #expect(!first.isEmpty)
-        #expect(process.isRunning, "the first words came before the reply was complete")
+        #expect(String(decoding: first, as: UTF8.self) == "Streaming", "the first word, while the server holds the rest")
+        #expect(process.isRunning)
+        try await server.release(scenario)
+        let rest = await ProductRunner.readToEnd(output.fileHandleForReading)
         process.waitUntilExit()
+        #expect(String(decoding: rest, as: UTF8.self) == " reply to: x. One token at a time, as a model writes.\n")
         #expect(process.terminationStatus == 0)
     }
 

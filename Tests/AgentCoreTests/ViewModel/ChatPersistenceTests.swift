@@ -325,13 +325,15 @@ struct ChatStoreFailureTests {
 
     @Test("A connection chosen while a reply streams takes over once the reply has ended; the reply is never cut")
     func connectionChangeWaitsForTheReply() async throws {
-        let model = viewModel("slow-40", store: try ChatStore(file: temporaryDatabase()))
+        let scenario = server.gate()
+        let model = viewModel(scenario, store: try ChatStore(file: temporaryDatabase()))
         model.draft = "take your time"
         model.send()
         try await waitFor { model.conversation.count == 2 && !model.conversation[1].text.isEmpty }
         let next = ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("echo"), model: "next-model"))
         model.use(next)
         #expect(model.isSending && model.connection !== next)
+        try await server.release(scenario)
         await model.waitUntilIdle()
         #expect(model.conversation[1].state == .done && model.conversation[1].text.hasSuffix("as a model writes."))
         #expect(model.connection === next)
