@@ -52,10 +52,16 @@ let package = Package(
             pkgConfig: "gobject-2.0",
             providers: [.apt(["libpoppler-glib-dev"])]
         ),
+        // gdk-pixbuf, for attached images, is likewise loaded on first use (see its shim).
+        .systemLibrary(
+            name: "CPixbuf",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev", "webp-pixbuf-loader"])]
+        ),
         .target(name: "CProcess"),
         .target(
             name: "AgentCore",
-            dependencies: ["CCurl", "CProcess", "CGLib", "CSQLite", "CMarkGFM", "CSecret", "CPoppler"]
+            dependencies: ["CCurl", "CProcess", "CGLib", "CSQLite", "CMarkGFM", "CSecret", "CPoppler", "CPixbuf"]
         ),
         // How the transcript lays long text out (label-sized groups, limits): GTK-free.
         .target(name: "TextLayout", dependencies: ["AgentCore"]),

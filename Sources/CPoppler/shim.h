@@ -10,7 +10,7 @@
 #include <pthread.h>
 
 typedef struct {
-    void *(*document_new_from_file)(const char *uri, const char *password, GError **error);
+    void *(*document_new_from_bytes)(GBytes *bytes, const char *password, GError **error);
     int (*document_get_n_pages)(void *document);
     void *(*document_get_page)(void *document, int index);
     char *(*page_get_text)(void *page);
@@ -31,17 +31,17 @@ static inline void agent_poppler_load(void) {
     AgentPoppler *table = agent_poppler_state();
     void *library = dlopen("libpoppler-glib.so.8", RTLD_NOW | RTLD_LOCAL);
     if (!library) return;
-    *(void **)(&table->document_new_from_file) = dlsym(library, "poppler_document_new_from_file");
+    *(void **)(&table->document_new_from_bytes) = dlsym(library, "poppler_document_new_from_bytes");
     *(void **)(&table->document_get_n_pages) = dlsym(library, "poppler_document_get_n_pages");
     *(void **)(&table->document_get_page) = dlsym(library, "poppler_document_get_page");
     *(void **)(&table->page_get_text) = dlsym(library, "poppler_page_get_text");
-    table->loaded = table->document_new_from_file && table->document_get_n_pages && table->document_get_page
+    table->loaded = table->document_new_from_bytes && table->document_get_n_pages && table->document_get_page
         && table->page_get_text;
 }
 
-/* Opens the PDF at `path`; NULL with *error_message set (free it with g_free) when it
- * cannot be read, or when poppler-glib is not installed. */
-static inline void *agent_pdf_open(const char *path, char **error_message) {
+/* Opens the PDF in `data` (copied); NULL with *error_message set (free it with g_free) when
+ * it cannot be read, or when poppler-glib is not installed. */
+static inline void *agent_pdf_open(const void *data, gsize length, char **error_message) {
     pthread_once(agent_poppler_once(), agent_poppler_load);
     AgentPoppler *table = agent_poppler_state();
     *error_message = NULL;
@@ -50,14 +50,9 @@ static inline void *agent_pdf_open(const char *path, char **error_message) {
         return NULL;
     }
     GError *error = NULL;
-    char *uri = g_filename_to_uri(path, NULL, &error);
-    if (!uri) {
-        *error_message = g_strdup(error ? error->message : "bad file name");
-        g_clear_error(&error);
-        return NULL;
-    }
-    void *document = table->document_new_from_file(uri, NULL, &error);
-    g_free(uri);
+    GBytes *bytes = g_bytes_new(data, length);
+    void *document = table->document_new_from_bytes(bytes, NULL, &error);
+    g_bytes_unref(bytes);
     if (!document) {
         *error_message = g_strdup(error ? error->message : "poppler could not open it");
         g_clear_error(&error);

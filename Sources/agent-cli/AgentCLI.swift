@@ -96,11 +96,11 @@ struct AgentCLI {
             fail(usage: "no prompt: give it as words or on standard input")
         }
         // Every file is read and checked before anything is sent.
+        let user: ChatMessage
         do {
             let files = try options.attachments.map { (path) throws(AttachedFile.Refusal) in try AttachedFile.read(URL(filePath: path)) }
-            let message = AttachmentMessage.compose(prompt, files: files)
-            try AttachmentMessage.check(message, files: files, budget: settings.contextBudget)
-            prompt = message
+            user = ChatMessage(role: .user, text: prompt, state: .sending, attachments: files)
+            try AttachmentMessage.check(user, budget: settings.contextBudget)
         } catch {
             fail(usage: "cannot attach: \(error)")
         }
@@ -117,7 +117,7 @@ struct AgentCLI {
         let stored: StoredChat?
         do {
             stored = try options.chat.map {
-                try StoredChat($0, store: try ChatStore(), prompt: prompt, model: connection.modelName, settings: settings)
+                try StoredChat($0, store: try ChatStore(), user: user, model: connection.modelName, settings: settings)
             }
         } catch {
             writeError("agent-cli: error: \(ChatError.describe(error))")
@@ -125,7 +125,7 @@ struct AgentCLI {
             exit(1)
         }
         if let stored { writeError("agent-cli: chat \(stored.chat.id.uuidString)") }
-        let context = stored?.context ?? [ChatMessage(role: .user, text: prompt, state: .done)]
+        let context = stored?.context ?? [user]
         let printer = ReplyPrinter()
         let appID = "\(AppIdentity.applicationID).\(settings.installationID.prefix(8))."
             + (stored?.chat.id.uuidString.lowercased() ?? "cli")

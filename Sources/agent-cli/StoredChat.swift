@@ -23,17 +23,16 @@ final class StoredChat: Sendable {
         var errorDescription: String? { "there is no chat with id \(id) (see --list-chats)" }
     }
 
-    init(_ spec: String, store: ChatStore, prompt: String, model: String, settings: SettingsStore) throws {
+    init(_ spec: String, store: ChatStore, user: ChatMessage, model: String, settings: SettingsStore) throws {
         let summary: ChatSummary
         if spec == "new" {
-            summary = try store.createChat(ChatSummary(title: ChatTitle.make(from: prompt), model: model,
+            summary = try store.createChat(ChatSummary(title: ChatTitle.make(from: user.text.isEmpty ? user.attachments.first?.name ?? "" : user.text), model: model,
                                                        systemPrompt: settings.systemPrompt))
         } else {
             guard let id = UUID(uuidString: spec), let existing = try store.chat(id) else { throw UnknownChat(id: spec) }
             summary = existing
         }
         let history = Conversation(messages: try store.messages(in: summary.id).map(\.message)).context()
-        let user = ChatMessage(role: .user, text: prompt, state: .sending)
         let userSeq = try store.nextSeq(in: summary.id)
         try store.save(user, in: summary.id, seq: userSeq)
         let placeholder = ReplyLifecycle.placeholder(model: model)

@@ -1,11 +1,13 @@
 import CPoppler
+import FoundationEssentials
 
 /// The text layer of a PDF, page by page, through poppler-glib.
 enum PDFText {
     /// Each page's text, or why the file could not be opened.
-    static func pages(of path: String) -> Result<[String], AttachedFile.Refusal> {
+    static func pages(of data: Data) -> Result<[String], AttachedFile.Refusal> {
         var message: UnsafeMutablePointer<CChar>?
-        guard let document = agent_pdf_open(path, &message) else {
+        let opened = data.withUnsafeBytes { agent_pdf_open($0.baseAddress, gsize($0.count), &message) }
+        guard let document = opened else {
             let reason = message.map { String(cString: $0) } ?? "it could not be opened"
             g_free(message)
             return .failure(AttachedFile.Refusal(description: reason))
@@ -19,4 +21,7 @@ enum PDFText {
         }
         return .success(pages)
     }
+
+    /// The line each page's text starts under, so the model and the sources can name pages.
+    static func pageHeading(_ number: Int) -> String { "--- Page \(number) ---" }
 }

@@ -4,7 +4,8 @@ import FoundationEssentials
 /// round, an assistant message carrying that round's text and calls followed by one tool
 /// message per result, and then the reply's final text.
 enum WireMessage: Equatable {
-    case plain(role: Role, content: String)
+    /// A message's text; a user's with the text of the files attached to it, and its images.
+    case plain(role: Role, content: String, images: [AttachedFile] = [])
     case assistantCalls(content: String, calls: [ToolCall])
     case toolResult(ToolCall)
 
@@ -13,7 +14,8 @@ enum WireMessage: Equatable {
         for message in messages {
             let answered = message.toolCalls.filter { $0.result != nil }
             guard message.role == .assistant, !answered.isEmpty else {
-                wire.append(.plain(role: message.role, content: message.text))
+                wire.append(.plain(role: message.role, content: AttachmentMessage.compose(message.text, files: message.attachments),
+                                   images: message.attachments.filter { $0.kind == .image }))
                 continue
             }
             let utf8 = message.text.utf8

@@ -22,7 +22,7 @@ public enum MessageState: String, Codable, Sendable {
 }
 
 /// One message in a conversation, as stored and as shown.
-public struct ChatMessage: Identifiable, Sendable, Codable, Equatable {
+public struct ChatMessage: Identifiable, Sendable, Equatable {
     public let id: UUID
     public var role: Role
     public var text: String
@@ -34,9 +34,11 @@ public struct ChatMessage: Identifiable, Sendable, Codable, Equatable {
     public var toolCalls: [ToolCall]
     /// Token counts and speed, when the server reported them.
     public var usage: TokenUsage?
+    /// The files sent with a user message.
+    public var attachments: [AttachedFile]
 
-    public init(id: UUID = UUID(), role: Role, text: String, model: String? = nil,
-                time: Date = Date(), state: MessageState, toolCalls: [ToolCall] = [], usage: TokenUsage? = nil) {
+    public init(id: UUID = UUID(), role: Role, text: String, model: String? = nil, time: Date = Date(), state: MessageState,
+                toolCalls: [ToolCall] = [], usage: TokenUsage? = nil, attachments: [AttachedFile] = []) {
         self.id = id
         self.role = role
         self.text = text
@@ -45,6 +47,7 @@ public struct ChatMessage: Identifiable, Sendable, Codable, Equatable {
         self.state = state
         self.toolCalls = toolCalls
         self.usage = usage
+        self.attachments = attachments
     }
 
     /// The time in ISO 8601 (UTC), as it is stored.

@@ -2,10 +2,16 @@
 /// context: the chat's system prompt and the newest turn always; then older messages,
 /// newest first, as long as they fit the token budget (tokens estimated from the text).
 public enum ContextWindow {
-    /// A rough token count: about four bytes of UTF-8 per token, plus a few per message.
+    /// What an image is reckoned to cost: vision models encode one in a few hundred tokens.
+    public static let tokensPerImage = 768
+
+    /// A rough token count: about four bytes of UTF-8 per token, plus a few per message,
+    /// with attached files' text and images.
     public static func estimatedTokens(_ message: ChatMessage) -> Int {
         let calls = message.toolCalls.reduce(0) { $0 + $1.arguments.serialized.utf8.count + ($1.result?.utf8.count ?? 0) + 16 }
-        return (message.text.utf8.count + calls + 3) / 4 + 4
+        let files = message.attachments.reduce(0) { $0 + ($1.text.map { $0.utf8.count + 32 } ?? 0) }
+        let images = message.attachments.count { $0.kind == .image } * tokensPerImage
+        return (message.text.utf8.count + calls + files + 3) / 4 + 4 + images
     }
 
     public static func select(_ messages: [ChatMessage], systemPrompt: String, budget: Int) -> [ChatMessage] {

@@ -62,7 +62,28 @@ public enum ChatArchive {
             if let seconds = usage.generationSeconds { fields.append(("generationSeconds", .number(seconds))) }
             members.append(("usage", .object(fields)))
         }
+        if !message.attachments.isEmpty { members.append(("attachments", .array(message.attachments.map(json)))) }
         return .object(members)
+    }
+
+    /// A file with its bytes in base64 (its text too, so a PDF's reads back without poppler).
+    private static func json(_ file: AttachedFile) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("name", .string(file.name)), ("mediaType", .string(file.mediaType)),
+            ("byteCount", .number(Double(file.byteCount))), ("data", .string(file.data.base64EncodedString())),
+        ]
+        if let text = file.text { members.append(("text", .string(text))) }
+        return .object(members)
+    }
+
+    /// A file from an export; its digest is computed again from its bytes, never trusted.
+    private static func attachment(_ json: JSONValue, in title: String) throws -> AttachedFile {
+        guard let name = json["name"]?.stringValue, let mediaType = json["mediaType"]?.stringValue,
+              let data = json["data"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else {
+            throw FormatError(message: "A file attached in “\(title)” has no name, type or readable data.")
+        }
+        return AttachedFile(name: name, mediaType: mediaType, byteCount: json["byteCount"]?.intValue ?? data.count, data: data,
+                          text: json["text"]?.stringValue)
     }
 
     /// Reads chats exported by `json`; refuses anything else with a reason.
@@ -101,7 +122,8 @@ public enum ChatArchive {
                                    time: Self.date(message["time"]),
                                    state: message["state"]?.stringValue.flatMap(MessageState.init(rawValue:)) ?? .done,
                                    toolCalls: (message["toolCalls"]?.arrayValue ?? []).compactMap(ToolCall.init(json:)),
-                                   usage: usage)
+                                   usage: usage,
+                                   attachments: try (message["attachments"]?.arrayValue ?? []).map { try attachment($0, in: title) })
             }
             return Chat(summary: summary, messages: messages)
         }
@@ -128,6 +150,10 @@ public enum ChatArchive {
                 lines.append("> Tool `\(call.name)(\(call.arguments.serialized))` → \(call.result ?? "")")
             }
             if !message.toolCalls.isEmpty { lines.append("") }
+            if !message.attachments.isEmpty {
+                let files = message.attachments.map { "\($0.name) (\(ByteCountText.describe($0.byteCount)))" }
+                lines += ["> Attached: " + files.joined(separator: ", "), ""]
+            }
             lines += [message.text, ""]
         }
         return lines.joined(separator: "\n")
@@ -172,7 +198,8 @@ extension ChatStore {
                                           model: summary.model, serverProfile: summary.serverProfile, systemPrompt: summary.systemPrompt)
                     messages = messages.map { message in
                         ChatMessage(role: message.role, text: message.text, model: message.model, time: message.time,
-                                    state: message.state, toolCalls: message.toolCalls, usage: message.usage)
+                                    state: message.state, toolCalls: message.toolCalls, usage: message.usage,
+                                    attachments: message.attachments)
                     }
                 }
                 try Self.insert(summary, into: database)

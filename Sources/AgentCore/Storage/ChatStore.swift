@@ -59,6 +59,7 @@ public final class ChatStore: Sendable {
         if try !database.query("SELECT 1 FROM chats WHERE deleted_at IS NOT NULL LIMIT 1").isEmpty {
             try database.query("DELETE FROM chats WHERE deleted_at IS NOT NULL")
         }
+        try Self.dropUnusedAttachments(database)
         self.database = Mutex(database)
     }
 
@@ -142,15 +143,16 @@ public final class ChatStore: Sendable {
                 SELECT \(Self.messageColumns) FROM messages WHERE chat_id = ? AND seq < ?
                 ORDER BY seq DESC LIMIT ?
                 """, [.text(chat.uuidString), .integer(Int64(seq ?? Int.max)), .integer(Int64(limit ?? -1))])
-            return rows.reversed().compactMap(Self.message(from:))
+            return try Self.withAttachments(rows.reversed().compactMap(Self.message(from:)), in: chat, database: database)
         }
     }
 
     /// The first `limit` messages from `seq` on (all of them when nil), oldest first.
     public func messages(in chat: UUID, from seq: Int, limit: Int? = nil) throws -> [StoredMessage] {
         try run { database in
-            try database.query("SELECT \(Self.messageColumns) FROM messages WHERE chat_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
-                               [.text(chat.uuidString), .integer(Int64(seq)), .integer(Int64(limit ?? -1))]).compactMap(Self.message(from:))
+            let rows = try database.query("SELECT \(Self.messageColumns) FROM messages WHERE chat_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
+                                          [.text(chat.uuidString), .integer(Int64(seq)), .integer(Int64(limit ?? -1))])
+            return try Self.withAttachments(rows.compactMap(Self.message(from:)), in: chat, database: database)
         }
     }
 
@@ -184,6 +186,7 @@ public final class ChatStore: Sendable {
                       .real(Date().timeIntervalSince1970), .text(message.state.rawValue),
                       SQLiteValue(ToolCall.jsonText(message.toolCalls)), SQLiteValue(message.usage?.promptTokens),
                       SQLiteValue(message.usage?.completionTokens), SQLiteValue(message.usage?.generationSeconds)])
+            if !message.attachments.isEmpty { try Self.insertAttachments(of: message, into: database) }
         }
     }
 
@@ -206,6 +209,7 @@ public final class ChatStore: Sendable {
                       .text(message.state.rawValue), SQLiteValue(ToolCall.jsonText(message.toolCalls)),
                       SQLiteValue(message.usage?.promptTokens), SQLiteValue(message.usage?.completionTokens),
                       SQLiteValue(message.usage?.generationSeconds)])
+            try insertAttachments(of: message, into: database)
         }
     }
 
@@ -225,8 +229,8 @@ public final class ChatStore: Sendable {
 
     // MARK: Search
 
-    /// Chats whose title, and messages whose text, contain every word of `text` (as
-    /// prefixes): titles first, then messages by relevance.
+    /// Chats whose title, messages whose text, and messages whose attached files contain
+    /// every word of `text` (as prefixes): titles first, then messages, then files, by relevance.
     public func search(_ text: String, limit: Int = 50) throws -> [SearchHit] {
         let words = text.split { !$0.isLetter && !$0.isNumber }.map { "\"\($0)\"*" }
         guard !words.isEmpty else { return [] }
@@ -248,7 +252,8 @@ public final class ChatStore: Sendable {
                       let message = row[2].text.flatMap(UUID.init(uuidString:)) else { return nil }
                 return SearchHit(chatID: chat, chatTitle: title, messageID: message, snippet: row[3].text ?? "")
             }
-            return titles + messages
+            let files = try Self.searchAttachments(query, limit: limit, database: database)
+            return titles + messages + files
         }
     }
 

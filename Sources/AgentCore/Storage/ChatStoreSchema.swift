@@ -66,6 +66,31 @@ enum ChatStoreSchema {
         """
         ALTER TABLE chats ADD COLUMN deleted_at REAL;
         """,
+        // 5: attached files, stored once by digest however often sent, their text searchable.
+        """
+        CREATE TABLE attachment_contents (
+            digest TEXT PRIMARY KEY,
+            media_type TEXT NOT NULL,
+            data BLOB NOT NULL,
+            text TEXT
+        );
+        CREATE TABLE message_attachments (
+            message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            byte_count INTEGER NOT NULL,
+            digest TEXT NOT NULL REFERENCES attachment_contents(digest),
+            PRIMARY KEY (message_id, position)
+        );
+        CREATE INDEX message_attachments_by_digest ON message_attachments(digest);
+        CREATE VIRTUAL TABLE attachment_search USING fts5(text, content='attachment_contents', content_rowid='rowid');
+        CREATE TRIGGER attachment_search_insert AFTER INSERT ON attachment_contents WHEN new.text IS NOT NULL BEGIN
+            INSERT INTO attachment_search(rowid, text) VALUES (new.rowid, new.text);
+        END;
+        CREATE TRIGGER attachment_search_delete AFTER DELETE ON attachment_contents WHEN old.text IS NOT NULL BEGIN
+            INSERT INTO attachment_search(attachment_search, rowid, text) VALUES ('delete', old.rowid, old.text);
+        END;
+        """,
     ]
 
     static var latestVersion: Int { migrations.count }

@@ -7,6 +7,7 @@ enum SQLiteValue: Equatable {
     case integer(Int64)
     case real(Double)
     case text(String)
+    case blob(Data)
 }
 
 /// Why the database refused.
@@ -74,6 +75,10 @@ final class SQLiteDatabase: @unchecked Sendable {
                         sqlite3_bind_text(statement, position, chars.baseAddress, Int32(chars.count - 1), agent_sqlite_transient())
                     }
                 }
+            case .blob(let data):
+                // sqlite3_bind_blob64 with a null pointer stores NULL: an empty blob is bound as zeroblob.
+                data.isEmpty ? sqlite3_bind_zeroblob(statement, position, 0)
+                    : data.withUnsafeBytes { sqlite3_bind_blob64(statement, position, $0.baseAddress, UInt64($0.count), agent_sqlite_transient()) }
             }
             guard code == SQLITE_OK else { throw failure(code) }
         }
@@ -88,6 +93,7 @@ final class SQLiteDatabase: @unchecked Sendable {
                 case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
                 case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
                 case SQLITE_TEXT: .text(Self.text(statement, column))
+                case SQLITE_BLOB: .blob(Self.blob(statement, column))
                 default: .null
                 }
             })
@@ -116,6 +122,11 @@ final class SQLiteDatabase: @unchecked Sendable {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    private static func blob(_ statement: OpaquePointer, _ column: Int32) -> Data {
+        guard let bytes = sqlite3_column_blob(statement, column) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, column)))
+    }
+
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let cached = statements[sql] { return cached }
         var statement: OpaquePointer?
@@ -133,6 +144,7 @@ final class SQLiteDatabase: @unchecked Sendable {
 extension SQLiteValue {
     var text: String? { if case .text(let value) = self { value } else { nil } }
     var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+    var blob: Data? { if case .blob(let value) = self { value } else { nil } }
     var real: Double? {
         switch self {
         case .real(let value): value

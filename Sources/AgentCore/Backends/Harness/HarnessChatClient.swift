@@ -21,8 +21,8 @@ public struct HarnessChatClient: ChatBackend {
     static func body(for round: ChatRound, appID: String, model: String) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("appID", .string(appID)), ("model", .string(model))]
         if round.toolResults.isEmpty {
-            let prompt = round.messages.last { $0.role == .user }?.text ?? ""
-            members.append(("messages", .array([.object([("role", .string("user")), ("content", .string(prompt))])])))
+            let prompt = round.messages.last { $0.role == .user } ?? ChatMessage(role: .user, text: "", state: .done)
+            members.append(("messages", .array(WireMessage.expand([prompt]).map(OllamaRequestBody.encode))))
             members.append(("stream", .bool(true)))
             if !round.tools.isEmpty { members.append(("tools", .array(round.tools.map(\.wireJSON)))) }
         } else {

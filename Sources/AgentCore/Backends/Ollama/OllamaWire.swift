@@ -17,8 +17,10 @@ enum OllamaRequestBody {
 
     static func encode(_ message: WireMessage) -> JSONValue {
         switch message {
-        case .plain(let role, let content):
-            return .object([("role", .string(role.rawValue)), ("content", .string(content))])
+        case .plain(let role, let content, let images):
+            var members: [(key: String, value: JSONValue)] = [("role", .string(role.rawValue)), ("content", .string(content))]
+            if !images.isEmpty { members.append(("images", .array(images.map { .string($0.data.base64EncodedString()) }))) }
+            return .object(members)
         case .assistantCalls(let content, let calls):
             return .object([
                 ("role", .string("assistant")),

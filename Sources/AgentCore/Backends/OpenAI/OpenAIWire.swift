@@ -32,7 +32,13 @@ enum OpenAIRequestBody {
 
     private static func encode(_ message: WireMessage) -> JSONValue {
         switch message {
-        case .plain(let role, let content):
+        case .plain(let role, let content, let images) where !images.isEmpty:
+            let text: [JSONValue] = content.isEmpty ? [] : [.object([("type", .string("text")), ("text", .string(content))])]
+            let pictures = images.map { image -> JSONValue in
+                .object([("type", .string("image_url")), ("image_url", .object([("url", .string(image.dataURI))]))])
+            }
+            return .object([("role", .string(role.rawValue)), ("content", .array(text + pictures))])
+        case .plain(let role, let content, _):
             return .object([("role", .string(role.rawValue)), ("content", .string(content))])
         case .assistantCalls(let content, let calls):
             return .object([
