@@ -265,4 +265,74 @@ static inline AgentLoopMeter agent_loop_meter_read(void) {
     return *agent_loop_meter_state();
 }
 
+/* Files and images given to the window: dropped, or pasted from the clipboard. Each
+ * callback runs once, on the main thread; paths are NULL-terminated and freed after it
+ * returns, NULL when nothing could be read. */
+typedef void (*agent_paths_received)(char **paths, void *context);
+typedef void (*agent_png_received)(const void *bytes, gsize length, void *context);
+
+/* The local paths in a GdkFileList value (a drop); free with g_strfreev. */
+static inline char **agent_file_list_paths(const GValue *value) {
+    GPtrArray *paths = g_ptr_array_new();
+    GSList *files = G_VALUE_HOLDS(value, GDK_TYPE_FILE_LIST) ? g_value_get_boxed(value) : NULL;
+    for (GSList *file = files; file; file = file->next) {
+        char *path = g_file_get_path(G_FILE(file->data));
+        if (path) g_ptr_array_add(paths, path);
+    }
+    g_ptr_array_add(paths, NULL);
+    return (char **)g_ptr_array_free(paths, FALSE);
+}
+
+/* What a paste into the message field should take: 1 files (a file manager's copy), 2 an
+ * image with no text beside it (a screenshot), 0 anything else (the text view pastes text). */
+static inline int agent_clipboard_attachment_kind(GdkClipboard *clipboard) {
+    GdkContentFormats *formats = gdk_clipboard_get_formats(clipboard);
+    if (gdk_content_formats_contain_mime_type(formats, "text/uri-list")) return 1;
+    GdkContentFormats *types = gdk_content_formats_union_deserialize_gtypes(gdk_content_formats_ref(formats));
+    int image = gdk_content_formats_contain_gtype(types, GDK_TYPE_TEXTURE) && !gdk_content_formats_contain_gtype(types, G_TYPE_STRING);
+    gdk_content_formats_unref(types);
+    return image ? 2 : 0;
+}
+
+typedef struct {
+    agent_paths_received paths;
+    agent_png_received png;
+    void *context;
+} AgentClipboardRead;
+
+static void agent_clipboard_files_read(GObject *source, GAsyncResult *result, gpointer data) {
+    AgentClipboardRead *read = data;
+    const GValue *value = gdk_clipboard_read_value_finish(GDK_CLIPBOARD(source), result, NULL);
+    char **paths = value ? agent_file_list_paths(value) : NULL;
+    read->paths(paths, read->context);
+    g_strfreev(paths);
+    g_free(read);
+}
+
+static void agent_clipboard_texture_read(GObject *source, GAsyncResult *result, gpointer data) {
+    AgentClipboardRead *read = data;
+    GdkTexture *texture = gdk_clipboard_read_texture_finish(GDK_CLIPBOARD(source), result, NULL);
+    GBytes *bytes = texture ? gdk_texture_save_to_png_bytes(texture) : NULL;
+    gsize length = 0;
+    const void *png = bytes ? g_bytes_get_data(bytes, &length) : NULL;
+    read->png(png, length, read->context);
+    if (bytes) g_bytes_unref(bytes);
+    if (texture) g_object_unref(texture);
+    g_free(read);
+}
+
+static inline void agent_clipboard_read_files(GdkClipboard *clipboard, agent_paths_received callback, void *context) {
+    AgentClipboardRead *read = g_new0(AgentClipboardRead, 1);
+    read->paths = callback;
+    read->context = context;
+    gdk_clipboard_read_value_async(clipboard, GDK_TYPE_FILE_LIST, G_PRIORITY_DEFAULT, NULL, agent_clipboard_files_read, read);
+}
+
+static inline void agent_clipboard_read_png(GdkClipboard *clipboard, agent_png_received callback, void *context) {
+    AgentClipboardRead *read = g_new0(AgentClipboardRead, 1);
+    read->png = callback;
+    read->context = context;
+    gdk_clipboard_read_texture_async(clipboard, NULL, agent_clipboard_texture_read, read);
+}
+
 #endif

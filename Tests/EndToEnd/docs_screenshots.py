@@ -13,13 +13,16 @@ server as a user would:
   docs/mcp-launch-consent.png  the question before an MCP server's program first runs;
   docs/mcp-tool-consent.png    the question before a model's call to an MCP tool;
   docs/mcp-preferences.png     Preferences › Tools with that MCP server and its tools.
+  docs/attach-composer.png     files pasted into the message field: chips with a thumbnail;
+  docs/attach-sent.png         a question about a notes file, sent with it, and the answer;
+  docs/attach-narrow.png       the chips at 360×640.
 
 The MCP pictures use the reference server mcp-server-time (scripts/install-test-servers) and
 the scriptable test model server, which calls its tool.
 
 Run inside an X server and a D-Bus session (scripts/screenshot does):
     /usr/bin/python3 Tests/EndToEnd/docs_screenshots.py .build/debug/agent docs/ [mcp]
-(a last argument `mcp` takes only the MCP pictures).
+(a last argument `mcp` or `files` takes only those pictures).
 """
 import json
 import os
@@ -310,10 +313,79 @@ def mcp_pictures(binary, folder):
         server.terminate()
 
 
+NOTES = """# Launch checklist
+
+- Venue: the old library, room 4
+- Deadline for the slides: Friday 12 December
+- Bring the projector adapter
+"""
+
+
+def paste_files(frame, paths):
+    """Copies files as a file manager does (text/uri-list on the clipboard, from xclip) and
+    pastes them into the message field with Ctrl+V."""
+    entry = wait_for("the entry", lambda: named(frame, "Message", [Atspi.Role.TEXT, Atspi.Role.ENTRY]))
+    uris = "".join("file://" + path + "\r\n" for path in paths)
+    subprocess.Popen(["xclip", "-selection", "clipboard", "-t", "text/uri-list", "-i"], stdin=subprocess.PIPE,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).communicate(uris.encode())
+    Atspi.Component.grab_focus(entry)
+    subprocess.run(["xdotool", "windowfocus", "--sync", x_window("^Agent$"), "key", "--clearmodifiers", "ctrl+v"], check=True)
+    for path in paths:
+        name = os.path.basename(path)
+        wait_for(f"the chip of {name}", lambda: named(frame, f"Remove {name}", [Atspi.Role.PUSH_BUTTON]), timeout=20)
+    return entry
+
+
+def attachment_files():
+    folder = tempfile.mkdtemp(prefix="agent-shot-files-")
+    notes = os.path.join(folder, "launch-notes.md")
+    with open(notes, "w") as f:
+        f.write(NOTES)
+    chart = os.path.join(folder, "sales-chart.png")
+    subprocess.run(["convert", "-size", "240x160", "gradient:#3584e4-#99c1f1", "-fill", "#f6d32d", "-draw",
+                    "rectangle 30,90 70,150", "-draw", "rectangle 100,50 140,150", "-draw", "rectangle 170,20 210,150", chart],
+                   check=True)
+    return notes, chart
+
+
+def attachments(composer_path, sent_path):
+    def body(app, frame):
+        notes, chart = attachment_files()
+        entry = paste_files(frame, [notes, chart])
+        Atspi.EditableText.set_text_contents(entry, "What is the deadline in these notes?")
+        shoot(x_window("^Agent$"), composer_path)
+        # The local model reads text only: the picture goes before sending.
+        press(app, "Remove sales-chart.png")
+        send = wait_for("Send", lambda: named(frame, "Send", [Atspi.Role.PUSH_BUTTON]))
+        wait_for("Send to be enabled", lambda: send.get_state_set().contains(Atspi.StateType.SENSITIVE))
+        Atspi.Action.do_action(send, 0)
+        conversation = wait_for("the conversation", lambda: named(frame, "Conversation", [Atspi.Role.LIST]))
+        wait_for("the reply", lambda: e2e.turn_finished(frame, conversation, 1), timeout=120)
+        shoot(x_window("^Agent$"), sent_path)
+    return body
+
+
+def attachments_narrow(path):
+    def body(app, frame):
+        notes, chart = attachment_files()
+        entry = paste_files(frame, [notes, chart])
+        Atspi.EditableText.set_text_contents(entry, "Compare these")
+        shoot(x_window("^Agent$"), path)
+    return body
+
+
+def attachment_pictures(binary, folder):
+    run(binary, GENERATION, attachments(os.path.join(folder, "attach-composer.png"), os.path.join(folder, "attach-sent.png")))
+    run(binary, GENERATION, attachments_narrow(os.path.join(folder, "attach-narrow.png")), size=(360, 640))
+
+
 def main():
     binary, folder = sys.argv[1], sys.argv[2]
     if sys.argv[3:] == ["mcp"]:
         mcp_pictures(binary, folder)
+        return
+    if sys.argv[3:] == ["files"]:
+        attachment_pictures(binary, folder)
         return
     light = GENERATION
     run(binary, light, empty_chat(os.path.join(folder, "empty-chat.png")))
@@ -330,6 +402,7 @@ def main():
     finally:
         portal.terminate()
     mcp_pictures(binary, folder)
+    attachment_pictures(binary, folder)
 
 
 if __name__ == "__main__":

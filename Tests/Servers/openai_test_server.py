@@ -351,6 +351,16 @@ class Handler(socketserver.BaseRequestHandler):
         time.sleep(int(pieces[1]) / 1000 if len(pieces) > 1 else 1.0)
         self.scenario_http500(scenario, body, headers)
 
+    def scenario_textonly(self, scenario, body, headers):
+        """A text-only model: a request with an image is refused as llama-server refuses it."""
+        images = [part for message in (body or {}).get("messages", []) if isinstance(message.get("content"), list)
+                  for part in message["content"] if part.get("type") == "image_url"]
+        if not images:
+            return self.scenario_echo(scenario, body, headers)
+        payload = {"error": {"code": 500, "type": "server_error",
+                             "message": "image input is not supported - hint: if this is unexpected, you may need to provide the mmproj"}}
+        self.send_full(500, "Internal Server Error", "application/json", json.dumps(payload).encode())
+
     def scenario_http404(self, scenario, body, headers):
         self.send_full(404, "Not Found", "text/plain", b"no route for this path\n")
 

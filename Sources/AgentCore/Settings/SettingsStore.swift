@@ -114,15 +114,7 @@ public final class GSettingsObject: @unchecked Sendable {
     }
 
     public func strings(_ key: String) -> [String] {
-        guard let values = g_settings_get_strv(settings, key) else { return [] }
-        defer { g_strfreev(values) }
-        var result: [String] = []
-        var index = 0
-        while let value = values[index] {
-            result.append(String(cString: value))
-            index += 1
-        }
-        return result
+        CStringArray.take(g_settings_get_strv(settings, key))
     }
 
     /// The writes below drop a value the schema does not allow (out of range, not among

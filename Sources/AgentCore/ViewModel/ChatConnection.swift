@@ -107,6 +107,14 @@ public final class ChatConnection {
         return false
     }
 
+    /// Refuses images for a model known to read text only: the local models Agent runs
+    /// have no vision encoder. A remote model's abilities are its server's to say.
+    public func checkCanRead(_ files: [AttachedFile]) throws(AttachedFile.Refusal) {
+        guard isLocal, let image = files.first(where: { $0.kind == .image }) else { return }
+        throw AttachedFile.Refusal(description: "the local model (\(modelName)) reads text only and cannot see “\(image.name)”. "
+            + "Remove the image, or choose a server with a vision model in Preferences.")
+    }
+
     /// A backend ready for a request; for the local model this starts the server if needed.
     /// `appID` identifies the chat to servers that keep context themselves (the harness).
     public func backend(appID: String = AppIdentity.applicationID) async throws -> any ChatBackend {

@@ -8,6 +8,8 @@ extension ChatViewModel {
         case reloaded
         /// Draft, sending state, editing state or whether Send is possible.
         case composer
+        /// The files attached in the composer, or how many are still being read.
+        case files
         /// The error message or whether to show it.
         case error
         /// The model, or what the connection is doing.

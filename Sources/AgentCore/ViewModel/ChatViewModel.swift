@@ -34,6 +34,8 @@ public final class ChatViewModel {
 
     /// The placeholder the entry shows.
     public let instruction = "Type a message…"
+    /// Files attached to the message being written.
+    public let files = ComposerFiles()
 
     private let harnessAppIDPrefix: String
     private let sessionID = UUID()
@@ -64,6 +66,8 @@ public final class ChatViewModel {
         self.writer = writer
         pager = writer.map(ChatPager.init)
         status.onChange = { [weak self] change in self?.notify(change) }
+        files.onChange = { [weak self] in self?.notify(.files) }
+        files.onRefusal = { [weak status] reason in status?.report(reason) }
     }
 
     /// The chat on screen; nil until a new chat's first message.
@@ -75,9 +79,9 @@ public final class ChatViewModel {
         "\(harnessAppIDPrefix).\((chat?.id ?? sessionID).uuidString.lowercased())"
     }
 
-    /// Send is possible with some text and nothing in flight.
+    /// Send is possible with some text or a file, every file read, and nothing in flight.
     public var canSend: Bool {
-        !isSending && !draft.trimmed.isEmpty
+        !isSending && files.reading == 0 && (!draft.trimmed.isEmpty || !files.items.isEmpty)
     }
 
     /// Whether the last reply can be asked for again.
@@ -141,19 +145,29 @@ public final class ChatViewModel {
 
     // MARK: Sending
 
-    /// Sends the draft (replacing the message being edited, if any) and streams the reply.
+    /// Sends the draft and its files (replacing the message being edited, if any) and streams
+    /// the reply. Files that do not fit the context budget, or images for a model known to
+    /// read text only, are refused first, the draft and files left as they were.
     public func send() {
         guard canSend else { return }
         let text = draft.trimmed
+        let userMessage = ChatMessage(role: .user, text: text, state: .sending, attachments: files.items)
+        do throws(AttachedFile.Refusal) {
+            try AttachmentMessage.check(userMessage, budget: contextBudget)
+            try connection.checkCanRead(userMessage.attachments)
+        } catch {
+            status.report("Not sent: \(error.description)")
+            return
+        }
         if let editing = editingMessageID, let index = conversation.index(of: editing) {
             guard truncate(from: index) else { return }
         }
         if pager?.hasLater == true { showNewestPage() }
         editingMessageID = nil
         focusedMessageID = nil
-        ensureChat(firstPrompt: text)
+        ensureChat(firstPrompt: text.isEmpty ? userMessage.attachments.first?.name ?? "" : text)
         draft = ""
-        let userMessage = ChatMessage(role: .user, text: text, state: .sending)
+        files.replace(with: [])
         append(userMessage)
         startReply(to: userMessage.id)
     }
@@ -172,6 +186,7 @@ public final class ChatViewModel {
         guard !isSending, let index = conversation.index(of: messageID), conversation[index].role == .user else { return }
         editingMessageID = messageID
         draft = conversation[index].text
+        files.replace(with: conversation[index].attachments)
         notify(.composer)
     }
 
@@ -179,6 +194,7 @@ public final class ChatViewModel {
         guard editingMessageID != nil else { return }
         editingMessageID = nil
         draft = ""
+        files.replace(with: [])
         notify(.composer)
     }
 
@@ -236,7 +252,8 @@ public final class ChatViewModel {
         guard case .failed(let error) = ending else { return }
         let explained = await connection.explain(error)
         guard generation == self.generation else { return }
-        status.report(explained)
+        let sentImages = conversation.messages.last { $0.role == .user }?.attachments.contains { $0.kind == .image } == true
+        status.report(ChatError.describe(explained) + (sentImages ? "\n\nThis model may not accept images." : ""))
     }
 
     /// The messages a request carries: the chat's system prompt, then as many recent turns
@@ -288,7 +305,10 @@ public final class ChatViewModel {
             let state = conversation[replyIndex].state
             if state == .done || state == .cutOff { notify(.replyFinished(replyIndex)) }
         }
-        if settlement.userUndelivered, draft.isEmpty { draft = user.text }
+        if settlement.userUndelivered, draft.isEmpty, files.items.isEmpty {
+            draft = user.text
+            files.replace(with: user.attachments)
+        }
         touchChat()
     }
 

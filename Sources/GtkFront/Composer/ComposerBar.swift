@@ -1,15 +1,18 @@
 import AgentCore
 import CGtk
 
-/// The message field and its buttons under the transcript: Enter or Send sends (Shift+Enter
-/// for a new line); Send shows a spinner and is disabled while a reply streams or the field
-/// is empty; Stop appears while a reply streams.
+/// The message field and its buttons under the transcript: Attach adds files (so do
+/// dropping and pasting them), shown as chips above the field; Enter or Send sends
+/// (Shift+Enter for a new line); Send shows a spinner and is disabled while a reply streams
+/// or there is nothing to send; Stop appears while a reply streams.
 @MainActor
 final class ComposerBar {
     let widget: UnsafeMutablePointer<GtkWidget>
     let input: MessageInput
     let sendButton: UnsafeMutablePointer<GtkWidget>
     let stopButton: UnsafeMutablePointer<GtkWidget>
+    let attachButton: UnsafeMutablePointer<GtkWidget>
+    let shelf: AttachmentShelf
     private let sendContent: UnsafeMutablePointer<GtkWidget>
     /// "Editing a message" with Cancel, above the entry while a message is being edited.
     let editingNotice: UnsafeMutablePointer<GtkWidget>
@@ -34,6 +37,12 @@ final class ComposerBar {
         gtk_widget_set_visible(editingNotice, 0)
 
         input = MessageInput(placeholder: viewModel.instruction)
+        shelf = AttachmentShelf(files: viewModel.files)
+        attachButton = gtk_button_new_from_icon_name("mail-attachment-symbolic")
+        GtkText.addClasses(attachButton, "flat", "circular", "attach-button")
+        gtk_widget_set_tooltip_text(attachButton, "Attach a File (Ctrl+O)")
+        agent_accessible_set_label(attachButton, "Attach")
+        gtk_widget_set_valign(attachButton, GTK_ALIGN_END)
 
         sendContent = gtk_stack_new()
         let icon: UnsafeMutablePointer<GtkWidget> = gtk_image_new_from_icon_name("go-up-symbolic")
@@ -56,10 +65,12 @@ final class ComposerBar {
             gtk_widget_set_valign(button, GTK_ALIGN_END)
             gtk_widget_set_halign(button, GTK_ALIGN_CENTER)
         }
+        gtk_box_append(row.cast(), attachButton)
         gtk_box_append(row.cast(), input.widget)
         gtk_box_append(row.cast(), stopButton)
         gtk_box_append(row.cast(), sendButton)
         gtk_box_append(widget.cast(), editingNotice)
+        gtk_box_append(widget.cast(), shelf.widget)
         gtk_box_append(widget.cast(), row)
         Signals.connect(cancelEdit.raw, "clicked") { [weak self] in self?.viewModel.cancelEdit() }
 
@@ -68,14 +79,28 @@ final class ComposerBar {
             viewModel.draft = text
         }
         input.onSubmit = { [weak self] in self?.viewModel.send() }
+        let field = input.textView
+        input.onPaste = { FileIntake.paste(from: field, into: viewModel.files) }
+        Signals.connect(attachButton.raw, "clicked") { [weak self] in self?.chooseFiles() }
         Signals.connect(sendButton.raw, "clicked") { [weak self] in self?.viewModel.send() }
         Signals.connect(stopButton.raw, "clicked") { [weak self] in self?.viewModel.stop() }
         refresh()
     }
 
+    /// Asks for a file to attach (the desktop's file chooser).
+    func chooseFiles() {
+        guard let window = gtk_widget_get_root(widget) else { return }
+        let files = viewModel.files
+        FileChooser.choose(over: UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWidget.self), title: "Attach a File",
+                           saving: nil) { url in
+            if let url { files.add([url]) }
+        }
+    }
+
     /// Shows the view model's draft and sending state.
     func refresh() {
         input.text = viewModel.draft
+        shelf.refresh()
         gtk_widget_set_sensitive(sendButton, viewModel.canSend ? 1 : 0)
         gtk_widget_set_visible(editingNotice, viewModel.editingMessageID == nil ? 0 : 1)
         gtk_widget_set_visible(stopButton, viewModel.isSending ? 1 : 0)

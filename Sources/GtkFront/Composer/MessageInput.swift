@@ -14,6 +14,8 @@ final class MessageInput {
     var onChanged: ((String) -> Void)?
     /// Enter was pressed.
     var onSubmit: (() -> Void)?
+    /// A paste (Ctrl+V, the context menu): true when it was taken as files, so no text is pasted.
+    var onPaste: (() -> Bool)?
 
     init(placeholder: String) {
         textView = gtk_text_view_new()
@@ -63,6 +65,10 @@ final class MessageInput {
             return true
         }
         gtk_widget_add_controller(textView, keys)
+        Signals.connect(textView.raw, "paste-clipboard") { [weak self] in
+            guard self?.onPaste?() == true else { return }
+            g_signal_stop_emission_by_name(view.raw, "paste-clipboard")
+        }
     }
 
     var text: String {

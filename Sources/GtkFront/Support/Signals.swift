@@ -1,3 +1,4 @@
+import CGLib
 import CGtk
 
 /// Connects Swift closures to GObject signals. Each closure is retained by its signal
@@ -17,6 +18,7 @@ enum Signals {
     private typealias PressBox = Box<@MainActor (Int32, Double, Double) -> Void>
     private typealias PairBox = Box<@MainActor (UInt32, UInt32) -> Void>
     private typealias UnsignedBox = Box<@MainActor (UInt32) -> Void>
+    private typealias DropBox = Box<@MainActor (UnsafePointer<GValue>) -> Bool>
 
     /// For signals whose handler takes only the instance: `clicked`, `activate`, `changed`, …
     /// (A handler of the wrong shape reads garbage as its closure: match the signal's C signature.)
@@ -128,6 +130,23 @@ enum Signals {
         }
         return g_signal_connect_data(instance, signal, unsafeBitCast(thunk, to: GCallback.self),
                                      Unmanaged.passRetained(BoolBox(handler)).toOpaque(), release,
+                                     GConnectFlags(rawValue: 0))
+    }
+
+    /// For `GtkDropTarget::drop`: the dropped value; return true when it was taken.
+    @discardableResult
+    static func connectDrop(_ target: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (UnsafePointer<GValue>) -> Bool) -> gulong {
+        let thunk: @convention(c) (gpointer?, UnsafePointer<GValue>?, gdouble, gdouble, gpointer?) -> gboolean = { _, value, _, _, data in
+            guard let data, let value else { return 0 }
+            let box = Unmanaged<DropBox>.fromOpaque(data).takeUnretainedValue()
+            return MainActor.assumeIsolated { box.handler(value) } ? 1 : 0
+        }
+        let release: GClosureNotify = { data, _ in
+            guard let data else { return }
+            Unmanaged<DropBox>.fromOpaque(data).release()
+        }
+        return g_signal_connect_data(target, "drop", unsafeBitCast(thunk, to: GCallback.self),
+                                     Unmanaged.passRetained(DropBox(handler)).toOpaque(), release,
                                      GConnectFlags(rawValue: 0))
     }
 

@@ -24,7 +24,7 @@ final class MessageRow {
     let editButton: UnsafeMutablePointer<GtkWidget>
     let regenerateButton: UnsafeMutablePointer<GtkWidget>
     let reply: ReplyBody
-    let user = UserBody()
+    let user: UserBody
     let menu: MessageMenu
     private(set) var messageID: UUID?
     private var shownModel: String?
@@ -38,6 +38,7 @@ final class MessageRow {
         var copyText: @MainActor (String, UnsafeMutablePointer<GtkWidget>) -> Void
         var edit: @MainActor (UUID) -> Void
         var regenerate: @MainActor () -> Void
+        var openFile: @MainActor (AttachedFile, UnsafeMutablePointer<GtkWidget>) -> Void
     }
 
     init(actions: Handlers) {
@@ -55,6 +56,7 @@ final class MessageRow {
         bubble = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
         GtkText.addClasses(bubble, "bubble")
         reply = ReplyBody(copyCode: actions.copyText)
+        user = UserBody(openFile: actions.openFile)
         gtk_box_append(bubble.cast(), reply.widget)
         gtk_box_append(bubble.cast(), user.widget)
         menu = MessageMenu(attachedTo: bubble)
@@ -175,7 +177,7 @@ final class MessageRow {
             showState(message)
         }
         guard message.role == .assistant else {
-            user.show(message.text)
+            user.show(message)
             return true
         }
         return reply.show(message)

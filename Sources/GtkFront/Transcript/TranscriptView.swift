@@ -84,7 +84,7 @@ final class TranscriptView {
         case .focused:
             followsNewest = false
             showFocusedMessage()
-        case .error, .status, .consentRequested, .consentSettled, .replyFinished:
+        case .error, .status, .consentRequested, .consentSettled, .replyFinished, .files:
             break
         }
     }
@@ -151,7 +151,8 @@ final class TranscriptView {
                 copy: { [weak self] id, button in self?.copyMessage(id, from: button) },
                 copyText: { [weak self] text, button in self?.copy(text, from: button) },
                 edit: { [weak self] id in self?.viewModel.beginEdit(id) },
-                regenerate: { [weak self] in self?.viewModel.regenerate() }))
+                regenerate: { [weak self] in self?.viewModel.regenerate() },
+                openFile: { [weak self] file, button in self?.open(file, from: button) }))
             gtk_list_item_set_child(OpaquePointer(item), row.root)
             gtk_list_item_set_activatable(OpaquePointer(item), 0)
             gtk_list_item_set_selectable(OpaquePointer(item), 0)
@@ -193,6 +194,19 @@ final class TranscriptView {
     private func copy(_ text: String, from widget: UnsafeMutablePointer<GtkWidget>) {
         gdk_clipboard_set_text(gtk_widget_get_clipboard(widget), text)
         onCopied?()
+    }
+
+    /// Opens a sent file in the desktop's app for it, from a copy in the cache; a failure
+    /// goes to the alert.
+    private func open(_ file: AttachedFile, from widget: UnsafeMutablePointer<GtkWidget>) {
+        let status = viewModel.status
+        do {
+            DefaultApp.open(try file.openableCopy(), from: widget) { reason in
+                status.report("Could not open “\(file.name)”: \(reason)")
+            }
+        } catch {
+            status.report("Could not open “\(file.name)”: \(ChatError.describe(error))")
+        }
     }
 
     // MARK: Following the newest text

@@ -59,6 +59,7 @@ final class ChatPage {
         gtk_box_append(widget.cast(), banner.widget)
         gtk_box_append(widget.cast(), content)
         gtk_box_append(widget.cast(), composer.widget)
+        FileIntake.acceptDrops(on: widget, into: viewModel.files)
         showContent()
     }
 
@@ -85,7 +86,7 @@ final class ChatPage {
     func apply(_ change: ChatViewModel.Change) {
         transcript.apply(change)
         switch change {
-        case .composer:
+        case .composer, .files:
             composer.refresh()
             if viewModel.editingMessageID != nil { composer.input.focus() }
         case .status:

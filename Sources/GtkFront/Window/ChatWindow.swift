@@ -182,7 +182,7 @@ public final class ChatWindow {
             consentDialog = nil
         case .replyFinished(let index):
             if gtk_window_is_active(window.cast()) == 0 { ReplyNotification.send(for: viewModel.conversation[index], from: window) }
-        case .composer, .reloaded, .messageInserted, .messageRemoved:
+        case .composer, .files, .reloaded, .messageInserted, .messageRemoved:
             updateActions()
         case .messageChanged, .status, .focused:
             break
@@ -309,6 +309,7 @@ public final class ChatWindow {
         }
         Actions.add("regenerate", to: target) { [weak self] in self?.viewModel.regenerate() }
         Actions.add("copy-chat", to: target) { [weak self] in self?.copyChat() }
+        Actions.add("attach", to: target) { [weak self] in self?.composer.chooseFiles() }
         Actions.add("preferences", to: target) { [weak self] in self?.showPreferences() }
         Actions.setEnabled(preferences != nil, "preferences", in: target)
         Actions.add("about", to: target) { [weak self] in self?.showAbout() }

@@ -28,7 +28,18 @@ enum GtkTestHarness {
         setenv("GSK_RENDERER", "cairo", 0)
         _ = portal
         g_log_set_writer_func(GLibWarnings.writer, nil, nil)
-        return gtk_init_check() != 0
+        // The program's name, as g_application_run gives the app's (recent files need one).
+        g_set_prgname("agent")
+        guard gtk_init_check() != 0 else { return false }
+        // Files the tests open stay out of the user's recent files (and the file chooser
+        // opens on a folder, not on Recent).
+        var off = GValue()
+        g_value_init(&off, GType(5 << G_TYPE_FUNDAMENTAL_SHIFT))
+        g_value_set_boolean(&off, 0)
+        g_object_set_property(UnsafeMutableRawPointer(gtk_settings_get_default()).assumingMemoryBound(to: GObject.self),
+                              "gtk-recent-files-enabled", &off)
+        g_value_unset(&off)
+        return true
     }()
 
     static func requireDisplay() throws {

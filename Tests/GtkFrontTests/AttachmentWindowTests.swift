@@ -1,0 +1,220 @@
+import AgentCore
+import CGtk
+import Foundation
+@testable import GtkFront
+import TestSupport
+import Testing
+
+extension GtkSuites {
+    /// Files into the window as a person puts them there — the Attach button and its file
+    /// chooser, Ctrl+O, a drag from another app, Ctrl+V of copied files or a screenshot —
+    /// shown as chips, sent with the message, and shown on it afterwards.
+    @MainActor
+    @Suite("Attached files in the window (GTK under Xvfb)", .serialized)
+    struct AttachmentWindowTests {
+        let server = TestServer.shared
+        let folder = FileManager.default.temporaryDirectory.appending(path: "agent-window-files-\(UUID().uuidString)")
+
+        func launch(_ scenario: String) async throws -> (AgentApplication, ChatWindow) {
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: "configured-model"))
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            return (app, window)
+        }
+
+        func write(_ name: String, _ text: String) throws -> URL {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let url = folder.appending(path: name)
+            try Data(text.utf8).write(to: url)
+            return url
+        }
+
+        func image(_ name: String, _ arguments: [String]) throws -> URL {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let url = folder.appending(path: name)
+            let convert = Process()
+            convert.executableURL = URL(filePath: "/usr/bin/convert")
+            convert.arguments = arguments + [url.path]
+            try convert.run()
+            convert.waitUntilExit()
+            return url
+        }
+
+        /// A window of this process on screen other than `window`: a dialog GTK opened.
+        func otherWindow(than window: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
+            let list = gtk_window_list_toplevels()
+            defer { g_list_free(list) }
+            var node = list
+            while let current = node {
+                if let data = current.pointee.data {
+                    let widget = data.assumingMemoryBound(to: GtkWidget.self)
+                    if widget != window, GtkTestHarness.isMapped(widget) { return widget }
+                }
+                node = current.pointee.next
+            }
+            return nil
+        }
+
+        /// Picks `file` in the file chooser that just opened: its location typed, as a person
+        /// does with Ctrl+L, then Enter.
+        func choose(_ file: URL, over window: ChatWindow) async throws {
+            var chooser: UnsafeMutablePointer<GtkWidget>?
+            try await GtkTestHarness.pump(until: {
+                chooser = otherWindow(than: window.window)
+                return chooser != nil
+            }, "the file chooser")
+            let dialog = try #require(chooser)
+            try await Xdo.focus(dialog)
+            try await Xdo.key("ctrl+l")
+            try await Xdo.type(file.path)
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { otherWindow(than: window.window) == nil }, "the file chooser to close")
+        }
+
+        /// The texts of the labels inside `widget`, in order.
+        func labels(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
+            var found: [String] = []
+            if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
+                                          gtk_label_get_type()) != 0 {
+                found.append(GtkTestHarness.label(widget))
+            }
+            var child = gtk_widget_get_first_child(widget)
+            while let current = child {
+                found += labels(in: current)
+                child = gtk_widget_get_next_sibling(current)
+            }
+            return found
+        }
+
+        /// Puts `file` on the clipboard as `type` from another X client, and waits until the
+        /// app's clipboard offers it.
+        func setClipboard(_ data: Data, type: String, in window: ChatWindow) async throws {
+            let xclip = Process()
+            xclip.executableURL = URL(filePath: "/usr/bin/xclip")
+            xclip.arguments = ["-selection", "clipboard", "-t", type, "-i"]
+            let input = Pipe()
+            xclip.standardInput = input
+            xclip.standardOutput = FileHandle.nullDevice
+            xclip.standardError = FileHandle.nullDevice
+            try xclip.run()
+            input.fileHandleForWriting.write(data)
+            try input.fileHandleForWriting.close()
+            let clipboard = gtk_widget_get_clipboard(window.window)
+            try await GtkTestHarness.pump(until: { gdk_content_formats_contain_mime_type(gdk_clipboard_get_formats(clipboard), type) != 0 },
+                                          "the clipboard to offer \(type)")
+        }
+
+        @Test("The Attach button and Ctrl+O: the file chooser, a chip with name and size, Remove; sent, the request has the file and the message shows it")
+        func attachByButton() async throws {
+            let notes = try write("notes.txt", "The meeting is on Thursday.\n")
+            let marker = uniqueMarker()
+            let (app, window) = try await launch("echo/\(marker)")
+            defer { GtkTestHarness.close(app) }
+            let viewModel = window.viewModel
+            let shelf = window.composer.shelf.widget
+            #expect(!GtkTestHarness.isVisible(shelf), "no files, no shelf")
+
+            try await Xdo.click(window.composer.attachButton)
+            try await choose(notes, over: window)
+            try await GtkTestHarness.pump(until: { viewModel.files.items.count == 1 && GtkTestHarness.isMapped(shelf) }, "the chip")
+            #expect(labels(in: shelf) == ["notes.txt", "28 bytes"])
+            let remove = try #require(GtkTestHarness.descendant(withCSSClass: "attachment-remove", in: shelf))
+            try await Xdo.click(remove)
+            try await GtkTestHarness.pump(until: { viewModel.files.items.isEmpty && !GtkTestHarness.isVisible(shelf) }, "the chip removed")
+
+            try await Xdo.focus(window.window)
+            try await Xdo.key("ctrl+o")
+            try await choose(notes, over: window)
+            try await GtkTestHarness.pump(until: { viewModel.files.items.count == 1 }, "the chip again")
+            try await Xdo.focus(window.window)
+            try await Xdo.click(window.composer.input.textView)
+            try await Xdo.type("When is it?")
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { viewModel.conversation.count == 2 && !viewModel.isSending }, "the reply")
+            #expect(!GtkTestHarness.isVisible(shelf), "the files went with the message")
+
+            let body = try #require(try await server.requests(containing: marker).last?["body"] as? [String: Any])
+            let sent = (body["messages"] as? [[String: Any]])?.last?["content"] as? String
+            #expect(sent == "When is it?\n\nFile: notes.txt\n```\nThe meeting is on Thursday.\n```")
+            try await GtkTestHarness.pump(until: { window.transcript.boundRow(for: viewModel.conversation[0].id) != nil }, "the row")
+            let row = try #require(window.transcript.boundRow(for: viewModel.conversation[0].id))
+            let chip = try #require(GtkTestHarness.descendant(withCSSClass: "attachment-open", in: row.root))
+            #expect(labels(in: chip) == ["notes.txt", "28 bytes"])
+            #expect(row.displayedText == "When is it?")
+        }
+
+        @Test("Ctrl+V of files copied in a file manager, and of a screenshot, makes chips; copied text still pastes as text")
+        func paste() async throws {
+            let report = try write("report.md", "# Report\n")
+            let screenshot = try image("screen.png", ["-size", "120x80", "xc:orange"])
+            let (app, window) = try await launch("echo")
+            defer { GtkTestHarness.close(app) }
+            let viewModel = window.viewModel
+            try await Xdo.click(window.composer.input.textView)
+
+            try await setClipboard(Data((report.absoluteString + "\r\n").utf8), type: "text/uri-list", in: window)
+            try await Xdo.key("ctrl+v")
+            try await GtkTestHarness.pump(until: { viewModel.files.items.map(\.name) == ["report.md"] }, "the copied file")
+            #expect(window.composer.input.text.isEmpty, "no text pasted")
+
+            try await setClipboard(try Data(contentsOf: screenshot), type: "image/png", in: window)
+            try await Xdo.key("ctrl+v")
+            try await GtkTestHarness.pump(until: { viewModel.files.items.count == 2 }, "the pasted image")
+            let pasted = viewModel.files.items[1]
+            #expect(pasted.name == "Pasted image.png" && pasted.kind == .image && pasted.mediaType == "image/png")
+            try await GtkTestHarness.pump(until: { GtkTestHarness.descendant(ofType: "GtkPicture", in: window.composer.shelf.widget) != nil },
+                                          "the thumbnail")
+
+            try await setClipboard(Data("plain words".utf8), type: "text/plain;charset=utf-8", in: window)
+            try await Xdo.key("ctrl+v")
+            try await GtkTestHarness.pump(until: { window.composer.input.text == "plain words" }, "the text pasted")
+            #expect(viewModel.files.items.count == 2)
+        }
+
+        @Test("Files dragged from another app and dropped on the window become chips")
+        func drop() async throws {
+            let first = try write("first.txt", "one\n")
+            let second = try write("second.log", "two\n")
+            let (app, window) = try await launch("echo")
+            defer { GtkTestHarness.close(app) }
+            try await Xdo.resize(window.window, width: 700, height: 600)
+
+            let title = "Agent drag source \(UUID().uuidString.prefix(8))"
+            let source = Process()
+            source.executableURL = URL(filePath: "/usr/bin/python3")
+            source.arguments = [URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appending(path: "Servers/drag_source.py").path, title, first.path, second.path]
+            let output = Pipe(), input = Pipe()
+            source.standardOutput = output
+            source.standardInput = input
+            try source.run()
+            defer { try? input.fileHandleForWriting.close() }
+            _ = await ProductRunner.nextData(output.fileHandleForReading)
+            let search = try await xdotool(["search", "--sync", "--name", title])
+            let sourceID = try #require(search.split(separator: "\n").first.map(String.init))
+            _ = try await xdotool(["windowmove", "--sync", sourceID, "900", "100"])
+            // Press on the source's label, move past GTK's drag threshold in steps, drop on the chat.
+            let target = try Xdo.screenPoint(in: window.chatPage.widget, x: nil, y: nil).1
+            var path = ["mousemove", "--sync", "1010", "160", "mousedown", "1"]
+            for step in 1...12 {
+                let x = 1010 - (1010 - target.x) * step / 12, y = 160 + (target.y - 160) * step / 12
+                path += ["mousemove", "--sync", String(x), String(y), "sleep", "0.05"]
+            }
+            _ = try await xdotool(path + ["sleep", "0.2", "mouseup", "1"])
+            try await GtkTestHarness.pump(until: { window.viewModel.files.items.map(\.name).sorted() == ["first.txt", "second.log"] },
+                                          "the dropped files")
+        }
+
+        /// Runs xdotool with the main loop going (the app takes part in a drag); its output.
+        func xdotool(_ arguments: [String]) async throws -> String {
+            let process = Process()
+            process.executableURL = URL(filePath: "/usr/bin/xdotool")
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            try await GtkTestHarness.pump(until: { !process.isRunning }, "xdotool \(arguments.first ?? "")")
+            return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
+    }
+}
