@@ -30,9 +30,13 @@ struct AgentCLI {
                               (with --repeat, each call's time in microseconds goes to stderr)
 
         Files:
-          --attach FILE       put the text of FILE (text or code in any common encoding, or a PDF's text page by
-                              page) into the message, fenced and named; repeatable. A file that is not text, or does not fit the context budget, stops
-                              agent-cli with status 2 before anything is sent.
+          --attach FILE       send FILE with the message: the text of a text, code or PDF file, fenced and named, or an
+                              image (PNG, JPEG, WebP, GIF) for a vision model; repeatable. A file that cannot be
+                              attached, or does not fit the context budget, stops agent-cli with status 2 before
+                              anything is sent.
+          --knowledge DIR     ask about the files in DIR: it is indexed (only what changed since the last run) and the
+                              best passages go with the question; repeatable. The sources go to stderr as
+                              "sources: FILE[, FILE…]".
 
         Tool calls are shown on stderr. Exit status: 0 on a complete reply, 1 on any failure,
         2 on a usage error, 130 when interrupted.
@@ -104,6 +108,7 @@ struct AgentCLI {
         } catch {
             fail(usage: "cannot attach: \(error)")
         }
+        let passages = CLIKnowledge.passages(for: prompt, folders: options.knowledge, settings: settings)
         let connection: ChatConnection
         if let endpoint {
             connection = ChatConnection(endpoint: endpoint, options: options.generation, toolbox: toolbox, mcp: mcp)
@@ -125,7 +130,8 @@ struct AgentCLI {
             exit(1)
         }
         if let stored { writeError("agent-cli: chat \(stored.chat.id.uuidString)") }
-        let context = stored?.context ?? [user]
+        var context = stored?.context ?? [user]
+        if let last = context.last, last.role == .user { context[context.count - 1] = KnowledgePrompt.compose(last, passages: passages) }
         let printer = ReplyPrinter()
         let appID = "\(AppIdentity.applicationID).\(settings.installationID.prefix(8))."
             + (stored?.chat.id.uuidString.lowercased() ?? "cli")

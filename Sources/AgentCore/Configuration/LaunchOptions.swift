@@ -37,6 +37,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var allowedTools: ToolAllowance?
     /// agent-cli: files whose text goes into the message (`--attach FILE`, repeatable).
     public var attachments: [String] = []
+    /// agent-cli: folders whose best passages go with the question (`--knowledge DIR`, repeatable).
+    public var knowledge: [String] = []
     /// agent-cli: offer the model only these tools, by the names `--list-tools` prints (`--tools`).
     public var onlyTools: Set<String>?
     /// agent-cli: call one tool directly (`--call-tool NAME --arguments JSON [--repeat N]`).
@@ -67,7 +69,7 @@ public struct LaunchOptions: Sendable, Equatable {
     private static let valueOptions = ["--server", "--api", "--model", "--api-key-env", "--ca-file",
                                        "--temperature", "--seed", "--max-tokens", "--protocol", "--location", "--idle-timeout"]
     private static let cliValueOptions = ["--chat", "--export", "--format", "--import", "--mcp-config", "--allow-tools",
-                                          "--call-tool", "--arguments", "--repeat", "--tools", "--attach"]
+                                          "--call-tool", "--arguments", "--repeat", "--tools", "--attach", "--knowledge"]
 
     /// Parses `arguments` (without the program name). `acceptsWords` allows a prompt.
     public static func parse(_ arguments: [String], acceptsWords: Bool) throws(ParseError) -> LaunchOptions {
@@ -125,6 +127,7 @@ public struct LaunchOptions: Sendable, Equatable {
             case "--import": options.importFile = value
             case "--mcp-config": options.mcpConfig = value
             case "--attach": options.attachments.append(value)
+            case "--knowledge": options.knowledge.append(value)
             case "--allow-tools": options.allowedTools = ToolAllowance(parsing: value)
             case "--call-tool": options.callTool = value
             case "--tools": options.onlyTools = ToolAllowance.names(in: value)

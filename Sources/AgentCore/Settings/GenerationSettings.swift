@@ -32,6 +32,12 @@ extension SettingsStore {
         set { root.set("context-budget", newValue) }
     }
 
+    /// The most of the context budget, in percent, that passages from knowledge folders take.
+    public var knowledgeShare: Int {
+        get { min(90, max(5, root.int("knowledge-share"))) }
+        set { root.set("knowledge-share", newValue) }
+    }
+
     /// How long a server may send nothing before Agent stops waiting (nil: never). Raise it
     /// for a big model on a slow machine with long prompts.
     public var idleTimeout: Duration? {

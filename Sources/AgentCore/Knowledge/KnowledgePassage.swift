@@ -1,0 +1,31 @@
+import FoundationEssentials
+
+/// A passage of a file in a knowledge folder, as retrieval gives it to a request.
+public struct KnowledgePassage: Sendable, Equatable {
+    public let source: KnowledgeSource
+    public let text: String
+
+    public init(source: KnowledgeSource, text: String) {
+        self.source = source
+        self.text = text
+    }
+}
+
+/// Where a passage came from: a file, and the page of a PDF. Shown under the reply it
+/// informed, as a link that opens the file.
+public struct KnowledgeSource: Sendable, Equatable, Hashable {
+    public let path: String
+    /// The PDF page, from 1; nil for other files.
+    public let page: Int?
+
+    public init(path: String, page: Int? = nil) {
+        self.path = path
+        self.page = page
+    }
+
+    /// "notes.md", "report.pdf, page 3".
+    public var label: String {
+        let name = URL(filePath: path).lastPathComponent
+        return page.map { "\(name), page \($0)" } ?? name
+    }
+}
