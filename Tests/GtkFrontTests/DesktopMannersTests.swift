@@ -87,7 +87,9 @@ extension GtkSuites {
             let session = try #require(DBusMock.sessionAddress, "the tests need a D-Bus session")
             let daemon = try DBusMock(template: "notification_daemon", busName: "org.freedesktop.Notifications",
                                       objectPath: "/org/freedesktop/Notifications", address: session)
-            let (app, window) = try await launch("markup-150")
+            // The first reply streams to its end; the second waits at the gate after its first word.
+            let scenario = server.gate(passing: 1, reply: "markup")
+            let (app, window) = try await launch(scenario)
             defer { GtkTestHarness.close(app) }
             try await send("Are you there?", in: window)
             #expect(!(try daemon.mockCall("GetCalls")).contains("Notify"), "no notification while the user is looking")
@@ -97,10 +99,14 @@ extension GtkSuites {
             defer { gtk_window_destroy(other.cast()) }
             try await Xdo.type("Tell me when you are done")
             try await Xdo.key("Return")
+            let model = window.viewModel
+            try await GtkTestHarness.pump(until: { model.conversation.count == 4 && !model.conversation[3].text.isEmpty },
+                                          "the reply to start")
             gtk_window_present(other.cast())
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(other) }, "another window")
             try await Xdo.focus(other)
-            #expect(window.viewModel.isSending, "the reply is still streaming")
+            #expect(model.isSending, "the reply is still streaming")
+            try await server.release(scenario)
             try await GtkTestHarness.pump(until: { (try? daemon.mockCall("GetCalls"))?.contains("Notify") == true }, "the notification")
             let calls = try daemon.mockCall("GetCalls")
             #expect(calls.contains("Reply from test-model"))

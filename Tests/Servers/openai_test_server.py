@@ -37,6 +37,7 @@ REQUESTS = []
 EVENTS = []
 COUNTERS = {}
 GATES = {}
+GATE_ARRIVALS = {}
 MODEL = "test-model"
 
 
@@ -255,16 +256,29 @@ class Handler(socketserver.BaseRequestHandler):
         text = f"Streaming reply to: {last_user_text(body)}. One token at a time, as a model writes."
         self.stream(normal_stream(words(text)), delay=delay)
 
+    GATE_REPLIES = {
+        "slow": lambda body: f"Streaming reply to: {last_user_text(body)}. One token at a time, as a model writes.",
+        "markup": lambda body: Handler.MARKUP_REPLY,
+    }
+
     def scenario_gate(self, scenario, body, headers):
-        """gate-<ms per token>-<name>: the slow reply's first token, then nothing until the test
-        opens the gate (GET /_release/<scenario>), then the rest; a test can act while the reply
-        is surely still streaming, however slow the machine."""
-        delay = int(scenario.split("-")[1]) / 1000
-        tokens = words(f"Streaming reply to: {last_user_text(body)}. One token at a time, as a model writes.")
+        """gate-<ms per token>-<passing>-<reply>-<name>: the first token of the reply, then
+        nothing until the test opens the gate (GET /_release/<scenario>), then the rest
+        <ms per token> apart; a test can act while the reply is surely still streaming,
+        however slow the machine. The first <passing> requests stream without waiting (the
+        turns before the one the test acts in). <reply> is the text: slow (as scenario_slow)
+        or markup (as scenario_markup)."""
+        _, ms, passing, reply = scenario.split("-")[:4]
+        delay = int(ms) / 1000
+        tokens = words(self.GATE_REPLIES[reply](body))
+        with LOCK:
+            GATE_ARRIVALS[scenario] = GATE_ARRIVALS.get(scenario, 0) + 1
+            held = GATE_ARRIVALS[scenario] > int(passing)
         self.send_head(200, "OK", "text/event-stream")
         self.send_chunk(delta(None, role="assistant"))
         self.send_chunk(delta(tokens[0]))
-        gate(scenario).wait(60)
+        if held:
+            gate(scenario).wait(60)
         for part in normal_stream(tokens[1:])[1:]:
             time.sleep(delay)
             self.send_chunk(part)
@@ -642,12 +656,14 @@ class Handler(socketserver.BaseRequestHandler):
         url = "https://example.com/" + "/".join(f"segment{i}" for i in range(30)) + "?query=" + "x" * 60
         self.stream(normal_stream(words(f"Here: {url} — that is all.")), delay=0.002)
 
+    MARKUP_REPLY = "Use <b>bold</b> & <i>care</i> here"
+
     def scenario_markup(self, scenario, body, headers):
         """A reply that looks like markup: it must reach a notification as the text it is
         (markup-<ms per token>)."""
         pieces = scenario.split("-")
         delay = int(pieces[1]) / 1000 if len(pieces) > 1 else 0.002
-        self.stream(normal_stream(words("Use <b>bold</b> & <i>care</i> here")), delay=delay)
+        self.stream(normal_stream(words(self.MARKUP_REPLY)), delay=delay)
 
     def scenario_counter(self, scenario, body, headers):
         """A different reply each time (counter-<marker>): "Reply number N to: …"."""

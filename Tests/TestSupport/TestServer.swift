@@ -30,7 +30,12 @@ public final class TestServer: Sendable {
 
     /// A scenario whose reply streams its first token and then waits until `release(_:)`,
     /// `msPerToken` apart after that: a test acts while the reply surely still streams.
-    public func gate(msPerToken: Int = 5) -> String { "gate-\(msPerToken)-\(uniqueMarker())" }
+    /// The first `passing` requests stream to their end without waiting (the turns before
+    /// the one the test acts in); `reply` is the text, "slow" (as `slow-<ms>`) or "markup"
+    /// (as `markup-<ms>`).
+    public func gate(msPerToken: Int = 5, passing: Int = 0, reply: String = "slow") -> String {
+        "gate-\(msPerToken)-\(passing)-\(reply)-\(uniqueMarker())"
+    }
 
     /// Lets a `gate(msPerToken:)` reply go on to its end.
     public func release(_ scenario: String) async throws {
