@@ -262,7 +262,9 @@ extension GtkSuites {
 
         @Test("The transcript follows new text at the bottom and leaves a reader who scrolled up with the wheel alone")
         func followsNewestOnlyAtTheBottom() async throws {
-            let (app, window) = try await launch("slow-8")
+            // Six replies stream to their end; the seventh waits at the gate after its first word.
+            let scenario = server.gate(msPerToken: 8, passing: 6)
+            let (app, window) = try await launch(scenario)
             defer { GtkTestHarness.close(app) }
             let viewModel = window.viewModel
             let adjustment = gtk_scrolled_window_get_vadjustment(window.transcript.widget.opaque)
@@ -281,6 +283,8 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { viewModel.conversation.messages.last?.text.isEmpty == false }, "the reply to start")
             try await Xdo.scroll(window.transcript.widget, up: true, clicks: 15)
             let scrolledTo = value()
+            #expect(viewModel.isSending, "the reply is still streaming")
+            try await server.release(scenario)
             try await GtkTestHarness.pump(until: { !viewModel.isSending }, "the reply to finish")
             try await GtkTestHarness.pump(for: .milliseconds(100))
             #expect(!window.transcript.followsNewest)
