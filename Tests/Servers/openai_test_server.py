@@ -12,7 +12,7 @@ Tool-calling scenarios script each round from the request: tools-* speak OpenAI'
 protocol, ollama-* Ollama's /api/chat (NDJSON, and /api/tags) as its API documentation
 describes it, harness-* the seed's /llmtools (SSE carrying Ollama JSON, context by appID).
 GET …/v1/models lists two models. GET /_requests returns the recorded requests; GET /_events returns connection events
-(e.g. when a client closed a stalled stream); POST /_reset clears both. GET /_release/<scenario>
+(e.g. when a client closed a stalled stream), each with its request's path; POST /_reset clears both. GET /_release/<scenario>
 opens the gate a gate-* reply waits at.
 
 Prints "PORT <n> TLSPORT <m> CAFILE <path>" on its first line of stdout once it is
@@ -477,7 +477,7 @@ class Handler(socketserver.BaseRequestHandler):
                 self.send_chunk(b"x" * (1 << 20))
         except OSError:
             with LOCK:
-                EVENTS.append({"event": "endless-closed", "time": time.monotonic()})
+                EVENTS.append({"event": "endless-closed", "time": time.monotonic(), "path": self.current_path})
             return
         self.end_chunks()
 
@@ -494,20 +494,20 @@ class Handler(socketserver.BaseRequestHandler):
         self.send_chunk(delta(None, role="assistant"))
         self.send_chunk(delta("Waiting"))
         with LOCK:
-            EVENTS.append({"event": "stalled", "time": time.monotonic()})
+            EVENTS.append({"event": "stalled", "time": time.monotonic(), "path": self.current_path})
         self.request.settimeout(0.001)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
                 if self.request.recv(1) == b"":
                     with LOCK:
-                        EVENTS.append({"event": "client-closed", "time": time.monotonic()})
+                        EVENTS.append({"event": "client-closed", "time": time.monotonic(), "path": self.current_path})
                     return
             except socket.timeout:
                 continue
             except OSError:
                 with LOCK:
-                    EVENTS.append({"event": "client-closed", "time": time.monotonic()})
+                    EVENTS.append({"event": "client-closed", "time": time.monotonic(), "path": self.current_path})
                 return
 
     # --- tool calling, OpenAI protocol ----------------------------------------------

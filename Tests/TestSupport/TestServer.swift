@@ -79,6 +79,21 @@ public final class TestServer: Sendable {
         return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
     }
 
+    /// The names of the connection events of the requests whose path contains `marker`.
+    public func events(containing marker: String) async throws -> [String] {
+        try await events().filter { ($0["path"] as? String)?.contains(marker) == true }.compactMap { $0["event"] as? String }
+    }
+
+    /// Whether the event `name` of a request whose path contains `marker` arrives within `timeout`.
+    public func event(_ name: String, containing marker: String, within timeout: Duration = .seconds(10)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout * TestTiming.scale
+        while ContinuousClock.now < deadline {
+            if try await events(containing: marker).contains(name) { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return try await events(containing: marker).contains(name)
+    }
+
     private func get(_ path: String) async throws -> Data {
         try await HTTPClient.fetch(HTTPRequest(url: baseURL + path)).body
     }

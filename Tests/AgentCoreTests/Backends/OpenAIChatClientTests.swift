@@ -180,29 +180,25 @@ struct OpenAIChatClientTests {
     func cancellationClosesTheConnection() async throws {
         let marker = uniqueMarker()
         let endpoint = ChatEndpoint(serverURL: server.url("stall/\(marker)"), model: "m")
+        let (texts, arrived) = AsyncStream.makeStream(of: String.self)
         let task = Task {
+            defer { arrived.finish() }
             var text = ""
             for try await event in OpenAIChatClient(endpoint: endpoint).replyEvents(to: []) {
-                if case .text(let piece) = event { text += piece }
+                if case .text(let piece) = event {
+                    text += piece
+                    arrived.yield(text)
+                }
             }
             return text
         }
-        // Wait until the server is stalling with the connection open, then cancel.
-        for _ in 0..<500 where try await server.events().filter({ $0["event"] as? String == "stalled" }).isEmpty {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        let before = try await server.events().count
+        // Cancel once the client has the first token and this request's server is stalling.
+        var received = texts.makeAsyncIterator()
+        #expect(await received.next() == "Waiting")
+        #expect(try await server.event("stalled", containing: marker))
         task.cancel()
         let text = try await task.value
         #expect(text == "Waiting")
-        var closed = false
-        for _ in 0..<500 {
-            if try await server.events().dropFirst(before - 1).contains(where: { $0["event"] as? String == "client-closed" }) {
-                closed = true
-                break
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(closed, "the server saw the client hang up")
+        #expect(try await server.event("client-closed", containing: marker), "the server saw the client hang up")
     }
 }
