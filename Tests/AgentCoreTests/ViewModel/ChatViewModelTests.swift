@@ -32,12 +32,20 @@ struct ChatViewModelTests {
     }
 
     @Test func aReplyStreamsIntoTheConversation() async throws {
-        // 100 ms between tokens (more under sanitizers): the reply is seen to grow.
-        let model = viewModel("slow-\(100 * TestTiming.scale)")
+        // The server holds the reply after its first word until released: the reply is seen to grow.
+        let scenario = server.gate()
+        let model = viewModel(scenario)
         var changes: [ChatViewModel.Change] = []
         model.observe { changes.append($0) }
         model.draft = "  Hi there "
         model.send()
+        for _ in 0..<(2000 * TestTiming.scale) where model.conversation.count < 2 || model.conversation[1].text.isEmpty {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(model.conversation.count == 2 && model.conversation[1].text == "Streaming", "the first word, while the server holds the rest")
+        #expect(model.conversation.count == 2 && model.conversation[1].state == .streaming)
+        let changedBeforeRelease = changes.filter { $0 == .messageChanged(1) }.count
+        try await server.release(scenario)
         await model.waitUntilIdle()
         let messages = model.conversation.messages
         #expect(messages.map(\.role) == [.user, .assistant])
@@ -47,7 +55,8 @@ struct ChatViewModelTests {
         #expect(messages[1].state == .done)
         #expect(messages[1].model == "test-model", "the reply names the model the server reports")
         #expect(messages[1].authorLabel == "assistant (test-model)")
-        #expect(changes.filter { $0 == .messageChanged(1) }.count > 3, "the reply grows as tokens arrive")
+        #expect(changedBeforeRelease >= 1, "the first word was shown")
+        #expect(changes.filter { $0 == .messageChanged(1) }.count > changedBeforeRelease, "and the rest as it arrived")
         #expect(!model.status.showError)
     }
 
