@@ -56,6 +56,7 @@ public actor MCPServer {
     }
 
     private var timeout: Duration { config.timeout ?? MCPServerConfig.defaultTimeout }
+    private var startTimeout: Duration { config.startTimeout ?? timeout }
 
     /// Starts it unless it runs, is starting (then waits for that), is disabled or was
     /// declined; `retry` also restarts one that failed to start.
@@ -92,7 +93,7 @@ public actor MCPServer {
             let version = info.protocolVersion
             let tools: [MCPToolDescription]
             do {
-                tools = info.offersTools ? try await client.listTools(timeout: timeout) : []
+                tools = info.offersTools ? try await client.listTools(timeout: startTimeout) : []
             } catch {
                 await client.close()
                 throw error
@@ -136,7 +137,7 @@ public actor MCPServer {
                                log: { [log] in log.note($0) })
         identity.withLock { $0 = ObjectIdentifier(client) }
         do {
-            let info = try await client.connect(timeout: timeout)
+            let info = try await client.connect(timeout: startTimeout)
             return (client, info)
         } catch {
             await client.close()

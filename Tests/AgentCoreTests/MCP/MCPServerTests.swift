@@ -218,7 +218,10 @@ struct MCPServerTests {
 
     @Test("A call that never ends: the time limit makes it a tool error and the server is told to cancel")
     func neverAnswers() async throws {
-        let hub = hub([MCPTestServers.scripted(timeout: .seconds(1))])
+        // One second for the call; starting python and the handshake get the usual time.
+        var config = MCPTestServers.scripted(timeout: .seconds(1))
+        config.startTimeout = MCPServerConfig.defaultTimeout
+        let hub = hub([config])
         await hub.startAllAndWait()
         let outcome = await run("hang", in: hub)
         #expect(outcome.isFailure && outcome.text.contains("no answer to tools/call within 1 s"), "\(outcome.text)")

@@ -26,6 +26,10 @@ public struct MCPServerConfig: Sendable, Equatable {
     public var disabled: Bool
     /// The time limit of each request to it (the handshake, listing, every call); nil = the default (60 s).
     public var timeout: Duration?
+    /// The time limit of each request while it starts (the handshake and the first listing),
+    /// when that differs from `timeout`; nil = `timeout`. Not in mcp.json: for the package's
+    /// tests, which give a call a short limit but a slow-starting server the usual time.
+    package var startTimeout: Duration?
     /// An HTTP server's CA certificates (PEM), replacing the system's, as for chat servers:
     /// `"caFile"` in its entry (Agent's own key; other apps ignore it).
     public var caFile: String?
