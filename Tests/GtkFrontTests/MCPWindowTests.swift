@@ -97,6 +97,8 @@ extension GtkSuites {
                 """
             try await GtkTestHarness.setClipboard(json)
             try await Xdo.key("ctrl+v")
+            let add = try GtkTestHarness.requireButton("Add", in: paste.window)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isSensitive(add) }, "Add to accept the pasted configuration")
             try await GtkTestHarness.answer(paste, "Add")
 
             // The launch question, over Preferences (modal over the chat window).

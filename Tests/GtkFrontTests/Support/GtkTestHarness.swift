@@ -155,7 +155,12 @@ enum GtkTestHarness {
         try xclip.run()
         input.fileHandleForWriting.write(Data(text.utf8))
         try input.fileHandleForWriting.close()
-        try await pump(for: .milliseconds(100))
+        // xclip owns the clipboard only once it has read its input: wait until it answers with the text.
+        let deadline = ContinuousClock.now + .seconds(10) * TestTiming.scale
+        while try await readClipboard() != text {
+            guard ContinuousClock.now < deadline else { throw TimedOut(what: "xclip to hold the clipboard") }
+            try await pump(for: .milliseconds(20))
+        }
     }
 
     static func isVisible(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_get_visible(widget) != 0 }
