@@ -113,7 +113,7 @@ extension GtkSuites {
             let reply = window.viewModel.conversation[1]
             let row = try #require(window.transcript.boundRow(for: reply.id))
             try await Xdo.click(row.copyButton)
-            #expect(try await GtkTestHarness.readClipboard() == "Echo: copy me (1 messages)")
+            #expect(try await GtkTestHarness.readClipboard(when: { $0 == "Echo: copy me (1 messages)" }) == "Echo: copy me (1 messages)")
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
         }
 
@@ -199,7 +199,7 @@ extension GtkSuites {
             #expect(row.displayedText.contains("and <span foreground=\"red\">safe</span> & sound"), "shown as the text it is")
 
             try await Xdo.click(code.copyButton)
-            #expect(try await GtkTestHarness.readClipboard() == code.code)
+            #expect(try await GtkTestHarness.readClipboard(when: { $0 == code.code }) == code.code)
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
         }
 
@@ -255,7 +255,7 @@ extension GtkSuites {
             #expect(gtk_widget_get_width(label) < gtk_widget_get_width(window.window), "the URL wraps inside the column")
             try await Xdo.click(label, x: 4, y: 4)
             try await Xdo.key("ctrl+a", "ctrl+c")
-            let copied = try await GtkTestHarness.readClipboard()
+            let copied = try await GtkTestHarness.readClipboard(when: { $0 == reply.text })
             #expect(copied == reply.text, "copied: \(copied.debugDescription)")
             #expect(!copied.contains("\u{200B}"))
         }

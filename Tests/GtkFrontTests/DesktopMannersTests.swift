@@ -159,7 +159,7 @@ extension GtkSuites {
             #expect(row.menu.itemLabels == ["Copy Reply", "Regenerate Reply", "Copy Chat as Markdown"])
             let copy = try #require(Self.label("Copy Reply", in: row.menu.popover))
             try await Xdo.click(copy)
-            #expect(try await GtkTestHarness.readClipboard() == reply.text)
+            #expect(try await GtkTestHarness.readClipboard(when: { $0 == reply.text }) == reply.text)
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
             try await GtkTestHarness.pump(until: { !row.menu.isOpen }, "the menu to close")
         }

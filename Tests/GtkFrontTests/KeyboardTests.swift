@@ -142,7 +142,7 @@ extension GtkSuites {
             #expect(window.transcript.boundRow(for: second.id)?.displayedText == second.text, "the window shows the new reply")
 
             try await Xdo.key("ctrl+shift+c")
-            let chat = try await GtkTestHarness.readClipboard()
+            let chat = try await GtkTestHarness.readClipboard(when: { $0.hasPrefix("# Say something") && $0.contains("Reply number 2") })
             #expect(chat.hasPrefix("# Say something"), "a Markdown document with the chat's title: \(chat)")
             #expect(chat.contains("Reply number 2 to: Say something") && !chat.contains("Reply number 1"))
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Chat copied as Markdown") }, "the toast")

@@ -141,6 +141,18 @@ enum GtkTestHarness {
         return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
+    /// The clipboard's text once `condition` holds for it (what an app copies reaches the X
+    /// server a moment after the click or the key), or after `timeout` what it holds then.
+    static func readClipboard(when condition: (String) -> Bool, timeout: Duration = .seconds(5)) async throws -> String {
+        let deadline = ContinuousClock.now + timeout * TestTiming.scale
+        var text = try await readClipboard()
+        while !condition(text), ContinuousClock.now < deadline {
+            try await pump(for: .milliseconds(20))
+            text = try await readClipboard()
+        }
+        return text
+    }
+
     /// Puts `text` on the clipboard from another X client, as another app would. xclip stays
     /// in the background until another client owns the clipboard, so it must not hold the
     /// test run's output open (swift test would wait for it to end).

@@ -82,6 +82,8 @@ enum Xdo {
         try xdotool.run()
         try await GtkTestHarness.pump(until: { !xdotool.isRunning }, timeout: .seconds(20), "xdotool \(arguments.first ?? "")")
         guard xdotool.terminationStatus == 0 else { throw Failed(description: "xdotool \(arguments.joined(separator: " ")) failed") }
+        // A round trip to the X server: the events its fake input made are with GDK before they are handled.
+        if let display = gdk_display_get_default() { gdk_display_sync(display) }
         GtkTestHarness.pumpPending()
     }
 }
