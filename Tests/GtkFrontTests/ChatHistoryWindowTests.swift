@@ -32,7 +32,7 @@ extension GtkSuites {
             try await Xdo.key("Return")
             try await GtkTestHarness.pump(until: { !window.viewModel.isSending && window.viewModel.conversation.count >= count + 2 },
                                           "the reply to “\(text)”")
-            try await GtkTestHarness.pump(for: .milliseconds(40))
+            try await GtkTestHarness.settle(window)
         }
 
         @Test("Two chats survive a restart; a search hit opens its chat at the hit, marked")
@@ -74,7 +74,7 @@ extension GtkSuites {
             try await Xdo.click(hitRow)
             try await GtkTestHarness.pump(until: { window.viewModel.chat?.title == "Pelicans live near water" },
                                           "the older chat (results \(library.searchResults.map { "\($0.chatTitle)/\($0.messageID != nil)" }), on screen \(window.viewModel.chat?.title ?? "none"), hit \(hitIndex))")
-            try await GtkTestHarness.pump(for: .milliseconds(80))
+            try await GtkTestHarness.settle(window)
             let row = try #require(window.transcript.boundRow(for: found))
             #expect(row.displayedText.lowercased().contains("pelican"))
             #expect(gtk_widget_has_css_class(row.bubble, "found") != 0, "the hit is marked")
@@ -107,7 +107,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(hitRow) }, "the result on screen")
             try await Xdo.click(hitRow)
             try await GtkTestHarness.pump(until: { window.viewModel.focusedMessageID == messages[41].id }, "the chat at the hit")
-            try await GtkTestHarness.pump(for: .milliseconds(150))
+            try await GtkTestHarness.settle(window)
             let model = window.viewModel
             #expect(model.conversation.count == ChatPager.pageSize, "one page, not the 360 messages after the hit")
             #expect(model.conversation.messages.contains { $0.id == messages[41].id })

@@ -77,7 +77,7 @@ extension GtkSuites {
                 if let text = window.transcript.boundRow(for: replyID)?.displayedText, snapshots.last != text { snapshots.append(text) }
                 return !viewModel.isSending
             }, "the reply to finish")
-            try await GtkTestHarness.pump(for: .milliseconds(100))
+            try await GtkTestHarness.settle(window)
 
             let reply = viewModel.conversation[1]
             #expect(reply.state == .done)
@@ -109,7 +109,7 @@ extension GtkSuites {
             defer { GtkTestHarness.close(app) }
             try await send("copy me")
             try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 2 && !window.viewModel.isSending }, "the reply")
-            try await GtkTestHarness.pump(for: .milliseconds(60))
+            try await GtkTestHarness.settle(window)
             let reply = window.viewModel.conversation[1]
             let row = try #require(window.transcript.boundRow(for: reply.id))
             try await Xdo.click(row.copyButton)
@@ -159,7 +159,7 @@ extension GtkSuites {
             for label in ["Deny", "Allow Once", "Always Allow"] { #expect(GtkTestHarness.button(label, in: dialog.window) != nil, "\(label)") }
             try await GtkTestHarness.answer(dialog, "Deny")
             try await GtkTestHarness.pump(until: { !window.viewModel.isSending }, "the reply")
-            try await GtkTestHarness.pump(for: .milliseconds(60))
+            try await GtkTestHarness.settle(window)
             let reply = window.viewModel.conversation[1]
             #expect(reply.toolCalls.first?.result == "Error: the user declined to share their location")
             let row = try #require(window.transcript.boundRow(for: reply.id))
@@ -174,22 +174,25 @@ extension GtkSuites {
 
         @Test("Markdown: blocks render as they complete; code is highlighted and its Copy button copies it; hostile text stays text")
         func markdownReply() async throws {
-            let (app, window) = try await launch("markdown-30")
+            // The server holds the reply in the middle of its code block until released.
+            let scenario = server.gate(reply: "markdown")
+            let (app, window) = try await launch(scenario)
             defer { GtkTestHarness.close(app) }
             try await send("How do I reverse a string?")
             let model = window.viewModel
             // Mid-stream: the heading is done (rendered), the code fence is still open (plain).
             try await GtkTestHarness.pump(until: { model.conversation.count == 2 && model.conversation[1].text.contains("let flipped") },
                                           "the code block to be half written")
-            try await GtkTestHarness.pump(for: .milliseconds(40))
+            try await GtkTestHarness.settle(window)
             let streaming = try #require(window.transcript.boundRow(for: model.conversation[1].id))
             #expect(streaming.reply.codeBlocks.isEmpty, "an unfinished code block is not rendered yet")
             #expect(streaming.displayedText.hasPrefix("Reversing a string\n\nUse reversed() — it works on any sequence:"))
             let tail = try #require(streaming.reply.tailView, "the block being written streams into a text view")
             #expect(tail.text.hasPrefix("```swift") && tail.text.contains("let flipped"))
 
+            try await server.release(scenario)
             try await GtkTestHarness.pump(until: { !model.isSending }, "the reply to finish")
-            try await GtkTestHarness.pump(for: .milliseconds(60))
+            try await GtkTestHarness.settle(window)
             let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
             #expect(row.reply.tailView == nil, "once the reply ends, all of it is rendered")
             let code = try #require(row.reply.codeBlocks.first)
@@ -210,7 +213,7 @@ extension GtkSuites {
             try await send("Compare them")
             let model = window.viewModel
             try await GtkTestHarness.pump(until: { model.conversation.count == 2 && !model.isSending }, "the reply")
-            try await GtkTestHarness.pump(for: .milliseconds(60))
+            try await GtkTestHarness.settle(window)
             let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
             #expect(row.displayedText.contains("about one hundred million weights"))
             var minimum: Int32 = 0
@@ -225,7 +228,7 @@ extension GtkSuites {
             try await send("Tell me how")
             let model = window.viewModel
             try await GtkTestHarness.pump(until: { model.conversation.count == 2 && !model.isSending }, "the reply")
-            try await GtkTestHarness.pump(for: .milliseconds(60))
+            try await GtkTestHarness.settle(window)
             let reply = model.conversation[1]
             let live = try #require(window.transcript.boundRow(for: reply.id))
             // A row given the finished reply, as when the chat is opened again.
@@ -247,7 +250,7 @@ extension GtkSuites {
             try await send("Where is it?")
             let model = window.viewModel
             try await GtkTestHarness.pump(until: { model.conversation.count == 2 && !model.isSending }, "the reply")
-            try await GtkTestHarness.pump(for: .milliseconds(60))
+            try await GtkTestHarness.settle(window)
             let reply = model.conversation[1]
             let row = try #require(window.transcript.boundRow(for: reply.id))
             let label = try #require(GtkTestHarness.descendant(ofType: "GtkLabel", in: row.reply.widget))

@@ -33,7 +33,7 @@ extension GtkSuites {
             try await Xdo.key("Return")
             try await GtkTestHarness.pump(until: { !window.viewModel.isSending && window.viewModel.conversation.count >= count + 2 },
                                           "the reply to “\(text)”")
-            try await GtkTestHarness.pump(for: .milliseconds(50))
+            try await GtkTestHarness.settle(window)
         }
 
         /// Clicks the item labelled `label` in the menu `button` opens.
@@ -172,7 +172,7 @@ extension GtkSuites {
             try await Xdo.key("Return")
             let model = window.viewModel
             try await GtkTestHarness.pump(until: { model.conversation.count == 2 }, "the reply's placeholder")
-            try await GtkTestHarness.pump(for: .milliseconds(60))
+            try await GtkTestHarness.settle(window)
             let replyID = model.conversation[1].id
             let row = try #require(window.transcript.boundRow(for: replyID))
             try await Xdo.click(row.bubble, button: 3, x: 12, y: 12)
@@ -184,7 +184,7 @@ extension GtkSuites {
             // The server fails: the empty reply — the row whose menu is open — is removed.
             try await GtkTestHarness.pump(until: { model.conversation.count == 1 && window.alert != nil }, timeout: .seconds(10),
                                           "the reply to fail and go")
-            try await GtkTestHarness.pump(for: .milliseconds(100))
+            try await GtkTestHarness.settle(window)
             #expect(!model.conversation.messages.contains { $0.id == replyID })
             #expect(window.transcript.boundRow(for: replyID) == nil)
             #expect(gtk_widget_get_mapped(popover) == 0)

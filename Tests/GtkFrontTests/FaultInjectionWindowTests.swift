@@ -31,7 +31,7 @@ extension GtkSuites {
             try await Xdo.key("Return")
             try await during(window)
             try await GtkTestHarness.pump(until: { !window.viewModel.isSending }, timeout: .seconds(60), "the exchange to end")
-            try await GtkTestHarness.pump(for: .milliseconds(100))
+            try await GtkTestHarness.settle(window)
             let (longest, samples) = probe.stop()
             #expect(samples > 3, "the probe ran")
             return (app, window, longest)

@@ -31,7 +31,7 @@ extension GtkSuites {
         func waitForReply(_ window: ChatWindow, count: Int) async throws {
             try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == count && !window.viewModel.isSending },
                                           "reply \(count / 2)")
-            try await GtkTestHarness.pump(for: .milliseconds(40))
+            try await GtkTestHarness.settle(window)
         }
 
         @Test("Enter sends and Shift+Enter starts a new line; Ctrl+N, Ctrl+F (Escape closes the search), F2, Ctrl+, (Escape closes it), Ctrl+? and Ctrl+W")
@@ -138,7 +138,7 @@ extension GtkSuites {
                 && window.viewModel.conversation[1].text != first }, "the new reply")
             let second = window.viewModel.conversation[1]
             #expect(second.text == "Reply number 2 to: Say something")
-            try await GtkTestHarness.pump(for: .milliseconds(40))
+            try await GtkTestHarness.settle(window)
             #expect(window.transcript.boundRow(for: second.id)?.displayedText == second.text, "the window shows the new reply")
 
             try await Xdo.key("ctrl+shift+c")
@@ -160,7 +160,7 @@ extension GtkSuites {
             try await Xdo.key("Escape")
             try await GtkTestHarness.pump(until: { !viewModel.isSending }, "Escape to stop the stream")
             #expect(viewModel.conversation[1].state == .stopped && viewModel.conversation[1].text == "Waiting")
-            try await GtkTestHarness.pump(for: .milliseconds(40))
+            try await GtkTestHarness.settle(window)
             let row = try #require(window.transcript.boundRow(for: viewModel.conversation[1].id))
             #expect(GtkTestHarness.label(row.stateLabel) == "Stopped")
 

@@ -150,7 +150,7 @@ extension GtkSuites {
             for label in ["Deny", "Allow Once", "Always Allow"] { #expect(GtkTestHarness.button(label, in: question.window) != nil) }
             try await GtkTestHarness.answer(question, answer)
             try await GtkTestHarness.pump(until: { !window.viewModel.isSending }, timeout: .seconds(30), "the reply")
-            try await GtkTestHarness.pump(for: .milliseconds(60))
+            try await GtkTestHarness.settle(window)
             #expect(window.consentDialog == nil)
             let reply = window.viewModel.conversation[1]
             let row = try #require(window.transcript.boundRow(for: reply.id))

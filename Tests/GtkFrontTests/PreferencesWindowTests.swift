@@ -199,7 +199,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { !model.isSending }, "the reply to end")
             #expect(model.conversation[1].state == .done)
             #expect(model.conversation[1].text.hasSuffix("as a model writes."), "all of it arrived")
-            try await GtkTestHarness.pump(for: .milliseconds(60))
+            try await GtkTestHarness.settle(window)
             let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
             #expect(GtkTestHarness.label(row.stateLabel).isEmpty, "no mark under a reply that finished")
             #expect(settings.systemPrompt == "Be brief.")

@@ -256,9 +256,19 @@ class Handler(socketserver.BaseRequestHandler):
         text = f"Streaming reply to: {last_user_text(body)}. One token at a time, as a model writes."
         self.stream(normal_stream(words(text)), delay=delay)
 
+    @staticmethod
+    def held_markdown(body):
+        """MARKDOWN_REPLY as scenario_markdown sends it, held in the middle of its code block."""
+        text = Handler.MARKDOWN_REPLY
+        tokens = [text[i:i + 4] for i in range(0, len(text), 4)]
+        held = next(n for n in range(len(tokens)) if "let flipped" in "".join(tokens[:n]))
+        return tokens, held
+
+    # Each reply's tokens, and how many of them come before the gate.
     GATE_REPLIES = {
-        "slow": lambda body: f"Streaming reply to: {last_user_text(body)}. One token at a time, as a model writes.",
-        "markup": lambda body: Handler.MARKUP_REPLY,
+        "slow": lambda body: (words(f"Streaming reply to: {last_user_text(body)}. One token at a time, as a model writes."), 1),
+        "markup": lambda body: (words(Handler.MARKUP_REPLY), 1),
+        "markdown": lambda body: Handler.held_markdown(body),
     }
 
     def scenario_gate(self, scenario, body, headers):
@@ -266,20 +276,22 @@ class Handler(socketserver.BaseRequestHandler):
         nothing until the test opens the gate (GET /_release/<scenario>), then the rest
         <ms per token> apart; a test can act while the reply is surely still streaming,
         however slow the machine. The first <passing> requests stream without waiting (the
-        turns before the one the test acts in). <reply> is the text: slow (as scenario_slow)
-        or markup (as scenario_markup)."""
+        turns before the one the test acts in). <reply> is the text: slow (as scenario_slow),
+        markup (as scenario_markup) or markdown (as scenario_markdown, held in the middle of
+        its code block rather than after the first token)."""
         _, ms, passing, reply = scenario.split("-")[:4]
         delay = int(ms) / 1000
-        tokens = words(self.GATE_REPLIES[reply](body))
+        tokens, before = self.GATE_REPLIES[reply](body)
         with LOCK:
             GATE_ARRIVALS[scenario] = GATE_ARRIVALS.get(scenario, 0) + 1
             held = GATE_ARRIVALS[scenario] > int(passing)
         self.send_head(200, "OK", "text/event-stream")
         self.send_chunk(delta(None, role="assistant"))
-        self.send_chunk(delta(tokens[0]))
+        for token in tokens[:before]:
+            self.send_chunk(delta(token))
         if held:
             gate(scenario).wait(60)
-        for part in normal_stream(tokens[1:])[1:]:
+        for part in normal_stream(tokens[before:])[1:]:
             time.sleep(delay)
             self.send_chunk(part)
         self.end_chunks()

@@ -31,8 +31,8 @@ public final class TestServer: Sendable {
     /// A scenario whose reply streams its first token and then waits until `release(_:)`,
     /// `msPerToken` apart after that: a test acts while the reply surely still streams.
     /// The first `passing` requests stream to their end without waiting (the turns before
-    /// the one the test acts in); `reply` is the text, "slow" (as `slow-<ms>`) or "markup"
-    /// (as `markup-<ms>`).
+    /// the one the test acts in); `reply` is the text, "slow" (as `slow-<ms>`), "markup"
+    /// (as `markup-<ms>`) or "markdown" (as `markdown-<ms>`, held in the middle of its code block).
     public func gate(msPerToken: Int = 5, passing: Int = 0, reply: String = "slow") -> String {
         "gate-\(msPerToken)-\(passing)-\(reply)-\(uniqueMarker())"
     }

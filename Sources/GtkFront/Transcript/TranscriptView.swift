@@ -116,6 +116,9 @@ final class TranscriptView {
     /// The row showing message `id`, if it is built (for tests).
     func boundRow(for id: UUID) -> MessageRow? { boundRows[id] }
 
+    /// Whether every message change has reached its row: none waits for a frame (for tests).
+    var isSettled: Bool { pendingUpdates.isEmpty && !frameScheduled }
+
     /// A chat opened at a search hit: the hit is scrolled into view and marked.
     private func showFocusedMessage() {
         for (id, row) in boundRows { row.showFound(id == viewModel.focusedMessageID) }

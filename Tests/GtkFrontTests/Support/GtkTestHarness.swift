@@ -123,6 +123,26 @@ enum GtkTestHarness {
         }
     }
 
+    /// Pumps until `window`'s transcript has applied every change to its rows and a whole
+    /// frame has passed since (its layout done, its rows bound): the rows then show what the
+    /// view model holds.
+    static func settle(_ window: ChatWindow, timeout: Duration = .seconds(20)) async throws {
+        let transcript = window.transcript
+        let deadline = ContinuousClock.now + timeout * TestTiming.scale
+        while true {
+            try await pump(until: { transcript.isSettled }, timeout: timeout, "the transcript to apply its changes")
+            let frame = FrameSeen()
+            FrameTick.once(on: transcript.listView) { frame.seen = true }
+            try await pump(until: { frame.seen }, timeout: timeout, "a frame of the transcript")
+            if transcript.isSettled { return }
+            guard ContinuousClock.now < deadline else { throw TimedOut(what: "the transcript to settle") }
+        }
+    }
+
+    private final class FrameSeen {
+        var seen = false
+    }
+
     struct TimedOut: Error, CustomStringConvertible {
         let what: String
         var description: String { "timed out waiting for \(what)" }
