@@ -70,13 +70,16 @@ extension GtkSuites {
             #expect(!GtkTestHarness.isSensitive(window.composer.sendButton), "no second send while sending")
             #expect(GtkTestHarness.isVisible(window.composer.stopButton))
             let replyID = viewModel.conversation[1].id
-            try await server.release(scenario)
-
+            // The server holds the rest of the reply: its row shows the first word alone.
             var snapshots: [String] = []
+            try await GtkTestHarness.pump(until: { window.transcript.boundRow(for: replyID)?.displayedText == "Streaming" },
+                                          "the first word in the reply's row")
+            snapshots.append("Streaming")
+            try await server.release(scenario)
             try await GtkTestHarness.pump(until: {
                 if let text = window.transcript.boundRow(for: replyID)?.displayedText, snapshots.last != text { snapshots.append(text) }
-                return !viewModel.isSending
-            }, "the reply to finish")
+                return !viewModel.isSending && window.transcript.isSettled
+            }, "the reply to finish in its row")
             try await GtkTestHarness.settle(window)
 
             let reply = viewModel.conversation[1]
@@ -84,7 +87,7 @@ extension GtkSuites {
             let row = try #require(window.transcript.boundRow(for: replyID))
             #expect(row.displayedText == reply.text)
             #expect(reply.text.hasPrefix("Streaming reply to: What is streaming?"))
-            #expect(snapshots.count > 3, "the row grew token by token: \(snapshots)")
+            #expect(snapshots.count > 1 && snapshots.last == reply.text, "the row grew as the tokens arrived: \(snapshots)")
             #expect(GtkTestHarness.label(row.authorLabel) == "assistant (test-model)")
             let userRow = try #require(window.transcript.boundRow(for: viewModel.conversation[0].id))
             #expect(userRow.displayedText == "What is streaming?")
