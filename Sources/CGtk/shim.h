@@ -55,12 +55,16 @@ typedef struct {
     void *context;
 } AgentFileState;
 
+/* What agent_choose_file asks for. */
+enum { AGENT_CHOOSE_OPEN = 0, AGENT_CHOOSE_SAVE = 1, AGENT_CHOOSE_FOLDER = 2 };
+
 #if GTK_CHECK_VERSION(4, 10, 0)
 static inline void agent_file_dialog_finished(GObject *source, GAsyncResult *result, gpointer data) {
     AgentFileState *state = data;
-    GFile *file = g_object_get_data(source, "agent-save") ?
-        gtk_file_dialog_save_finish(GTK_FILE_DIALOG(source), result, NULL) :
-        gtk_file_dialog_open_finish(GTK_FILE_DIALOG(source), result, NULL);
+    int mode = GPOINTER_TO_INT(g_object_get_data(source, "agent-mode"));
+    GFile *file = mode == AGENT_CHOOSE_SAVE ? gtk_file_dialog_save_finish(GTK_FILE_DIALOG(source), result, NULL)
+        : mode == AGENT_CHOOSE_FOLDER ? gtk_file_dialog_select_folder_finish(GTK_FILE_DIALOG(source), result, NULL)
+        : gtk_file_dialog_open_finish(GTK_FILE_DIALOG(source), result, NULL);
     char *path = file ? g_file_get_path(file) : NULL;
     state->chosen(path, state->context);
     g_free(path);
@@ -85,30 +89,34 @@ static inline void agent_file_chooser_response(GtkNativeDialog *dialog, int resp
 }
 #endif
 
-/* Asks for a file to save to (`save`, with `suggested_name`) or to open. `chosen` runs once
- * with the path, or NULL when the user cancelled. GtkFileDialog on GTK 4.10+,
- * GtkFileChooserNative (a portal where there is one) on 4.8. */
-static inline void agent_choose_file(GtkWindow *parent, const char *title, gboolean save, const char *suggested_name,
+/* Asks for a file to open, a file to save to (with `suggested_name`), or a folder, by `mode`.
+ * `chosen` runs once with the path, or NULL when the user cancelled. GtkFileDialog on GTK
+ * 4.10+, GtkFileChooserNative (a portal where there is one) on 4.8. */
+static inline void agent_choose_file(GtkWindow *parent, const char *title, int mode, const char *suggested_name,
                                      agent_file_chosen chosen, void *context) {
+    gboolean save = mode == AGENT_CHOOSE_SAVE;
     AgentFileState *state = g_new0(AgentFileState, 1);
     state->chosen = chosen;
     state->context = context;
 #if GTK_CHECK_VERSION(4, 10, 0)
     GtkFileDialog *dialog = gtk_file_dialog_new();
+    g_object_set_data(G_OBJECT(dialog), "agent-mode", GINT_TO_POINTER(mode));
     gtk_file_dialog_set_title(dialog, title);
     gtk_file_dialog_set_modal(dialog, TRUE);
     if (save) {
-        g_object_set_data(G_OBJECT(dialog), "agent-save", GINT_TO_POINTER(1));
         if (suggested_name) gtk_file_dialog_set_initial_name(dialog, suggested_name);
         gtk_file_dialog_save(dialog, parent, NULL, agent_file_dialog_finished, state);
+    } else if (mode == AGENT_CHOOSE_FOLDER) {
+        gtk_file_dialog_select_folder(dialog, parent, NULL, agent_file_dialog_finished, state);
     } else {
         gtk_file_dialog_open(dialog, parent, NULL, agent_file_dialog_finished, state);
     }
     g_object_unref(dialog);
 #else
     GtkFileChooserNative *dialog = gtk_file_chooser_native_new(
-        title, parent, save ? GTK_FILE_CHOOSER_ACTION_SAVE : GTK_FILE_CHOOSER_ACTION_OPEN,
-        save ? "_Save" : "_Open", "_Cancel");
+        title, parent, save ? GTK_FILE_CHOOSER_ACTION_SAVE
+            : mode == AGENT_CHOOSE_FOLDER ? GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER : GTK_FILE_CHOOSER_ACTION_OPEN,
+        save ? "_Save" : mode == AGENT_CHOOSE_FOLDER ? "_Select" : "_Open", "_Cancel");
     gtk_native_dialog_set_modal(GTK_NATIVE_DIALOG(dialog), TRUE);
     if (save && suggested_name) gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(dialog), suggested_name);
     g_signal_connect(dialog, "response", G_CALLBACK(agent_file_chooser_response), state);

@@ -69,6 +69,8 @@ extension GtkSuites {
             try await Xdo.type(file.path)
             try await Xdo.key("Return")
             try await GtkTestHarness.pump(until: { otherWindow(than: window.window) == nil }, "the file chooser to close")
+            // The window manager gives the window its focus back; there is none under Xvfb.
+            try await Xdo.focus(window.window)
         }
 
         /// The texts of the labels inside `widget`, in order.
@@ -203,6 +205,50 @@ extension GtkSuites {
             _ = try await xdotool(path + ["sleep", "0.2", "mouseup", "1"])
             try await GtkTestHarness.pump(until: { window.viewModel.files.items.map(\.name).sorted() == ["first.txt", "second.log"] },
                                           "the dropped files")
+        }
+
+        @Test("Ctrl+Shift+O: a folder to ask about, its indexing shown; the reply's sources under it; × stops asking")
+        func askAboutAFolder() async throws {
+            let notes = folder.appending(path: "notes")
+            let factFile = try KnowledgeFolder.make(notes, count: 300, size: 4000)
+            let marker = uniqueMarker()
+            let index = folder.appending(path: "index/knowledge.sqlite")
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo/\(marker)"), model: "configured-model"),
+                                                knowledgeIndex: index)
+            defer { GtkTestHarness.close(app) }
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            let viewModel = window.viewModel
+            let bar = window.chatPage.knowledgeBar
+            #expect(!GtkTestHarness.isVisible(bar.widget))
+
+            var sawProgress = false
+            viewModel.observe { _ in if GtkTestHarness.isVisible(bar.progress) { sawProgress = true } }
+            try await Xdo.key("ctrl+shift+o")
+            try await choose(notes, over: window)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(bar.widget) }, "the folder's strip")
+            #expect(labels(in: bar.widget).contains("notes"))
+            try await GtkTestHarness.pump(until: { viewModel.knowledge.indexing == nil && viewModel.knowledge.folders.count == 1 },
+                                          timeout: .seconds(60), "the folder indexed")
+            #expect(sawProgress && !GtkTestHarness.isVisible(bar.progress), "a progress bar while it indexed, gone after")
+
+            try await Xdo.focus(window.window)
+            try await Xdo.click(window.composer.input.textView)
+            try await Xdo.type("What did the lighthouse keeper name his tortoise?")
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { viewModel.conversation.count == 2 && !viewModel.isSending }, "the reply")
+            let replyID = viewModel.conversation[1].id
+            try await GtkTestHarness.pump(until: { window.transcript.boundRow(for: replyID).map { GtkTestHarness.isMapped($0.sources.widget) } == true },
+                                          "the sources")
+            let row = try #require(window.transcript.boundRow(for: replyID))
+            #expect(labels(in: row.sources.widget) == ["Sources", factFile.lastPathComponent])
+            let body = try #require(try await server.requests(containing: marker).last?["body"] as? [String: Any])
+            #expect(((body["messages"] as? [[String: Any]])?.last?["content"] as? String)?.contains("Pemberton") == true)
+
+            let remove = try #require(GtkTestHarness.descendant(withCSSClass: "knowledge-remove", in: bar.widget))
+            try await Xdo.click(remove)
+            try await GtkTestHarness.pump(until: { viewModel.knowledge.folders.isEmpty && !GtkTestHarness.isVisible(bar.widget) },
+                                          "the folder gone")
         }
 
         /// Runs xdotool with the main loop going (the app takes part in a drag); its output.

@@ -36,9 +36,12 @@ public struct ChatMessage: Identifiable, Sendable, Equatable {
     public var usage: TokenUsage?
     /// The files sent with a user message.
     public var attachments: [AttachedFile]
+    /// The passages of knowledge folders a reply was given, by source.
+    public var sources: [KnowledgeSource]
 
     public init(id: UUID = UUID(), role: Role, text: String, model: String? = nil, time: Date = Date(), state: MessageState,
-                toolCalls: [ToolCall] = [], usage: TokenUsage? = nil, attachments: [AttachedFile] = []) {
+                toolCalls: [ToolCall] = [], usage: TokenUsage? = nil, attachments: [AttachedFile] = [],
+                sources: [KnowledgeSource] = []) {
         self.id = id
         self.role = role
         self.text = text
@@ -48,6 +51,7 @@ public struct ChatMessage: Identifiable, Sendable, Equatable {
         self.toolCalls = toolCalls
         self.usage = usage
         self.attachments = attachments
+        self.sources = sources
     }
 
     /// The time in ISO 8601 (UTC), as it is stored.

@@ -41,6 +41,9 @@ public enum ChatArchive {
         ]
         if let model = chat.summary.model { members.append(("model", .string(model))) }
         if let profile = chat.summary.serverProfile { members.append(("serverProfile", .string(profile))) }
+        if !chat.summary.knowledgeFolders.isEmpty {
+            members.append(("knowledgeFolders", .array(chat.summary.knowledgeFolders.map(JSONValue.string))))
+        }
         members.append(("messages", .array(chat.messages.map(json))))
         return .object(members)
     }
@@ -63,6 +66,7 @@ public enum ChatArchive {
             members.append(("usage", .object(fields)))
         }
         if !message.attachments.isEmpty { members.append(("attachments", .array(message.attachments.map(json)))) }
+        if !message.sources.isEmpty { members.append(("sources", .array(message.sources.map(\.json)))) }
         return .object(members)
     }
 
@@ -106,7 +110,8 @@ public enum ChatArchive {
                                       created: Self.date(chat["created"]),
                                       updated: Self.date(chat["updated"]),
                                       model: chat["model"]?.stringValue, serverProfile: chat["serverProfile"]?.stringValue,
-                                      systemPrompt: chat["systemPrompt"]?.stringValue ?? "")
+                                      systemPrompt: chat["systemPrompt"]?.stringValue ?? "",
+                                      knowledgeFolders: (chat["knowledgeFolders"]?.arrayValue ?? []).compactMap(\.stringValue))
             let messages = try (chat["messages"]?.arrayValue ?? []).map { message -> ChatMessage in
                 guard let id = message["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
                       let role = message["role"]?.stringValue.flatMap(Role.init(rawValue:)),
@@ -123,7 +128,8 @@ public enum ChatArchive {
                                    state: message["state"]?.stringValue.flatMap(MessageState.init(rawValue:)) ?? .done,
                                    toolCalls: (message["toolCalls"]?.arrayValue ?? []).compactMap(ToolCall.init(json:)),
                                    usage: usage,
-                                   attachments: try (message["attachments"]?.arrayValue ?? []).map { try attachment($0, in: title) })
+                                   attachments: try (message["attachments"]?.arrayValue ?? []).map { try attachment($0, in: title) },
+                                   sources: (message["sources"]?.arrayValue ?? []).compactMap(KnowledgeSource.init(json:)))
             }
             return Chat(summary: summary, messages: messages)
         }
@@ -155,6 +161,7 @@ public enum ChatArchive {
                 lines += ["> Attached: " + files.joined(separator: ", "), ""]
             }
             lines += [message.text, ""]
+            if !message.sources.isEmpty { lines += ["> Sources: " + message.sources.map(\.label).joined(separator: ", "), ""] }
         }
         return lines.joined(separator: "\n")
     }
@@ -195,11 +202,12 @@ extension ChatStore {
                     })
                 if taken > 0 {
                     summary = ChatSummary(title: summary.title, created: summary.created, updated: summary.updated,
-                                          model: summary.model, serverProfile: summary.serverProfile, systemPrompt: summary.systemPrompt)
+                                          model: summary.model, serverProfile: summary.serverProfile, systemPrompt: summary.systemPrompt,
+                                          knowledgeFolders: summary.knowledgeFolders)
                     messages = messages.map { message in
                         ChatMessage(role: message.role, text: message.text, model: message.model, time: message.time,
                                     state: message.state, toolCalls: message.toolCalls, usage: message.usage,
-                                    attachments: message.attachments)
+                                    attachments: message.attachments, sources: message.sources)
                     }
                 }
                 try Self.insert(summary, into: database)

@@ -10,9 +10,11 @@ public struct ChatSummary: Sendable, Equatable, Identifiable {
     public var model: String?
     public var serverProfile: String?
     public var systemPrompt: String
+    /// The folders the chat asks about (knowledge), as paths.
+    public var knowledgeFolders: [String]
 
     public init(id: UUID = UUID(), title: String, created: Date = Date(), updated: Date = Date(), model: String? = nil,
-                serverProfile: String? = nil, systemPrompt: String = "") {
+                serverProfile: String? = nil, systemPrompt: String = "", knowledgeFolders: [String] = []) {
         self.id = id
         self.title = title
         self.created = created
@@ -20,6 +22,7 @@ public struct ChatSummary: Sendable, Equatable, Identifiable {
         self.model = model
         self.serverProfile = serverProfile
         self.systemPrompt = systemPrompt
+        self.knowledgeFolders = knowledgeFolders
     }
 }
 
@@ -74,7 +77,7 @@ public final class ChatStore: Sendable {
 
     // MARK: Chats
 
-    private static let chatColumns = "id, title, created, updated, model, server_profile, system_prompt"
+    private static let chatColumns = "id, title, created, updated, model, server_profile, system_prompt, knowledge_folders"
 
     /// The chats, most recently updated first (deleted ones left out).
     public func chats() throws -> [ChatSummary] {
@@ -98,11 +101,17 @@ public final class ChatStore: Sendable {
     }
 
     static func insert(_ chat: ChatSummary, into database: SQLiteDatabase) throws {
-        try database.query("INSERT INTO chats (\(chatColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)", values(chat))
+        try database.query("INSERT INTO chats (\(chatColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values(chat))
     }
 
     public func renameChat(_ id: UUID, to title: String) throws {
         try run { try $0.query("UPDATE chats SET title = ? WHERE id = ?", [.text(title), .text(id.uuidString)]) }
+    }
+
+    /// The folders `id` asks about.
+    public func setKnowledgeFolders(_ id: UUID, _ folders: [String]) throws {
+        try run { try $0.query("UPDATE chats SET knowledge_folders = ? WHERE id = ?",
+                               [SQLiteValue(KnowledgeFolderList.jsonText(folders)), .text(id.uuidString)]) }
     }
 
     /// Records activity: the chat moves to the top of the list.
@@ -127,7 +136,7 @@ public final class ChatStore: Sendable {
     // MARK: Messages
 
     private static let messageColumns = """
-        id, seq, role, text, model, created, state, tool_calls, prompt_tokens, completion_tokens, generation_seconds
+        id, seq, role, text, model, created, state, tool_calls, prompt_tokens, completion_tokens, generation_seconds, sources
         """
 
     public func messageCount(in chat: UUID) throws -> Int {
@@ -175,17 +184,18 @@ public final class ChatStore: Sendable {
         try run { database in
             try database.query("""
                 INSERT INTO messages (id, chat_id, seq, role, text, model, created, updated, state, tool_calls,
-                                      prompt_tokens, completion_tokens, generation_seconds)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      prompt_tokens, completion_tokens, generation_seconds, sources)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET text = excluded.text, model = excluded.model, created = excluded.created,
                     updated = excluded.updated, state = excluded.state, tool_calls = excluded.tool_calls,
                     prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
-                    generation_seconds = excluded.generation_seconds
+                    generation_seconds = excluded.generation_seconds, sources = excluded.sources
                 """, [.text(message.id.uuidString), .text(chat.uuidString), .integer(Int64(seq)), .text(message.role.rawValue),
                       .text(message.text), SQLiteValue(message.model), .real(message.time.timeIntervalSince1970),
                       .real(Date().timeIntervalSince1970), .text(message.state.rawValue),
                       SQLiteValue(ToolCall.jsonText(message.toolCalls)), SQLiteValue(message.usage?.promptTokens),
-                      SQLiteValue(message.usage?.completionTokens), SQLiteValue(message.usage?.generationSeconds)])
+                      SQLiteValue(message.usage?.completionTokens), SQLiteValue(message.usage?.generationSeconds),
+                      SQLiteValue(KnowledgeSource.jsonText(message.sources))])
             if !message.attachments.isEmpty { try Self.insertAttachments(of: message, into: database) }
         }
     }
@@ -201,14 +211,14 @@ public final class ChatStore: Sendable {
         for (offset, message) in messages.enumerated() {
             try database.query("""
                 INSERT INTO messages (id, chat_id, seq, role, text, model, created, updated, state, tool_calls,
-                                      prompt_tokens, completion_tokens, generation_seconds)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      prompt_tokens, completion_tokens, generation_seconds, sources)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(message.id.uuidString), .text(chat.uuidString), .integer(Int64(firstSeq + offset)),
                       .text(message.role.rawValue), .text(message.text), SQLiteValue(message.model),
                       .real(message.time.timeIntervalSince1970), .real(message.time.timeIntervalSince1970),
                       .text(message.state.rawValue), SQLiteValue(ToolCall.jsonText(message.toolCalls)),
                       SQLiteValue(message.usage?.promptTokens), SQLiteValue(message.usage?.completionTokens),
-                      SQLiteValue(message.usage?.generationSeconds)])
+                      SQLiteValue(message.usage?.generationSeconds), SQLiteValue(KnowledgeSource.jsonText(message.sources))])
             try insertAttachments(of: message, into: database)
         }
     }
@@ -261,14 +271,16 @@ public final class ChatStore: Sendable {
 
     private static func values(_ chat: ChatSummary) -> [SQLiteValue] {
         [.text(chat.id.uuidString), .text(chat.title), .real(chat.created.timeIntervalSince1970),
-         .real(chat.updated.timeIntervalSince1970), SQLiteValue(chat.model), SQLiteValue(chat.serverProfile), .text(chat.systemPrompt)]
+         .real(chat.updated.timeIntervalSince1970), SQLiteValue(chat.model), SQLiteValue(chat.serverProfile), .text(chat.systemPrompt),
+         SQLiteValue(KnowledgeFolderList.jsonText(chat.knowledgeFolders))]
     }
 
     private static func chat(from row: [SQLiteValue]) -> ChatSummary? {
         guard let id = row[0].text.flatMap(UUID.init(uuidString:)) else { return nil }
         return ChatSummary(id: id, title: row[1].text ?? "", created: Date(timeIntervalSince1970: row[2].real ?? 0),
                            updated: Date(timeIntervalSince1970: row[3].real ?? 0), model: row[4].text,
-                           serverProfile: row[5].text, systemPrompt: row[6].text ?? "")
+                           serverProfile: row[5].text, systemPrompt: row[6].text ?? "",
+                           knowledgeFolders: KnowledgeFolderList.folders(fromJSONText: row[7].text))
     }
 
     private static func message(from row: [SQLiteValue]) -> StoredMessage? {
@@ -280,7 +292,8 @@ public final class ChatStore: Sendable {
         let message = ChatMessage(id: id, role: role, text: row[3].text ?? "", model: row[4].text,
                                   time: Date(timeIntervalSince1970: row[5].real ?? 0),
                                   state: row[6].text.flatMap(MessageState.init(rawValue:)) ?? .done,
-                                  toolCalls: ToolCall.list(fromJSONText: row[7].text), usage: usage)
+                                  toolCalls: ToolCall.list(fromJSONText: row[7].text), usage: usage,
+                                  sources: KnowledgeSource.list(fromJSONText: row[11].text))
         return StoredMessage(seq: Int(seq), message: message)
     }
 

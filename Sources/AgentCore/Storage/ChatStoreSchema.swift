@@ -91,6 +91,11 @@ enum ChatStoreSchema {
             INSERT INTO attachment_search(attachment_search, rowid, text) VALUES ('delete', old.rowid, old.text);
         END;
         """,
+        // 6: the folders a chat asks about, and the sources a reply was given.
+        """
+        ALTER TABLE chats ADD COLUMN knowledge_folders TEXT;
+        ALTER TABLE messages ADD COLUMN sources TEXT;
+        """,
     ]
 
     static var latestVersion: Int { migrations.count }

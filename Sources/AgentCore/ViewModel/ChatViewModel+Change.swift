@@ -10,6 +10,8 @@ extension ChatViewModel {
         case composer
         /// The files attached in the composer, or how many are still being read.
         case files
+        /// The chat's knowledge folders, or how far their indexing has come.
+        case knowledge
         /// The error message or whether to show it.
         case error
         /// The model, or what the connection is doing.

@@ -10,6 +10,7 @@ extension ChatViewModel {
         abandonReply()
         guard let loaded = try pager.open(chatID, around: message) else { return }
         conversation = Conversation(messages: loaded)
+        knowledge.show(pager.chat?.knowledgeFolders ?? [])
         focusedMessageID = message.flatMap { id in loaded.contains { $0.id == id } ? id : nil }
         editingMessageID = nil
         notify(.reloaded)
@@ -20,6 +21,7 @@ extension ChatViewModel {
     public func startNewChat() {
         abandonReply()
         pager?.startNew()
+        knowledge.show([])
         conversation = Conversation()
         focusedMessageID = nil
         editingMessageID = nil

@@ -36,6 +36,10 @@ public final class ChatViewModel {
     public let instruction = "Type a message…"
     /// Files attached to the message being written.
     public let files = ComposerFiles()
+    /// The folders the chat asks about.
+    public let knowledge: ChatKnowledge
+    /// The most of the context budget, in percent, that passages from the folders take.
+    public var knowledgeShare = 40
 
     private let harnessAppIDPrefix: String
     private let sessionID = UUID()
@@ -56,8 +60,9 @@ public final class ChatViewModel {
     }
 
     public init(connection: ChatConnection, consent: ConsentBroker = ConsentBroker(), store: ChatStore? = nil,
-                harnessAppIDPrefix: String = AppIdentity.applicationID) {
+                harnessAppIDPrefix: String = AppIdentity.applicationID, knowledgeIndex: URL = KnowledgeIndex.defaultFile) {
         self.connection = connection
+        knowledge = ChatKnowledge(indexFile: knowledgeIndex)
         self.store = store
         self.harnessAppIDPrefix = harnessAppIDPrefix
         let status = ChatStatus(consent: consent)
@@ -68,6 +73,9 @@ public final class ChatViewModel {
         status.onChange = { [weak self] change in self?.notify(change) }
         files.onChange = { [weak self] in self?.notify(.files) }
         files.onRefusal = { [weak status] reason in status?.report(reason) }
+        knowledge.onChange = { [weak self] in self?.notify(.knowledge) }
+        knowledge.onProblem = { [weak status] problem in status?.report(problem) }
+        knowledge.onFoldersChanged = { [weak self] folders in self?.keepFolders(folders) }
     }
 
     /// The chat on screen; nil until a new chat's first message.
@@ -241,7 +249,9 @@ public final class ChatViewModel {
                 settle(.stopped)
                 return
             }
-            try await turn.run(context: requestContext(through: userIndex)) { relay.push($0) }
+            let context = await withKnowledge(requestContext(through: userIndex))
+            guard generation == self.generation else { return }
+            try await turn.run(context: context) { relay.push($0) }
             ending = Task.isCancelled ? .stopped : .completed
         } catch {
             ending = Task.isCancelled ? .stopped : .failed(error)
@@ -270,6 +280,19 @@ public final class ChatViewModel {
             }
         }
         return ContextWindow.select(messages, systemPrompt: chat?.systemPrompt ?? defaultSystemPrompt, budget: contextBudget)
+    }
+
+    /// `context` with the best passages from the chat's folders before its question, and
+    /// their sources recorded on the reply in flight.
+    private func withKnowledge(_ context: [ChatMessage]) async -> [ChatMessage] {
+        guard !knowledge.folders.isEmpty, let question = context.last, question.role == .user else { return context }
+        let budget = KnowledgePrompt.budget(contextBudget: contextBudget, share: knowledgeShare)
+        let passages = await knowledge.passages(for: question.text, tokenBudget: budget)
+        guard !passages.isEmpty, let replyID = flight?.replyID, let replyIndex = conversation.index(of: replyID) else { return context }
+        var seen = Set<KnowledgeSource>()
+        conversation[replyIndex].sources = passages.map(\.source).filter { seen.insert($0).inserted }
+        notify(.messageChanged(replyIndex))
+        return context.dropLast() + [KnowledgePrompt.compose(question, passages: passages)]
     }
 
     /// Applies a batch of turn events (on the main actor) with one change notification.
@@ -334,10 +357,22 @@ public final class ChatViewModel {
     private func ensureChat(firstPrompt: String) {
         guard let pager, let writer, pager.chat == nil else { return }
         let summary = ChatSummary(title: ChatTitle.make(from: firstPrompt), model: connection.modelName,
-                                  systemPrompt: defaultSystemPrompt)
+                                  systemPrompt: defaultSystemPrompt, knowledgeFolders: knowledge.folders.map(\.path))
         guard writer.create(summary) else { return }
         pager.created(summary)
         onChatSaved?(summary)
+    }
+
+    /// Keeps the chat's folders with it (a new chat keeps them from its first message on).
+    private func keepFolders(_ folders: [URL]) {
+        guard var summary = chat, let store else { return }
+        summary.knowledgeFolders = folders.map(\.path)
+        do {
+            try store.setKnowledgeFolders(summary.id, summary.knowledgeFolders)
+            pager?.update(summary)
+        } catch {
+            status.report(error)
+        }
     }
 
     /// Marks the chat as just used.

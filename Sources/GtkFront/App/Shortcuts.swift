@@ -27,6 +27,7 @@ enum Shortcuts {
             Shortcut(title: "Send the message", accelerator: "Return", scope: .widget),
             Shortcut(title: "New line in the message", accelerator: "<Shift>Return", scope: .widget),
             Shortcut(title: "Attach a file", accelerator: "<Control>o", scope: .accelerator(action: "win.attach")),
+            Shortcut(title: "Ask about a folder", accelerator: "<Control><Shift>o", scope: .accelerator(action: "win.add-folder")),
             Shortcut(title: "Stop the reply, or cancel an edit", accelerator: "Escape", scope: .whenUnused(action: "win.stop")),
             Shortcut(title: "Regenerate the last reply", accelerator: "<Control><Shift>r", scope: .accelerator(action: "win.regenerate")),
             Shortcut(title: "Copy the chat as Markdown", accelerator: "<Control><Shift>c", scope: .accelerator(action: "win.copy-chat")),

@@ -1,8 +1,8 @@
 import CGtk
 import FoundationEssentials
 
-/// Asks for a file to save to or open: GtkFileDialog on GTK 4.10+, GtkFileChooserNative on
-/// 4.8 (switched in the C shim).
+/// Asks for a file to save to or open, or for a folder: GtkFileDialog on GTK 4.10+,
+/// GtkFileChooserNative on 4.8 (switched in the C shim).
 @MainActor
 enum FileChooser {
     private final class Box {
@@ -11,14 +11,15 @@ enum FileChooser {
     }
 
     static func choose(over parent: UnsafeMutablePointer<GtkWidget>, title: String, saving suggestedName: String?,
-                       chosen: @escaping @MainActor (URL?) -> Void) {
+                       folder: Bool = false, chosen: @escaping @MainActor (URL?) -> Void) {
         let callback: agent_file_chosen = { path, context in
             guard let context else { return }
             let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
             let url = path.map { URL(filePath: String(cString: $0)) }
             MainActor.assumeIsolated { box.chosen(url) }
         }
-        agent_choose_file(parent.cast(), title, suggestedName == nil ? 0 : 1, suggestedName, callback,
+        let mode = folder ? AGENT_CHOOSE_FOLDER : suggestedName == nil ? AGENT_CHOOSE_OPEN : AGENT_CHOOSE_SAVE
+        agent_choose_file(parent.cast(), title, Int32(mode), suggestedName, callback,
                           Unmanaged.passRetained(Box(chosen)).toOpaque())
     }
 }

@@ -25,6 +25,8 @@ final class MessageRow {
     let regenerateButton: UnsafeMutablePointer<GtkWidget>
     let reply: ReplyBody
     let user: UserBody
+    /// The files a reply's passages came from.
+    let sources: SourceLinks
     let menu: MessageMenu
     private(set) var messageID: UUID?
     private var shownModel: String?
@@ -39,6 +41,7 @@ final class MessageRow {
         var edit: @MainActor (UUID) -> Void
         var regenerate: @MainActor () -> Void
         var openFile: @MainActor (AttachedFile, UnsafeMutablePointer<GtkWidget>) -> Void
+        var openSource: @MainActor (KnowledgeSource, UnsafeMutablePointer<GtkWidget>) -> Void
     }
 
     init(actions: Handlers) {
@@ -57,6 +60,7 @@ final class MessageRow {
         GtkText.addClasses(bubble, "bubble")
         reply = ReplyBody(copyCode: actions.copyText)
         user = UserBody(openFile: actions.openFile)
+        sources = SourceLinks(open: actions.openSource)
         gtk_box_append(bubble.cast(), reply.widget)
         gtk_box_append(bubble.cast(), user.widget)
         menu = MessageMenu(attachedTo: bubble)
@@ -75,6 +79,7 @@ final class MessageRow {
         bubbleSide = agent_aligned_box_new(bubble)
         gtk_box_append(root.cast(), metaLine)
         gtk_box_append(root.cast(), bubbleSide)
+        gtk_box_append(root.cast(), sources.widget)
         gtk_box_append(root.cast(), footer)
 
         let button = copyButton
@@ -180,6 +185,7 @@ final class MessageRow {
             user.show(message)
             return true
         }
+        sources.show(message.sources)
         return reply.show(message)
     }
 
@@ -195,6 +201,7 @@ final class MessageRow {
         gtk_widget_set_visible(regenerateButton, 0)
         gtk_widget_set_visible(reply.widget, isUser ? 0 : 1)
         gtk_widget_set_visible(user.widget, isUser ? 1 : 0)
+        if isUser { sources.show([]) }
         gtk_widget_remove_css_class(bubble, isUser ? "assistant" : "user")
         gtk_widget_add_css_class(bubble, isUser ? "user" : "assistant")
     }

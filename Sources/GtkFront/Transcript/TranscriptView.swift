@@ -84,7 +84,7 @@ final class TranscriptView {
         case .focused:
             followsNewest = false
             showFocusedMessage()
-        case .error, .status, .consentRequested, .consentSettled, .replyFinished, .files:
+        case .error, .status, .consentRequested, .consentSettled, .replyFinished, .files, .knowledge:
             break
         }
     }
@@ -155,7 +155,8 @@ final class TranscriptView {
                 copyText: { [weak self] text, button in self?.copy(text, from: button) },
                 edit: { [weak self] id in self?.viewModel.beginEdit(id) },
                 regenerate: { [weak self] in self?.viewModel.regenerate() },
-                openFile: { [weak self] file, button in self?.open(file, from: button) }))
+                openFile: { [weak self] file, button in self?.open(file, from: button) },
+                openSource: { [weak self] source, button in self?.open(source, from: button) }))
             gtk_list_item_set_child(OpaquePointer(item), row.root)
             gtk_list_item_set_activatable(OpaquePointer(item), 0)
             gtk_list_item_set_selectable(OpaquePointer(item), 0)
@@ -209,6 +210,14 @@ final class TranscriptView {
             }
         } catch {
             status.report("Could not open “\(file.name)”: \(ChatError.describe(error))")
+        }
+    }
+
+    /// Opens a reply's source file in the desktop's app for it.
+    private func open(_ source: KnowledgeSource, from widget: UnsafeMutablePointer<GtkWidget>) {
+        let status = viewModel.status
+        DefaultApp.open(URL(filePath: source.path), from: widget) { reason in
+            status.report("Could not open “\(source.path)”: \(reason)")
         }
     }
 

@@ -14,6 +14,8 @@ final class ChatPage {
     let transcript: TranscriptView
     let emptyPage: EmptyChatPage
     let composer: ComposerBar
+    /// The folders the chat asks about, and their indexing.
+    let knowledgeBar: KnowledgeBar
     /// Why the chat cannot be had (the model is unavailable, the chats could not be opened).
     let banner = Banner(buttonLabel: "_Preferences", action: "win.preferences")
     /// A problem that lasts the whole session (the chat store could not be opened).
@@ -28,6 +30,7 @@ final class ChatPage {
         header = HeaderTitle(viewModel: viewModel)
         transcript = TranscriptView(viewModel: viewModel)
         composer = ComposerBar(viewModel: viewModel)
+        knowledgeBar = KnowledgeBar(knowledge: viewModel.knowledge)
         let composer = composer
         emptyPage = EmptyChatPage(viewModel: viewModel) { prompt in
             viewModel.draft = prompt
@@ -57,6 +60,7 @@ final class ChatPage {
         gtk_widget_set_hexpand(widget, 1)
         gtk_box_append(widget.cast(), headerBar)
         gtk_box_append(widget.cast(), banner.widget)
+        gtk_box_append(widget.cast(), knowledgeBar.widget)
         gtk_box_append(widget.cast(), content)
         gtk_box_append(widget.cast(), composer.widget)
         FileIntake.acceptDrops(on: widget, into: viewModel.files)
@@ -86,6 +90,8 @@ final class ChatPage {
     func apply(_ change: ChatViewModel.Change) {
         transcript.apply(change)
         switch change {
+        case .knowledge:
+            knowledgeBar.refresh()
         case .composer, .files:
             composer.refresh()
             if viewModel.editingMessageID != nil { composer.input.focus() }

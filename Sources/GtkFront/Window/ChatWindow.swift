@@ -184,7 +184,7 @@ public final class ChatWindow {
             if gtk_window_is_active(window.cast()) == 0 { ReplyNotification.send(for: viewModel.conversation[index], from: window) }
         case .composer, .files, .reloaded, .messageInserted, .messageRemoved:
             updateActions()
-        case .messageChanged, .status, .focused:
+        case .messageChanged, .status, .focused, .knowledge:
             break
         }
     }
@@ -292,6 +292,7 @@ public final class ChatWindow {
     private func applyPreferences(connectionBefore: ChatConnection.Configuration) {
         guard let preferences else { return }
         viewModel.contextBudget = preferences.settings.contextBudget
+        viewModel.knowledgeShare = preferences.settings.knowledgeShare
         viewModel.defaultSystemPrompt = preferences.settings.systemPrompt
         let connection = preferences.makeConnection()
         guard connection.configuration != connectionBefore,
@@ -310,6 +311,7 @@ public final class ChatWindow {
         Actions.add("regenerate", to: target) { [weak self] in self?.viewModel.regenerate() }
         Actions.add("copy-chat", to: target) { [weak self] in self?.copyChat() }
         Actions.add("attach", to: target) { [weak self] in self?.composer.chooseFiles() }
+        Actions.add("add-folder", to: target) { [weak self] in self?.chooseFolder() }
         Actions.add("preferences", to: target) { [weak self] in self?.showPreferences() }
         Actions.setEnabled(preferences != nil, "preferences", in: target)
         Actions.add("about", to: target) { [weak self] in self?.showAbout() }
@@ -336,6 +338,14 @@ public final class ChatWindow {
         sidebar?.onChatChosen = { [weak self] in self?.showChat() }
         sidebar?.onFocusedRowRemoved = { [weak self] in self?.takeFocusFromRemovedRow() }
         transcript.onFocusedRowRemoved = { [weak self] in self?.takeFocusFromRemovedRow() }
+    }
+
+    /// Asks for a folder for the chat to ask about.
+    private func chooseFolder() {
+        let knowledge = viewModel.knowledge
+        FileChooser.choose(over: window, title: "Ask About a Folder", saving: nil, folder: true) { url in
+            if let url { knowledge.add(url) }
+        }
     }
 
     /// About Agent; the one already open comes to the front.

@@ -7,23 +7,6 @@ import Testing
 /// SQLite FTS5, one fact asked about, files changed and deleted; a PDF's page named.
 @Suite("Knowledge folders", .serialized)
 struct KnowledgeIndexTests {
-    static let servers = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appending(path: "Servers")
-
-    /// Writes the generated folder (Tests/Servers/make_knowledge_folder.py); the file with the fact.
-    static func makeFolder(_ folder: URL, count: Int = 1000, size: Int = 100_000) throws -> URL {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/python3")
-        process.arguments = [servers.appending(path: "make_knowledge_folder.py").path, folder.path, String(count), String(size)]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let path = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        process.waitUntilExit()
-        return URL(filePath: path)
-    }
-
     func temporary(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appending(path: "agent-\(name)-\(UUID().uuidString)")
     }
@@ -32,7 +15,7 @@ struct KnowledgeIndexTests {
     func largeFolder() throws {
         let folder = temporary("knowledge")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let factFile = try Self.makeFolder(folder)
+        let factFile = try KnowledgeFolder.make(folder)
         let index = try KnowledgeIndex(file: temporary("index").appending(path: "knowledge.sqlite"))
         var reports: [(Int, Int)] = []
         let first = try index.update(folder) { reports.append(($0, $1)) }
@@ -104,7 +87,7 @@ struct KnowledgeCLITests {
     func cli() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "agent-cli-knowledge-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let factFile = try KnowledgeIndexTests.makeFolder(folder, count: 40, size: 20_000)
+        let factFile = try KnowledgeFolder.make(folder, count: 40, size: 20_000)
         let server = TestServer.shared
         let marker = uniqueMarker()
         let asked = try await ProductRunner.run("agent-cli", ["--server", server.url("echo/\(marker)"), "--knowledge", folder.path,

@@ -49,12 +49,14 @@ enum GtkTestHarness {
     /// An application with its window, talking to `endpoint` (or through `connection`).
     static func launch(_ endpoint: ChatEndpoint, toolbox: Toolbox = Toolbox(), consent: ConsentBroker = ConsentBroker(),
                        store: ChatStore? = nil, settings: SettingsStore? = nil, preferences: AppPreferences? = nil,
-                       connection: ChatConnection? = nil, storeProblem: String? = nil) throws -> AgentApplication {
+                       connection: ChatConnection? = nil, storeProblem: String? = nil,
+                       knowledgeIndex: URL = FileManager.default.temporaryDirectory.appending(path: "agent-index-\(UUID().uuidString)")
+                           .appending(path: "knowledge.sqlite")) throws -> AgentApplication {
         try requireDisplay()
         warningsBefore = GLibWarnings.count
         launches += 1
         let connection = connection ?? preferences?.makeConnection() ?? ChatConnection(endpoint: endpoint, toolbox: toolbox)
-        let viewModel = ChatViewModel(connection: connection, consent: consent, store: store)
+        let viewModel = ChatViewModel(connection: connection, consent: consent, store: store, knowledgeIndex: knowledgeIndex)
         let library = store.map { ChatLibrary(store: $0, viewModel: viewModel, settings: settings ?? preferences?.settings) }
         let app = AgentApplication(viewModel: viewModel, library: library, preferences: preferences, storeProblem: storeProblem,
                                    unique: false, applicationID: "\(AppIdentity.applicationID).Test\(launches)")
