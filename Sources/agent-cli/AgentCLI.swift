@@ -37,6 +37,8 @@ struct AgentCLI {
           --knowledge DIR     ask about the files in DIR: it is indexed (only what changed since the last run) and the
                               best passages go with the question; repeatable. The sources go to stderr as
                               "sources: FILE[, FILE…]".
+          --passages          print the passages --knowledge finds for the prompt (and how long finding them took, on
+                              stderr), and send nothing
 
         Tool calls are shown on stderr. Exit status: 0 on a complete reply, 1 on any failure,
         2 on a usage error, 130 when interrupted.
@@ -109,6 +111,10 @@ struct AgentCLI {
             fail(usage: "cannot attach: \(error)")
         }
         let passages = CLIKnowledge.passages(for: prompt, folders: options.knowledge, settings: settings)
+        if options.printPassages {
+            CLIKnowledge.print(passages)
+            return
+        }
         let connection: ChatConnection
         if let endpoint {
             connection = ChatConnection(endpoint: endpoint, options: options.generation, toolbox: toolbox, mcp: mcp)

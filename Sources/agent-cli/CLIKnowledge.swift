@@ -24,7 +24,11 @@ enum CLIKnowledge {
                     + "\(update.removed) gone, \(update.skipped) not text")
             }
             let budget = KnowledgePrompt.budget(contextBudget: settings.contextBudget, share: settings.knowledgeShare)
+            let started = ContinuousClock.now
             let passages = try index.passages(for: question, in: urls, tokenBudget: budget)
+            let took = (ContinuousClock.now - started).components
+            let elapsed = Double(took.seconds) * 1000 + Double(took.attoseconds) / 1e15
+            AgentCLI.writeError("agent-cli: \(passages.count) passages found in \(String(format: "%.2f", elapsed)) ms")
             var seen = Set<KnowledgeSource>()
             let sources = passages.map(\.source).filter { seen.insert($0).inserted }
             if !sources.isEmpty {
@@ -35,5 +39,11 @@ enum CLIKnowledge {
             AgentCLI.writeError("agent-cli: error: the knowledge index: \(ChatError.describe(error))")
             exit(1)
         }
+    }
+
+    /// `--passages`: each passage under its source, as the model would get it.
+    static func print(_ passages: [KnowledgePassage]) {
+        let text = passages.enumerated().map { "[\($0.offset + 1)] \($0.element.source.label) (\($0.element.source.path))\n\($0.element.text)\n" }
+        FileHandle.standardOutput.write(Data(text.joined(separator: "\n").utf8))
     }
 }

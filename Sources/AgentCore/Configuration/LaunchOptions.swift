@@ -39,6 +39,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var attachments: [String] = []
     /// agent-cli: folders whose best passages go with the question (`--knowledge DIR`, repeatable).
     public var knowledge: [String] = []
+    /// agent-cli: print the passages `--knowledge` finds for the prompt, send nothing (`--passages`).
+    public var printPassages = false
     /// agent-cli: offer the model only these tools, by the names `--list-tools` prints (`--tools`).
     public var onlyTools: Set<String>?
     /// agent-cli: call one tool directly (`--call-tool NAME --arguments JSON [--repeat N]`).
@@ -93,6 +95,7 @@ public struct LaunchOptions: Sendable, Equatable {
             if argument == "--no-tools" { options.noTools = true; continue }
             if argument == "--list-chats", acceptsWords { options.listChats = true; continue }
             if argument == "--list-tools", acceptsWords { options.listTools = true; continue }
+            if argument == "--passages", acceptsWords { options.printPassages = true; continue }
             if argument == "--mcp", acceptsWords { options.useAppMCP = true; continue }
             var name = argument
             var value: String?

@@ -109,9 +109,11 @@ public final class KnowledgeIndex: Sendable {
 
     /// The passages that best answer `question` among the files of `folders`: ranked by
     /// BM25, those at least half as relevant as the best, as many as fit `tokenBudget`
-    /// (at most `limit`). None when nothing matches.
+    /// (at most `limit`). Words found in a fifth of all passages or more are left out of
+    /// the search: BM25 gives them almost no weight, and ranking every passage that has
+    /// one is what would make a search slow. None when nothing specific matches.
     public func passages(for question: String, in folders: [URL], tokenBudget: Int, limit: Int = 6) throws -> [KnowledgePassage] {
-        guard let match = KnowledgeQuery.match(for: question), !folders.isEmpty else { return [] }
+        guard !folders.isEmpty, let match = KnowledgeQuery.match(try distinctive(KnowledgeQuery.terms(of: question))) else { return [] }
         let roots = folders.map { $0.standardizedFileURL.path + "/" }
         let within = roots.map { _ in "substr(f.path, 1, ?) = ?" }.joined(separator: " OR ")
         var values: [SQLiteValue] = [.text(match)]
@@ -135,6 +137,20 @@ public final class KnowledgeIndex: Sendable {
             passages.append(KnowledgePassage(source: KnowledgeSource(path: path, page: row[1].integer.map(Int.init)), text: text))
         }
         return passages
+    }
+
+    /// The terms found in fewer than a fifth of the passages (each counted only that far).
+    private func distinctive(_ terms: [String]) throws -> [String] {
+        guard !terms.isEmpty else { return [] }
+        return try database.withLock { database in
+            let passages = Int(try database.query("SELECT count(*) FROM chunks").first?.first?.integer ?? 0)
+            let common = max(50, passages / 5)
+            return try terms.filter { term in
+                let found = try database.query("SELECT count(*) FROM (SELECT 1 FROM chunk_search WHERE chunk_search MATCH ? LIMIT ?)",
+                                               [.text(term), .integer(Int64(common))])
+                return Int(found.first?.first?.integer ?? 0) < common
+            }
+        }
     }
 
     /// The regular files under `root`, hidden ones and hidden folders left out, with

@@ -1,13 +1,18 @@
-/// A question made into an FTS5 query: its words, less the ones every text has, any of
+/// A question made into FTS5 queries: its words, less the ones every text has, any of
 /// which may match (BM25 ranks passages with more and rarer ones first).
 enum KnowledgeQuery {
-    static func match(for question: String) -> String? {
+    /// The question's words worth searching for, each quoted as an FTS5 phrase.
+    static func terms(of question: String) -> [String] {
         var seen = Set<String>()
-        let terms = question.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init).filter { word in
+        let words = question.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init).filter { word in
             word.count > 1 && !stopWords.contains(word) && seen.insert(word).inserted
         }
-        guard !terms.isEmpty else { return nil }
-        return terms.prefix(32).map { "\"\($0)\"" }.joined(separator: " OR ")
+        return words.prefix(32).map { "\"\($0)\"" }
+    }
+
+    /// `terms` as one query any of them matches.
+    static func match(_ terms: [String]) -> String? {
+        terms.isEmpty ? nil : terms.joined(separator: " OR ")
     }
 
     static let stopWords: Set<String> = [
