@@ -78,6 +78,7 @@ let status = MainActor.assumeIsolated {
     let viewModel = ChatViewModel(connection: connection, consent: consent, store: store,
                                   harnessAppIDPrefix: "\(AppIdentity.applicationID).\(settings.installationID.prefix(8))")
     viewModel.contextBudget = settings.contextBudget
+    viewModel.knowledgeShare = settings.knowledgeShare
     viewModel.defaultSystemPrompt = settings.systemPrompt
     let library = store.map { ChatLibrary(store: $0, viewModel: viewModel, settings: settings) }
     // Options for one run must not be handed to an already running instance.

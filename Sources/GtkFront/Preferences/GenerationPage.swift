@@ -38,6 +38,11 @@ final class GenerationPage {
                                             range: 256...1_048_576, step: 256, settings: root, key: "context-budget")
         contextBudget = budget.spin
         PreferenceRows.add(budget.row, to: context)
+        let share = PreferenceRows.spinRow(title: "Share for Folders",
+                                           subtitle: "At most this percentage of the budget goes to passages from the folders a chat "
+                                               + "asks about.",
+                                           range: 5...90, step: 5, settings: root, key: "knowledge-share")
+        PreferenceRows.add(share.row, to: context)
 
         let prompt = PreferenceRows.group(in: widget, title: "System Prompt",
                                           description: "New chats start with this prompt; chats you already have keep theirs.")
