@@ -29,11 +29,8 @@ enum CLIKnowledge {
             let took = (ContinuousClock.now - started).components
             let elapsed = Double(took.seconds) * 1000 + Double(took.attoseconds) / 1e15
             AgentCLI.writeError("agent-cli: \(passages.count) passages found in \(String(format: "%.2f", elapsed)) ms")
-            var seen = Set<KnowledgeSource>()
-            let sources = passages.map(\.source).filter { seen.insert($0).inserted }
-            if !sources.isEmpty {
-                AgentCLI.writeError("sources: " + sources.map { $0.path + ($0.page.map { " (page \($0))" } ?? "") }.joined(separator: ", "))
-            }
+            let sources = KnowledgeSource.unique(in: passages)
+            if !sources.isEmpty { AgentCLI.writeError("sources: " + sources.map(\.reference).joined(separator: ", ")) }
             return passages
         } catch {
             AgentCLI.writeError("agent-cli: error: the knowledge index: \(ChatError.describe(error))")
@@ -43,7 +40,7 @@ enum CLIKnowledge {
 
     /// `--passages`: each passage under its source, as the model would get it.
     static func print(_ passages: [KnowledgePassage]) {
-        let text = passages.enumerated().map { "[\($0.offset + 1)] \($0.element.source.label) (\($0.element.source.path))\n\($0.element.text)\n" }
+        let text = passages.enumerated().map { "[\($0.offset + 1)] \($0.element.source.reference)\n\($0.element.text)\n" }
         FileHandle.standardOutput.write(Data(text.joined(separator: "\n").utf8))
     }
 }

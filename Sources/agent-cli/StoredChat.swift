@@ -26,7 +26,7 @@ final class StoredChat: Sendable {
     init(_ spec: String, store: ChatStore, user: ChatMessage, model: String, settings: SettingsStore) throws {
         let summary: ChatSummary
         if spec == "new" {
-            summary = try store.createChat(ChatSummary(title: ChatTitle.make(from: user.text.isEmpty ? user.attachments.first?.name ?? "" : user.text), model: model,
+            summary = try store.createChat(ChatSummary(title: ChatTitle.make(for: user), model: model,
                                                        systemPrompt: settings.systemPrompt))
         } else {
             guard let id = UUID(uuidString: spec), let existing = try store.chat(id) else { throw UnknownChat(id: spec) }

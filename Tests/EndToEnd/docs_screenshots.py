@@ -328,8 +328,8 @@ def paste_files(frame, paths):
     uris = "".join("file://" + path + "\r\n" for path in paths)
     subprocess.Popen(["xclip", "-selection", "clipboard", "-t", "text/uri-list", "-i"], stdin=subprocess.PIPE,
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).communicate(uris.encode())
-    Atspi.Component.grab_focus(entry)
-    subprocess.run(["xdotool", "windowfocus", "--sync", x_window("^Agent$"), "key", "--clearmodifiers", "ctrl+v"], check=True)
+    click(entry, x_window("^Agent$"))
+    subprocess.run(["xdotool", "key", "--clearmodifiers", "ctrl+v"], check=True)
     for path in paths:
         name = os.path.basename(path)
         wait_for(f"the chip of {name}", lambda: named(frame, f"Remove {name}", [Atspi.Role.PUSH_BUTTON]), timeout=20)

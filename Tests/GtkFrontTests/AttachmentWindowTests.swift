@@ -73,6 +73,20 @@ extension GtkSuites {
             try await Xdo.focus(window.window)
         }
 
+        /// Waits until `widget` has its place and size on screen (a chip just added is mapped a
+        /// frame before it is laid out), so that a click lands on it.
+        func laidOut(_ widget: UnsafeMutablePointer<GtkWidget>) async throws {
+            try await GtkTestHarness.pump(until: {
+                var bounds = graphene_rect_t()
+                guard let root = gtk_widget_get_root(widget),
+                      gtk_widget_compute_bounds(widget, UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self), &bounds) != 0
+                else { return false }
+                return bounds.size.width > 0 && bounds.size.height > 0 && gtk_widget_get_child_visible(widget) != 0
+                    && (gtk_widget_get_frame_clock(widget).map { gdk_frame_clock_get_frame_counter($0) } ?? 0) > 0
+            }, "\(String(cString: gtk_widget_get_name(widget))) laid out")
+            GtkTestHarness.pumpPending()
+        }
+
         /// The texts of the labels inside `widget`, in order.
         func labels(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
             var found: [String] = []
@@ -121,6 +135,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { viewModel.files.items.count == 1 && GtkTestHarness.isMapped(shelf) }, "the chip")
             #expect(labels(in: shelf) == ["notes.txt", "28 bytes"])
             let remove = try #require(GtkTestHarness.descendant(withCSSClass: "attachment-remove", in: shelf))
+            try await laidOut(remove)
             try await Xdo.click(remove)
             try await GtkTestHarness.pump(until: { viewModel.files.items.isEmpty && !GtkTestHarness.isVisible(shelf) }, "the chip removed")
 
@@ -164,7 +179,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { viewModel.files.items.count == 2 }, "the pasted image")
             let pasted = viewModel.files.items[1]
             #expect(pasted.name == "Pasted image.png" && pasted.kind == .image && pasted.mediaType == "image/png")
-            try await GtkTestHarness.pump(until: { GtkTestHarness.descendant(ofType: "GtkPicture", in: window.composer.shelf.widget) != nil },
+            try await GtkTestHarness.pump(until: { GtkTestHarness.descendant(withCSSClass: "attachment-thumbnail", in: window.composer.shelf.widget) != nil },
                                           "the thumbnail")
 
             try await setClipboard(Data("plain words".utf8), type: "text/plain;charset=utf-8", in: window)
@@ -246,6 +261,7 @@ extension GtkSuites {
             #expect(((body["messages"] as? [[String: Any]])?.last?["content"] as? String)?.contains("Pemberton") == true)
 
             let remove = try #require(GtkTestHarness.descendant(withCSSClass: "knowledge-remove", in: bar.widget))
+            try await laidOut(remove)
             try await Xdo.click(remove)
             try await GtkTestHarness.pump(until: { viewModel.knowledge.folders.isEmpty && !GtkTestHarness.isVisible(bar.widget) },
                                           "the folder gone")

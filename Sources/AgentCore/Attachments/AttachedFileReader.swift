@@ -15,6 +15,7 @@ extension AttachedFile {
             throw Refusal(description: "“\(name)” does not exist (\(url.path))")
         }
         guard info.st_mode & S_IFMT != S_IFDIR else { throw Refusal(description: "“\(name)” is a folder, not a file") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw Refusal(description: "“\(name)” is not a regular file (a device or a pipe)") }
         guard Int(info.st_size) <= maximumBytes else {
             throw Refusal(description: "“\(name)” is \(ByteCountText.describe(Int(info.st_size))); files over \(ByteCountText.describe(maximumBytes)) are not attached")
         }

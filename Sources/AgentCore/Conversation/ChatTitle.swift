@@ -6,6 +6,12 @@ import FoundationEssentials
 public enum ChatTitle {
     public static let untitled = "New Chat"
 
+    /// The title of a chat that starts with `message`: its text, or the name of its first
+    /// file when it is only files.
+    public static func make(for message: ChatMessage) -> String {
+        make(from: message.text.isEmpty ? message.attachments.first?.name ?? "" : message.text)
+    }
+
     public static func make(from prompt: String) -> String {
         let line = MarkdownParser.parse(prompt).lazy.compactMap(firstLine).first ?? ""
         let trimmed = line.trimmedSpaces

@@ -52,10 +52,14 @@ public final class KnowledgeIndex: Sendable {
     @discardableResult
     public func update(_ folder: URL, progress: (Int, Int) -> Void = { _, _ in }) throws -> Update {
         let root = folder.standardizedFileURL.path
+        var info = stat()
+        // A folder that is gone (or not mounted) keeps its index: it is not "every file deleted".
+        guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw FolderMissing(path: root)
+        }
         let found = Self.files(in: root)
         let known = try database.withLock { database in
-            try database.query("SELECT path, mtime, size FROM files WHERE substr(path, 1, ?) = ?",
-                               [.integer(Int64(root.utf8.count + 1)), .text(root + "/")])
+            try database.query("SELECT path, mtime, size FROM files WHERE path >= ? AND path < ?", Self.range(under: root))
         }
         var stored: [String: (mtime: Double, size: Int)] = [:]
         for row in known {
@@ -71,17 +75,21 @@ public final class KnowledgeIndex: Sendable {
             }
             summary.removed = gone.count
         }
-        let batchSize = 32
+        // Written a batch at a time: up to 32 files, or fewer when they hold more than 8 MB.
         var index = 0
         while index < found.count {
             try Task.checkCancellation()
-            let batch = found[index..<min(found.count, index + batchSize)]
             var read: [(path: String, mtime: Double, size: Int, chunks: [(page: Int?, text: String)]?)] = []
-            for file in batch {
+            var bytes = 0
+            let start = index
+            while index < found.count, index - start < 32, bytes < 8 << 20 {
+                let file = found[index]
+                index += 1
                 if let old = stored[file.path], old.mtime == file.mtime, old.size == file.size {
                     summary.unchanged += 1
                     continue
                 }
+                bytes += file.size
                 read.append((file.path, file.mtime, file.size, KnowledgeFileReader.chunks(of: URL(filePath: file.path), size: file.size)))
             }
             try database.withLock { database in
@@ -101,7 +109,6 @@ public final class KnowledgeIndex: Sendable {
             }
             summary.indexed += read.count { $0.chunks != nil }
             summary.skipped += read.count { $0.chunks == nil }
-            index += batch.count
             progress(index, found.count)
         }
         return summary
@@ -114,10 +121,9 @@ public final class KnowledgeIndex: Sendable {
     /// one is what would make a search slow. None when nothing specific matches.
     public func passages(for question: String, in folders: [URL], tokenBudget: Int, limit: Int = 6) throws -> [KnowledgePassage] {
         guard !folders.isEmpty, let match = KnowledgeQuery.match(try distinctive(KnowledgeQuery.terms(of: question))) else { return [] }
-        let roots = folders.map { $0.standardizedFileURL.path + "/" }
-        let within = roots.map { _ in "substr(f.path, 1, ?) = ?" }.joined(separator: " OR ")
+        let within = folders.map { _ in "(f.path >= ? AND f.path < ?)" }.joined(separator: " OR ")
         var values: [SQLiteValue] = [.text(match)]
-        for root in roots { values += [.integer(Int64(root.utf8.count)), .text(root)] }
+        for folder in folders { values += Self.range(under: folder.standardizedFileURL.path) }
         values.append(.integer(Int64(limit * 4)))
         let rows = try database.withLock { database in
             try database.query("""
@@ -131,12 +137,28 @@ public final class KnowledgeIndex: Sendable {
         var used = 0
         for row in rows {
             guard let path = row[0].text, let text = row[2].text, let score = row[3].real, score <= best / 2 else { continue }
-            let cost = (text.utf8.count + 3) / 4 + 16
+            let cost = Self.estimatedTokens(text)
             guard used + cost <= tokenBudget, passages.count < limit else { break }
             used += cost
             passages.append(KnowledgePassage(source: KnowledgeSource(path: path, page: row[1].integer.map(Int.init)), text: text))
         }
         return passages
+    }
+
+    /// What a passage costs a request, in estimated tokens: its text and its label.
+    static func estimatedTokens(_ text: String) -> Int {
+        (text.utf8.count + 3) / 4 + 16
+    }
+
+    /// A folder that is not there (moved, deleted, or on a disk not mounted).
+    public struct FolderMissing: Error, LocalizedError {
+        public let path: String
+        public var errorDescription: String? { "the folder \(path) is not there" }
+    }
+
+    /// The paths under `root`, as a range of text: from "root/" up to "root0" ("0" follows "/").
+    private static func range(under root: String) -> [SQLiteValue] {
+        [.text(root + "/"), .text(root + "0")]
     }
 
     /// The terms found in fewer than a fifth of the passages (each counted only that far).

@@ -23,9 +23,20 @@ public struct KnowledgeSource: Sendable, Equatable, Hashable {
         self.page = page
     }
 
-    /// "notes.md", "report.pdf, page 3".
+    /// "notes.md", "report.pdf, page 3": under a reply.
     public var label: String {
         let name = URL(filePath: path).lastPathComponent
         return page.map { "\(name), page \($0)" } ?? name
+    }
+
+    /// "/home/me/notes.md", "/home/me/report.pdf (page 3)": for the model and the terminal.
+    public var reference: String {
+        page.map { "\(path) (page \($0))" } ?? path
+    }
+
+    /// The sources of `passages`, each once, in order.
+    public static func unique(in passages: [KnowledgePassage]) -> [KnowledgeSource] {
+        var seen = Set<KnowledgeSource>()
+        return passages.map(\.source).filter { seen.insert($0).inserted }
     }
 }

@@ -34,7 +34,7 @@ extension SettingsStore {
 
     /// The most of the context budget, in percent, that passages from knowledge folders take.
     public var knowledgeShare: Int {
-        get { min(90, max(5, root.int("knowledge-share"))) }
+        get { root.int("knowledge-share") }
         set { root.set("knowledge-share", newValue) }
     }
 

@@ -41,9 +41,6 @@ public enum ChatArchive {
         ]
         if let model = chat.summary.model { members.append(("model", .string(model))) }
         if let profile = chat.summary.serverProfile { members.append(("serverProfile", .string(profile))) }
-        if !chat.summary.knowledgeFolders.isEmpty {
-            members.append(("knowledgeFolders", .array(chat.summary.knowledgeFolders.map(JSONValue.string))))
-        }
         members.append(("messages", .array(chat.messages.map(json))))
         return .object(members)
     }
@@ -110,8 +107,7 @@ public enum ChatArchive {
                                       created: Self.date(chat["created"]),
                                       updated: Self.date(chat["updated"]),
                                       model: chat["model"]?.stringValue, serverProfile: chat["serverProfile"]?.stringValue,
-                                      systemPrompt: chat["systemPrompt"]?.stringValue ?? "",
-                                      knowledgeFolders: (chat["knowledgeFolders"]?.arrayValue ?? []).compactMap(\.stringValue))
+                                      systemPrompt: chat["systemPrompt"]?.stringValue ?? "")
             let messages = try (chat["messages"]?.arrayValue ?? []).map { message -> ChatMessage in
                 guard let id = message["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
                       let role = message["role"]?.stringValue.flatMap(Role.init(rawValue:)),

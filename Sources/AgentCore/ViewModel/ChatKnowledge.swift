@@ -53,11 +53,17 @@ public final class ChatKnowledge {
     }
 
     /// The passages for `question` from the folders, within `tokenBudget`; none when there
-    /// are no folders or the index cannot be read (which is reported).
+    /// are no folders or the index cannot be read (which is reported). Unless they are being
+    /// indexed now, the folders are brought up to date first (files changed since are read
+    /// again; a folder not there keeps its index).
     func passages(for question: String, tokenBudget: Int) async -> [KnowledgePassage] {
         guard !folders.isEmpty, let index = openIndex() else { return [] }
         let folders = folders
-        let result = await Task.detached { Result { try index.passages(for: question, in: folders, tokenBudget: tokenBudget) } }.value
+        let current = worker == nil
+        let result = await Task.detached {
+            if current { for folder in folders { _ = try? index.update(folder) } }
+            return Result { try index.passages(for: question, in: folders, tokenBudget: tokenBudget) }
+        }.value
         switch result {
         case .success(let passages): return passages
         case .failure(let error):

@@ -51,6 +51,8 @@ public final class ChatViewModel {
     private var generation = 0
     /// A connection chosen while a reply streamed: it takes over once the reply ends.
     private var pendingConnection: ChatConnection?
+    /// What the composer held when an edit began, given back when it is cancelled.
+    private var composerBeforeEdit: (draft: String, files: [AttachedFile])?
 
     private struct Flight {
         let replyID: UUID
@@ -172,8 +174,9 @@ public final class ChatViewModel {
         }
         if pager?.hasLater == true { showNewestPage() }
         editingMessageID = nil
+        composerBeforeEdit = nil
         focusedMessageID = nil
-        ensureChat(firstPrompt: text.isEmpty ? userMessage.attachments.first?.name ?? "" : text)
+        ensureChat(firstMessage: userMessage)
         draft = ""
         files.replace(with: [])
         append(userMessage)
@@ -192,6 +195,7 @@ public final class ChatViewModel {
     /// Puts a user message back in the entry; sending replaces it and all that followed.
     public func beginEdit(_ messageID: UUID) {
         guard !isSending, let index = conversation.index(of: messageID), conversation[index].role == .user else { return }
+        if editingMessageID == nil { composerBeforeEdit = (draft, files.items) }
         editingMessageID = messageID
         draft = conversation[index].text
         files.replace(with: conversation[index].attachments)
@@ -201,8 +205,9 @@ public final class ChatViewModel {
     public func cancelEdit() {
         guard editingMessageID != nil else { return }
         editingMessageID = nil
-        draft = ""
-        files.replace(with: [])
+        draft = composerBeforeEdit?.draft ?? ""
+        files.replace(with: composerBeforeEdit?.files ?? [])
+        composerBeforeEdit = nil
         notify(.composer)
     }
 
@@ -249,8 +254,13 @@ public final class ChatViewModel {
                 settle(.stopped)
                 return
             }
-            let context = await withKnowledge(requestContext(through: userIndex))
+            let passages = await knowledgePassages(for: conversation[userIndex])
             guard generation == self.generation else { return }
+            guard let questionIndex = conversation.index(of: userID) else {
+                settle(.stopped)
+                return
+            }
+            let context = requestContext(through: questionIndex, passages: passages)
             try await turn.run(context: context) { relay.push($0) }
             ending = Task.isCancelled ? .stopped : .completed
         } catch {
@@ -268,10 +278,13 @@ public final class ChatViewModel {
 
     /// The messages a request carries: the chat's system prompt, then as many recent turns
     /// as fit the budget — reaching into the store when the loaded page is short.
-    private func requestContext(through userIndex: Int) -> [ChatMessage] {
+    /// With `passages` from the chat's folders before the question, in a budget less what
+    /// they take.
+    private func requestContext(through userIndex: Int, passages: [KnowledgePassage]) -> [ChatMessage] {
+        let budget = contextBudget - KnowledgePrompt.tokens(of: passages)
         var messages = conversation.context(through: userIndex)
         if let pager, let first = conversation.messages.first,
-           messages.reduce(0, { $0 + ContextWindow.estimatedTokens($1) }) < contextBudget {
+           messages.reduce(0, { $0 + ContextWindow.estimatedTokens($1) }) < budget {
             do {
                 messages = Conversation(messages: try pager.stored(before: first.id, limit: 400)).context() + messages
             } catch {
@@ -279,20 +292,25 @@ public final class ChatViewModel {
                               + ChatError.describe(error))
             }
         }
-        return ContextWindow.select(messages, systemPrompt: chat?.systemPrompt ?? defaultSystemPrompt, budget: contextBudget)
+        var context = ContextWindow.select(messages, systemPrompt: chat?.systemPrompt ?? defaultSystemPrompt, budget: budget)
+        if let question = context.last, question.role == .user {
+            context[context.count - 1] = KnowledgePrompt.compose(question, passages: passages)
+        }
+        return context
     }
 
-    /// `context` with the best passages from the chat's folders before its question, and
-    /// their sources recorded on the reply in flight.
-    private func withKnowledge(_ context: [ChatMessage]) async -> [ChatMessage] {
-        guard !knowledge.folders.isEmpty, let question = context.last, question.role == .user else { return context }
+    /// The best passages from the chat's folders for `question`, their sources recorded on
+    /// the reply in flight — unless the reply was given up meanwhile (another chat opened).
+    private func knowledgePassages(for question: ChatMessage) async -> [KnowledgePassage] {
+        guard !knowledge.folders.isEmpty else { return [] }
+        let generation = generation
         let budget = KnowledgePrompt.budget(contextBudget: contextBudget, share: knowledgeShare)
         let passages = await knowledge.passages(for: question.text, tokenBudget: budget)
-        guard !passages.isEmpty, let replyID = flight?.replyID, let replyIndex = conversation.index(of: replyID) else { return context }
-        var seen = Set<KnowledgeSource>()
-        conversation[replyIndex].sources = passages.map(\.source).filter { seen.insert($0).inserted }
+        guard generation == self.generation, !passages.isEmpty, let replyID = flight?.replyID,
+              let replyIndex = conversation.index(of: replyID) else { return [] }
+        conversation[replyIndex].sources = KnowledgeSource.unique(in: passages)
         notify(.messageChanged(replyIndex))
-        return context.dropLast() + [KnowledgePrompt.compose(question, passages: passages)]
+        return passages
     }
 
     /// Applies a batch of turn events (on the main actor) with one change notification.
@@ -354,9 +372,9 @@ public final class ChatViewModel {
 
     // MARK: Keeping the store in step
 
-    private func ensureChat(firstPrompt: String) {
+    private func ensureChat(firstMessage: ChatMessage) {
         guard let pager, let writer, pager.chat == nil else { return }
-        let summary = ChatSummary(title: ChatTitle.make(from: firstPrompt), model: connection.modelName,
+        let summary = ChatSummary(title: ChatTitle.make(for: firstMessage), model: connection.modelName,
                                   systemPrompt: defaultSystemPrompt, knowledgeFolders: knowledge.folders.map(\.path))
         guard writer.create(summary) else { return }
         pager.created(summary)

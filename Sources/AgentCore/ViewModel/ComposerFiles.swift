@@ -39,23 +39,36 @@ public final class ComposerFiles {
         onChange?()
     }
 
-    private func read(_ work: @escaping @Sendable () throws(AttachedFile.Refusal) -> AttachedFile) {
+    private typealias Reading = @Sendable () throws(AttachedFile.Refusal) -> AttachedFile
+
+    /// Files waiting to be read, in the order they were added.
+    private var queue: [Reading] = []
+    private var worker: Task<Void, Never>?
+
+    /// Reads files one after another off the main actor, so they join in the order added.
+    private func read(_ work: @escaping Reading) {
+        queue.append(work)
         reading += 1
         onChange?()
-        Task {
-            let result = await Task.detached { () -> Result<AttachedFile, AttachedFile.Refusal> in
-                do throws(AttachedFile.Refusal) {
-                    return .success(try work())
-                } catch {
-                    return .failure(error)
+        guard worker == nil else { return }
+        worker = Task {
+            while !queue.isEmpty {
+                let next = queue.removeFirst()
+                let result = await Task.detached { () -> Result<AttachedFile, AttachedFile.Refusal> in
+                    do throws(AttachedFile.Refusal) {
+                        return .success(try next())
+                    } catch {
+                        return .failure(error)
+                    }
+                }.value
+                reading -= 1
+                switch result {
+                case .success(let file): items.append(file)
+                case .failure(let refusal): onRefusal?("Cannot attach: \(refusal.description)")
                 }
-            }.value
-            reading -= 1
-            switch result {
-            case .success(let file): items.append(file)
-            case .failure(let refusal): onRefusal?("Cannot attach: \(refusal.description)")
+                onChange?()
             }
-            onChange?()
+            worker = nil
         }
     }
 }

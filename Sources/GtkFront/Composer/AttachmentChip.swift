@@ -11,6 +11,7 @@ enum AttachmentChip {
     static func removable(_ file: AttachedFile, remove: @escaping @MainActor () -> Void) -> UnsafeMutablePointer<GtkWidget> {
         let card: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
         GtkText.addClasses(card, "attachment-chip")
+        gtk_widget_set_halign(card, GTK_ALIGN_START)
         gtk_box_append(card.cast(), content(file))
         let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("window-close-symbolic")
         GtkText.addClasses(button, "flat", "circular", "attachment-remove")
@@ -26,6 +27,7 @@ enum AttachmentChip {
     static func openable(_ file: AttachedFile, open: @escaping @MainActor (UnsafeMutablePointer<GtkWidget>) -> Void) -> UnsafeMutablePointer<GtkWidget> {
         let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new()
         GtkText.addClasses(button, "attachment-chip", "attachment-open")
+        gtk_widget_set_halign(button, GTK_ALIGN_END)
         gtk_button_set_child(button.cast(), content(file))
         gtk_widget_set_tooltip_text(button, "Open “\(file.name)”")
         agent_accessible_set_label(button, "\(file.name), \(ByteCountText.describe(file.byteCount))")
@@ -51,7 +53,9 @@ enum AttachmentChip {
         gtk_widget_set_valign(labels, GTK_ALIGN_CENTER)
         let name: UnsafeMutablePointer<GtkWidget> = gtk_label_new(file.name)
         gtk_label_set_ellipsize(name.opaque, PANGO_ELLIPSIZE_MIDDLE)
+        // As wide as the name up to 22 characters, also where space is short (a bubble).
         gtk_label_set_max_width_chars(name.opaque, 22)
+        gtk_label_set_width_chars(name.opaque, Int32(min(file.name.count, 22)))
         gtk_label_set_xalign(name.opaque, 0)
         GtkText.addClasses(name, "attachment-name")
         let size: UnsafeMutablePointer<GtkWidget> = gtk_label_new(ByteCountText.describe(file.byteCount))
@@ -65,14 +69,13 @@ enum AttachmentChip {
 
     /// The image itself, small; an icon for other files (and an image GTK cannot show).
     private static func preview(_ file: AttachedFile) -> UnsafeMutablePointer<GtkWidget> {
-        if file.kind == .image, let texture = texture(file.data) {
-            let picture: UnsafeMutablePointer<GtkWidget> = gtk_picture_new_for_paintable(OpaquePointer(texture))
-            g_object_unref(texture)
-            gtk_picture_set_content_fit(picture.opaque, GTK_CONTENT_FIT_COVER)
-            gtk_widget_set_size_request(picture, 32, 32)
-            GtkText.addClasses(picture, "attachment-thumbnail")
-            gtk_widget_set_overflow(picture, GTK_OVERFLOW_HIDDEN)
-            return picture
+        if file.kind == .image, let texture = texture(for: file) {
+            // An image of a paintable is drawn at its pixel size, the picture scaled into it.
+            let thumbnail: UnsafeMutablePointer<GtkWidget> = gtk_image_new_from_paintable(OpaquePointer(texture))
+            gtk_image_set_pixel_size(thumbnail.opaque, 32)
+            GtkText.addClasses(thumbnail, "attachment-thumbnail")
+            gtk_widget_set_overflow(thumbnail, GTK_OVERFLOW_HIDDEN)
+            return thumbnail
         }
         let icon = file.mediaType == "application/pdf" ? "x-office-document-symbolic"
             : file.kind == .image ? "image-x-generic-symbolic" : "text-x-generic-symbolic"
@@ -82,12 +85,23 @@ enum AttachmentChip {
         return image
     }
 
-    private static func texture(_ data: Data) -> UnsafeMutableRawPointer? {
-        let bytes = data.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+    /// Decoded images by digest, so that a row shown again does not decode its images
+    /// again; a few dozen are kept (the cache holds a reference to each).
+    private static var textures: [String: UnsafeMutableRawPointer] = [:]
+
+    private static func texture(for file: AttachedFile) -> UnsafeMutableRawPointer? {
+        if let cached = textures[file.digest] { return cached }
+        let bytes = file.data.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         defer { g_bytes_unref(bytes) }
         var error: UnsafeMutablePointer<GError>?
-        let texture = gdk_texture_new_from_bytes(bytes, &error)
+        let made = gdk_texture_new_from_bytes(bytes, &error)
         g_clear_error(&error)
-        return texture.map { UnsafeMutableRawPointer($0) }
+        guard let texture = made.map({ UnsafeMutableRawPointer($0) }) else { return nil }
+        if textures.count >= 48 {
+            for old in textures.values { g_object_unref(old) }
+            textures.removeAll()
+        }
+        textures[file.digest] = texture
+        return texture
     }
 }

@@ -17,7 +17,7 @@ final class AttachmentShelf {
         gtk_flow_box_set_column_spacing(widget.opaque, 6)
         gtk_flow_box_set_row_spacing(widget.opaque, 6)
         gtk_flow_box_set_max_children_per_line(widget.opaque, 8)
-        gtk_widget_set_halign(widget, GTK_ALIGN_START)
+        gtk_widget_set_hexpand(widget, 1)
         GtkText.addClasses(widget, "attachment-shelf")
         agent_accessible_set_label(widget, "Attached files")
         gtk_widget_set_visible(widget, 0)

@@ -63,6 +63,7 @@ final class KnowledgeBar {
     private func chip(_ folder: URL) -> UnsafeMutablePointer<GtkWidget> {
         let box: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 2)
         GtkText.addClasses(box, "knowledge-folder")
+        gtk_widget_set_halign(box, GTK_ALIGN_START)
         let name: UnsafeMutablePointer<GtkWidget> = gtk_label_new(folder.lastPathComponent)
         gtk_widget_set_tooltip_text(name, folder.path)
         gtk_label_set_ellipsize(name.opaque, PANGO_ELLIPSIZE_MIDDLE)

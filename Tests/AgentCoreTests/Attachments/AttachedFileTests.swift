@@ -50,6 +50,9 @@ struct AttachedFileTests {
             try AttachedFile.read(folder)
         }
         #expect(throws: (any Error).self) { try AttachedFile.read(folder.appending(path: "nothing.txt")) }
+        #expect(throws: AttachedFile.Refusal(description: "“zero” is not a regular file (a device or a pipe)")) {
+            try AttachedFile.read(URL(filePath: "/dev/zero"))
+        }
     }
 
     /// A PDF drawn by cairo (through rsvg-convert) from SVG pages: text makes a text layer,
@@ -155,6 +158,17 @@ struct AttachedFileTests {
         let webp = try AttachedFile.read(try image("shot.webp", ["-size", "64x48", "xc:yellow"]))
         #expect(try webp.mediaType == "image/png" && (try identify(webp.data).format) == "PNG 64x48")
 
+        // A small file that claims 20,000 × 20,000 pixels is refused at its header.
+        let vast = folder.appending(path: "vast.png")
+        try run("/usr/bin/python3", ["-c", """
+            import struct, sys, zlib
+            def chunk(kind, data): return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+            open(sys.argv[1], "wb").write(b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 20000, 20000, 8, 2, 0, 0, 0))
+                                          + chunk(b"IDAT", zlib.compress(b"\\x00" * 1000)) + chunk(b"IEND", b""))
+            """, vast.path])
+        #expect(throws: AttachedFile.Refusal(description: "“vast.png” is 20000 × 20000 pixels; images over 100 megapixels are not attached")) {
+            try AttachedFile.read(vast)
+        }
         let broken = try write("broken.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00])
         #expect(throws: AttachedFile.Refusal.self) { try AttachedFile.read(broken) }
         #expect(try AttachedFile.read(write("same.png", [UInt8](try Data(contentsOf: png)))).digest == small.digest,

@@ -46,7 +46,8 @@ struct KnowledgeIndexTests {
 
     @Test("A PDF's passages name their page; a small budget takes fewer passages; images and programs are left out")
     func pagesAndBudget() throws {
-        let folder = temporary("knowledge-pdf")
+        // A folder whose name is not ASCII: paths compare as text, byte for byte.
+        let folder = temporary("Notizen-für-März")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var svgs: [String] = []
