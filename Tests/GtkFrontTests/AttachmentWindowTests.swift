@@ -7,8 +7,9 @@ import Testing
 
 extension GtkSuites {
     /// Files into the window as a person puts them there — the Attach button and its file
-    /// chooser, Ctrl+O, a drag from another app, Ctrl+V of copied files or a screenshot —
-    /// shown as chips, sent with the message, and shown on it afterwards.
+    /// chooser, Ctrl+O, Ctrl+V of copied files or a screenshot — shown as chips, sent with the
+    /// message, and opened from it afterwards; a folder to ask about. (Dropping files from
+    /// another app is tested end to end, in a process of its own: Tests/EndToEnd/drop_files_test.py.)
     @MainActor
     @Suite("Attached files in the window (GTK under Xvfb)", .serialized)
     struct AttachmentWindowTests {
@@ -73,6 +74,32 @@ extension GtkSuites {
             try await Xdo.focus(window.window)
         }
 
+        /// The desktop's default app for text files, in this test session's own XDG folders: a
+        /// script that records the file it was asked to open.
+        enum Opener {
+            static let record: URL = {
+                let data = URL(filePath: ProcessInfo.processInfo.environment["XDG_DATA_HOME"] ?? NSTemporaryDirectory())
+                let config = URL(filePath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? NSTemporaryDirectory())
+                let record = data.appending(path: "opened-\(UUID().uuidString)")
+                let script = data.appending(path: "agent-test-opener")
+                let applications = data.appending(path: "applications")
+                try? FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+                try? "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(record.path)'\n".write(to: script, atomically: true, encoding: .utf8)
+                chmod(script.path, 0o755)
+                try? "[Desktop Entry]\nType=Application\nName=Test Opener\nExec=\(script.path) %f\nMimeType=text/plain;text/markdown;\n"
+                    .write(to: applications.appending(path: "agent-test-opener.desktop"), atomically: true, encoding: .utf8)
+                try? FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+                try? "[Default Applications]\ntext/plain=agent-test-opener.desktop;\ntext/markdown=agent-test-opener.desktop;\n"
+                    .write(to: config.appending(path: "mimeapps.list"), atomically: true, encoding: .utf8)
+                return record
+            }()
+
+            /// The files opened so far.
+            static func opened() -> [String] {
+                ((try? String(contentsOf: record, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            }
+        }
+
         /// Waits until `widget` has its place and size on screen (a chip just added is mapped a
         /// frame before it is laid out), so that a click lands on it.
         func laidOut(_ widget: UnsafeMutablePointer<GtkWidget>) async throws {
@@ -122,6 +149,7 @@ extension GtkSuites {
 
         @Test("The Attach button and Ctrl+O: the file chooser, a chip with name and size, Remove; sent, the request has the file and the message shows it")
         func attachByButton() async throws {
+            _ = Opener.record
             let notes = try write("notes.txt", "The meeting is on Thursday.\n")
             let marker = uniqueMarker()
             let (app, window) = try await launch("echo/\(marker)")
@@ -158,6 +186,15 @@ extension GtkSuites {
             let chip = try #require(GtkTestHarness.descendant(withCSSClass: "attachment-open", in: row.root))
             #expect(labels(in: chip) == ["notes.txt", "28 bytes"])
             #expect(row.displayedText == "When is it?")
+
+            // Clicked, the sent file opens in the desktop's app for it: the copy kept with the chat.
+            let before = Opener.opened().count
+            try await laidOut(chip)
+            try await Xdo.click(chip)
+            try await GtkTestHarness.pump(until: { Opener.opened().count > before }, "the default app to open the file")
+            let opened = try #require(Opener.opened().last)
+            #expect(opened.hasSuffix("/attachments/\(viewModel.conversation[0].attachments[0].digest)/notes.txt"), "\(opened)")
+            #expect(try String(contentsOfFile: opened, encoding: .utf8) == "The meeting is on Thursday.\n")
         }
 
         @Test("Ctrl+V of files copied in a file manager, and of a screenshot, makes chips; copied text still pastes as text")
@@ -188,42 +225,9 @@ extension GtkSuites {
             #expect(viewModel.files.items.count == 2)
         }
 
-        @Test("Files dragged from another app and dropped on the window become chips")
-        func drop() async throws {
-            let first = try write("first.txt", "one\n")
-            let second = try write("second.log", "two\n")
-            let (app, window) = try await launch("echo")
-            defer { GtkTestHarness.close(app) }
-            try await Xdo.resize(window.window, width: 700, height: 600)
-
-            let title = "Agent drag source \(UUID().uuidString.prefix(8))"
-            let source = Process()
-            source.executableURL = URL(filePath: "/usr/bin/python3")
-            source.arguments = [URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .appending(path: "Servers/drag_source.py").path, title, first.path, second.path]
-            let output = Pipe(), input = Pipe()
-            source.standardOutput = output
-            source.standardInput = input
-            try source.run()
-            defer { try? input.fileHandleForWriting.close() }
-            _ = await ProductRunner.nextData(output.fileHandleForReading)
-            let search = try await xdotool(["search", "--sync", "--name", title])
-            let sourceID = try #require(search.split(separator: "\n").first.map(String.init))
-            _ = try await xdotool(["windowmove", "--sync", sourceID, "900", "100"])
-            // Press on the source's label, move past GTK's drag threshold in steps, drop on the chat.
-            let target = try Xdo.screenPoint(in: window.chatPage.widget, x: nil, y: nil).1
-            var path = ["mousemove", "--sync", "1010", "160", "mousedown", "1"]
-            for step in 1...12 {
-                let x = 1010 - (1010 - target.x) * step / 12, y = 160 + (target.y - 160) * step / 12
-                path += ["mousemove", "--sync", String(x), String(y), "sleep", "0.05"]
-            }
-            _ = try await xdotool(path + ["sleep", "0.2", "mouseup", "1"])
-            try await GtkTestHarness.pump(until: { window.viewModel.files.items.map(\.name).sorted() == ["first.txt", "second.log"] },
-                                          "the dropped files")
-        }
-
         @Test("Ctrl+Shift+O: a folder to ask about, its indexing shown; the reply's sources under it; × stops asking")
         func askAboutAFolder() async throws {
+            _ = Opener.record
             let notes = folder.appending(path: "notes")
             let factFile = try KnowledgeFolder.make(notes, count: 300, size: 4000)
             let marker = uniqueMarker()
@@ -259,24 +263,18 @@ extension GtkSuites {
             #expect(labels(in: row.sources.widget) == ["Sources", factFile.lastPathComponent])
             let body = try #require(try await server.requests(containing: marker).last?["body"] as? [String: Any])
             #expect(((body["messages"] as? [[String: Any]])?.last?["content"] as? String)?.contains("Pemberton") == true)
+            let link = try #require(GtkTestHarness.descendant(withCSSClass: "source-link", in: row.sources.widget))
+            let before = Opener.opened().count
+            try await laidOut(link)
+            try await Xdo.click(link)
+            try await GtkTestHarness.pump(until: { Opener.opened().count > before }, "the source to open")
+            #expect(Opener.opened().last == factFile.path)
 
             let remove = try #require(GtkTestHarness.descendant(withCSSClass: "knowledge-remove", in: bar.widget))
             try await laidOut(remove)
             try await Xdo.click(remove)
             try await GtkTestHarness.pump(until: { viewModel.knowledge.folders.isEmpty && !GtkTestHarness.isVisible(bar.widget) },
                                           "the folder gone")
-        }
-
-        /// Runs xdotool with the main loop going (the app takes part in a drag); its output.
-        func xdotool(_ arguments: [String]) async throws -> String {
-            let process = Process()
-            process.executableURL = URL(filePath: "/usr/bin/xdotool")
-            process.arguments = arguments
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            try await GtkTestHarness.pump(until: { !process.isRunning }, "xdotool \(arguments.first ?? "")")
-            return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         }
     }
 }

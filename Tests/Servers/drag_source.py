@@ -2,9 +2,8 @@
 """Another app to drag files from, as a file manager offers them: a GTK 4 window whose
 label is a drag source of the files named on the command line (GdkFileList, which GTK
 sends over XDND as text/uri-list). Its title is its first argument, for xdotool to find;
-it prints READY once on screen and exits when its standard input closes."""
+it prints READY once on screen and runs until it is terminated."""
 import sys
-import threading
 
 import gi
 
@@ -32,7 +31,6 @@ def main():
     loop = GLib.MainLoop()
     window.connect("map", lambda *_: (print("READY", flush=True), False)[1])
     window.present()
-    threading.Thread(target=lambda: (sys.stdin.read(), GLib.idle_add(loop.quit)), daemon=True).start()
     loop.run()
 
 

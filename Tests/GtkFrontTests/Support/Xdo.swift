@@ -60,7 +60,7 @@ enum Xdo {
     }
 
     /// The X window and the point in it of (x, y) of `widget` (its centre when nil).
-    static func screenPoint(in widget: UnsafeMutablePointer<GtkWidget>, x: Double?, y: Double?) throws -> (String, (x: Int, y: Int)) {
+    private static func screenPoint(in widget: UnsafeMutablePointer<GtkWidget>, x: Double?, y: Double?) throws -> (String, (x: Int, y: Int)) {
         guard gtk_widget_get_mapped(widget) != 0 else { throw Failed(description: "the widget is not on screen") }
         guard let root = gtk_widget_get_native(widget) else { throw Failed(description: "the widget is not in a window") }
         let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
