@@ -15,7 +15,8 @@ server as a user would:
   docs/mcp-preferences.png     Preferences › Tools with that MCP server and its tools.
   docs/attach-composer.png     files pasted into the message field: chips with a thumbnail;
   docs/attach-sent.png         a question about a notes file, sent with it, and the answer;
-  docs/attach-narrow.png       the chips at 360×640.
+  docs/attach-narrow.png       the chips at 360×640;
+  docs/knowledge-dark.png      a chat asking about a folder, the reply's sources under it (dark).
 
 The MCP pictures use the reference server mcp-server-time (scripts/install-test-servers) and
 the scriptable test model server, which calls its tool.
@@ -24,6 +25,7 @@ Run inside an X server and a D-Bus session (scripts/screenshot does):
     /usr/bin/python3 Tests/EndToEnd/docs_screenshots.py .build/debug/agent docs/ [mcp]
 (a last argument `mcp` or `files` takes only those pictures).
 """
+import contextlib
 import json
 import os
 import subprocess
@@ -374,9 +376,47 @@ def attachments_narrow(path):
     return body
 
 
+def knowledge(path):
+    def body(app, frame):
+        notes = os.path.join(tempfile.mkdtemp(prefix="agent-shot-"), "Notes")
+        os.makedirs(os.path.join(notes, "launch"))
+        with open(os.path.join(notes, "launch", "checklist.md"), "w") as f:
+            f.write(NOTES)
+        with open(os.path.join(notes, "groceries.txt"), "w") as f:
+            f.write("Milk, bread, apples, coffee beans.\n")
+        window = x_window("^Agent$")
+        subprocess.run(["xdotool", "windowfocus", "--sync", window, "key", "--clearmodifiers", "ctrl+shift+o"], check=True)
+        chooser = x_window("^Ask About a Folder$")
+        subprocess.run(["xdotool", "windowfocus", "--sync", chooser, "key", "--clearmodifiers", "ctrl+l"], check=True)
+        subprocess.run(["xdotool", "type", "--delay", "12", notes], check=True)
+        subprocess.run(["xdotool", "key", "--clearmodifiers", "Return"], check=True)
+        wait_for("the folder chooser to close", lambda: subprocess.run(
+            ["xdotool", "search", "--onlyvisible", "--name", "^Ask About a Folder$"], capture_output=True).returncode != 0, timeout=10)
+        wait_for("the folder strip", lambda: "Asking about" in label_texts(frame), timeout=20)
+        conversation = ask(frame, "When is the deadline for the slides?")
+        wait_for("the sources", lambda: "checklist.md" in label_texts(conversation), timeout=10)
+        shoot(x_window("^Agent$"), path)
+    return body
+
+
 def attachment_pictures(binary, folder):
     run(binary, GENERATION, attachments(os.path.join(folder, "attach-composer.png"), os.path.join(folder, "attach-sent.png")))
     run(binary, GENERATION, attachments_narrow(os.path.join(folder, "attach-narrow.png")), size=(360, 640))
+    with dark_portal():
+        run(binary, GENERATION, knowledge(os.path.join(folder, "knowledge-dark.png")))
+
+
+@contextlib.contextmanager
+def dark_portal():
+    """Dark, as the desktop asks: the settings portal says "prefer dark" before the app starts."""
+    portal = subprocess.Popen(["/usr/bin/python3", "-m", "dbusmock", "--template", os.path.join(SERVERS, "portal_settings_template.py"),
+                               "--parameters", '{"color-scheme": 1}'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        subprocess.run(["gdbus", "wait", "--session", "--timeout", "10", "org.freedesktop.portal.Desktop"], check=True)
+        yield
+    finally:
+        portal.terminate()
+        portal.wait()
 
 
 def main():
@@ -393,14 +433,8 @@ def main():
     run(binary, SERVER_PROFILE, preferences(os.path.join(folder, "preferences.png")), size=(1000, 760))
     run(binary, light, about(os.path.join(folder, "about.png")))
     run(binary, light, narrow(os.path.join(folder, "narrow.png"), os.path.join(folder, "narrow-chats.png")), size=(360, 640))
-    # Dark, as the desktop asks: the settings portal says "prefer dark" before the app starts.
-    portal = subprocess.Popen(["/usr/bin/python3", "-m", "dbusmock", "--template", os.path.join(SERVERS, "portal_settings_template.py"),
-                               "--parameters", '{"color-scheme": 1}'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        subprocess.run(["gdbus", "wait", "--session", "--timeout", "10", "org.freedesktop.portal.Desktop"], check=True)
+    with dark_portal():
         run(binary, light, code_block(os.path.join(folder, "dark.png")))
-    finally:
-        portal.terminate()
     mcp_pictures(binary, folder)
     attachment_pictures(binary, folder)
 
