@@ -74,32 +74,6 @@ extension GtkSuites {
             try await Xdo.focus(window.window)
         }
 
-        /// The desktop's default app for text files, in this test session's own XDG folders: a
-        /// script that records the file it was asked to open.
-        enum Opener {
-            static let record: URL = {
-                let data = URL(filePath: ProcessInfo.processInfo.environment["XDG_DATA_HOME"] ?? NSTemporaryDirectory())
-                let config = URL(filePath: ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? NSTemporaryDirectory())
-                let record = data.appending(path: "opened-\(UUID().uuidString)")
-                let script = data.appending(path: "agent-test-opener")
-                let applications = data.appending(path: "applications")
-                try? FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-                try? "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(record.path)'\n".write(to: script, atomically: true, encoding: .utf8)
-                chmod(script.path, 0o755)
-                try? "[Desktop Entry]\nType=Application\nName=Test Opener\nExec=\(script.path) %f\nMimeType=text/plain;text/markdown;\n"
-                    .write(to: applications.appending(path: "agent-test-opener.desktop"), atomically: true, encoding: .utf8)
-                try? FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-                try? "[Default Applications]\ntext/plain=agent-test-opener.desktop;\ntext/markdown=agent-test-opener.desktop;\n"
-                    .write(to: config.appending(path: "mimeapps.list"), atomically: true, encoding: .utf8)
-                return record
-            }()
-
-            /// The files opened so far.
-            static func opened() -> [String] {
-                ((try? String(contentsOf: record, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            }
-        }
-
         /// Waits until `widget` has its place and size on screen (a chip just added is mapped a
         /// frame before it is laid out), so that a click lands on it.
         func laidOut(_ widget: UnsafeMutablePointer<GtkWidget>) async throws {
@@ -149,7 +123,6 @@ extension GtkSuites {
 
         @Test("The Attach button and Ctrl+O: the file chooser, a chip with name and size, Remove; sent, the request has the file and the message shows it")
         func attachByButton() async throws {
-            _ = Opener.record
             let notes = try write("notes.txt", "The meeting is on Thursday.\n")
             let marker = uniqueMarker()
             let (app, window) = try await launch("echo/\(marker)")
@@ -188,11 +161,11 @@ extension GtkSuites {
             #expect(row.displayedText == "When is it?")
 
             // Clicked, the sent file opens in the desktop's app for it: the copy kept with the chat.
-            let before = Opener.opened().count
+            let before = TestOpener.opened().count
             try await laidOut(chip)
             try await Xdo.click(chip)
-            try await GtkTestHarness.pump(until: { Opener.opened().count > before }, "the default app to open the file")
-            let opened = try #require(Opener.opened().last)
+            try await GtkTestHarness.pump(until: { TestOpener.opened().count > before }, "the default app to open the file")
+            let opened = try #require(TestOpener.opened().last)
             #expect(opened.hasSuffix("/attachments/\(viewModel.conversation[0].attachments[0].digest)/notes.txt"), "\(opened)")
             #expect(try String(contentsOfFile: opened, encoding: .utf8) == "The meeting is on Thursday.\n")
         }
@@ -227,7 +200,6 @@ extension GtkSuites {
 
         @Test("Ctrl+Shift+O: a folder to ask about, its indexing shown; the reply's sources under it; × stops asking")
         func askAboutAFolder() async throws {
-            _ = Opener.record
             let notes = folder.appending(path: "notes")
             let factFile = try KnowledgeFolder.make(notes, count: 300, size: 4000)
             let marker = uniqueMarker()
@@ -264,11 +236,11 @@ extension GtkSuites {
             let body = try #require(try await server.requests(containing: marker).last?["body"] as? [String: Any])
             #expect(((body["messages"] as? [[String: Any]])?.last?["content"] as? String)?.contains("Pemberton") == true)
             let link = try #require(GtkTestHarness.descendant(withCSSClass: "source-link", in: row.sources.widget))
-            let before = Opener.opened().count
+            let before = TestOpener.opened().count
             try await laidOut(link)
             try await Xdo.click(link)
-            try await GtkTestHarness.pump(until: { Opener.opened().count > before }, "the source to open")
-            #expect(Opener.opened().last == factFile.path)
+            try await GtkTestHarness.pump(until: { TestOpener.opened().count > before }, "the source to open")
+            #expect(TestOpener.opened().last == factFile.path)
 
             let remove = try #require(GtkTestHarness.descendant(withCSSClass: "knowledge-remove", in: bar.widget))
             try await laidOut(remove)

@@ -28,6 +28,7 @@ enum GtkTestHarness {
         setenv("GSK_RENDERER", "cairo", 0)
         _ = portal
         g_log_set_writer_func(GLibWarnings.writer, nil, nil)
+        _ = TestOpener.record
         // The program's name, as g_application_run gives the app's (recent files need one).
         g_set_prgname("agent")
         guard gtk_init_check() != 0 else { return false }
