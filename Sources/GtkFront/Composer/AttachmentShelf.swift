@@ -12,14 +12,10 @@ final class AttachmentShelf {
 
     init(files: ComposerFiles) {
         self.files = files
-        widget = gtk_flow_box_new()
-        gtk_flow_box_set_selection_mode(widget.opaque, GTK_SELECTION_NONE)
-        gtk_flow_box_set_column_spacing(widget.opaque, 6)
-        gtk_flow_box_set_row_spacing(widget.opaque, 6)
+        widget = ChipFlow.make(label: "Attached files", columnSpacing: 6, rowSpacing: 6)
         gtk_flow_box_set_max_children_per_line(widget.opaque, 8)
         gtk_widget_set_hexpand(widget, 1)
         GtkText.addClasses(widget, "attachment-shelf")
-        agent_accessible_set_label(widget, "Attached files")
         gtk_widget_set_visible(widget, 0)
     }
 
@@ -30,11 +26,11 @@ final class AttachmentShelf {
         guard ids != shown || files.reading != shownReading else { return }
         shown = ids
         shownReading = files.reading
-        while let child = gtk_widget_get_first_child(widget) { gtk_flow_box_remove(widget.opaque, child) }
-        for (index, file) in files.items.enumerated() {
-            gtk_flow_box_append(widget.opaque, AttachmentChip.removable(file) { [weak self] in self?.files.remove(at: index) })
+        var chips = files.items.enumerated().map { index, file in
+            AttachmentChip.removable(file) { [weak self] in self?.files.remove(at: index) }
         }
-        if files.reading > 0 { gtk_flow_box_append(widget.opaque, AttachmentChip.reading(files.reading)) }
+        if files.reading > 0 { chips.append(AttachmentChip.reading(files.reading)) }
+        ChipFlow.fill(widget, with: chips)
         gtk_widget_set_visible(widget, files.items.isEmpty && files.reading == 0 ? 0 : 1)
     }
 }

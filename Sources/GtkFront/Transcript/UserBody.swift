@@ -16,12 +16,8 @@ final class UserBody {
     init(openFile: @escaping @MainActor (AttachedFile, UnsafeMutablePointer<GtkWidget>) -> Void) {
         self.openFile = openFile
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
-        files = gtk_flow_box_new()
-        gtk_flow_box_set_selection_mode(files.opaque, GTK_SELECTION_NONE)
-        gtk_flow_box_set_column_spacing(files.opaque, 6)
-        gtk_flow_box_set_row_spacing(files.opaque, 6)
+        files = ChipFlow.make(label: "Attached files", columnSpacing: 6, rowSpacing: 6)
         gtk_widget_set_halign(files, GTK_ALIGN_END)
-        agent_accessible_set_label(files, "Attached files")
         gtk_box_append(widget.cast(), text.widget)
         gtk_box_append(widget.cast(), files)
     }
@@ -35,10 +31,9 @@ final class UserBody {
         let digests = message.attachments.map(\.digest)
         guard digests != shownFiles else { return }
         shownFiles = digests
-        while let child = gtk_widget_get_first_child(files) { gtk_flow_box_remove(files.opaque, child) }
-        for file in message.attachments {
-            gtk_flow_box_append(files.opaque, AttachmentChip.openable(file) { [openFile] button in openFile(file, button) })
-        }
+        ChipFlow.fill(files, with: message.attachments.map { file in
+            AttachmentChip.openable(file) { [openFile] button in openFile(file, button) }
+        })
         gtk_widget_set_visible(files, message.attachments.isEmpty ? 0 : 1)
     }
 

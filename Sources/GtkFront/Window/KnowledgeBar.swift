@@ -22,11 +22,8 @@ final class KnowledgeBar {
         GtkText.addClasses(icon, "dim-label")
         let label: UnsafeMutablePointer<GtkWidget> = gtk_label_new("Asking about")
         GtkText.addClasses(label, "dim-label", "caption-heading")
-        folders = gtk_flow_box_new()
-        gtk_flow_box_set_selection_mode(folders.opaque, GTK_SELECTION_NONE)
-        gtk_flow_box_set_column_spacing(folders.opaque, 4)
+        folders = ChipFlow.make(label: "Folders this chat asks about", columnSpacing: 4)
         gtk_widget_set_hexpand(folders, 1)
-        agent_accessible_set_label(folders, "Folders this chat asks about")
         gtk_box_append(row.cast(), icon)
         gtk_box_append(row.cast(), label)
         gtk_box_append(row.cast(), folders)
@@ -41,8 +38,7 @@ final class KnowledgeBar {
     func refresh() {
         if knowledge.folders != shown {
             shown = knowledge.folders
-            while let child = gtk_widget_get_first_child(folders) { gtk_flow_box_remove(folders.opaque, child) }
-            for folder in shown { gtk_flow_box_append(folders.opaque, chip(folder)) }
+            ChipFlow.fill(folders, with: shown.map(chip))
         }
         gtk_widget_set_visible(widget, shown.isEmpty ? 0 : 1)
         guard let indexing = knowledge.indexing else {

@@ -1,0 +1,21 @@
+import CGtk
+
+/// A row of small cards or links that wraps onto more lines where space is short (files on
+/// a message, folders, sources): a flow box nothing in it can be selected, refilled whole.
+@MainActor
+enum ChipFlow {
+    static func make(label: String, columnSpacing: Int32, rowSpacing: Int32 = 0) -> UnsafeMutablePointer<GtkWidget> {
+        let box: UnsafeMutablePointer<GtkWidget> = gtk_flow_box_new()
+        gtk_flow_box_set_selection_mode(box.opaque, GTK_SELECTION_NONE)
+        gtk_flow_box_set_column_spacing(box.opaque, guint(columnSpacing))
+        gtk_flow_box_set_row_spacing(box.opaque, guint(rowSpacing))
+        agent_accessible_set_label(box, label)
+        return box
+    }
+
+    /// Replaces what `box` holds with `children`.
+    static func fill(_ box: UnsafeMutablePointer<GtkWidget>, with children: [UnsafeMutablePointer<GtkWidget>]) {
+        while let child = gtk_widget_get_first_child(box) { gtk_flow_box_remove(box.opaque, child) }
+        for child in children { gtk_flow_box_append(box.opaque, child) }
+    }
+}
