@@ -20,6 +20,9 @@ public struct HTTPRequest: Sendable {
     /// Whether redirects are followed. MCP requests carry headers that are secrets of one
     /// server (API keys, the session id), so they are not.
     public var followsRedirects = true
+    /// Whether the request goes straight to its host even when the environment names a proxy
+    /// (`http_proxy`): a probe of this computer's own ports must reach nothing else.
+    public var bypassesProxy = false
 
     public static let defaultIdleTimeout = Duration.seconds(60)
 

@@ -168,6 +168,7 @@ public final class HTTPTransfer: Sendable {
         codes.append(agent_curl_set_long(easy, CURLOPT_POSTREDIR, 7))  // CURL_REDIR_POST_ALL
         codes.append(agent_curl_set_string(easy, CURLOPT_REDIR_PROTOCOLS_STR,
                                            request.url.lowercased().hasPrefix("https:") ? "https" : "http,https"))
+        if request.bypassesProxy { codes.append(agent_curl_set_string(easy, CURLOPT_NOPROXY, "*")) }
         codes.append(agent_curl_set_string(easy, CURLOPT_USERAGENT, "Agent/\(AppIdentity.version)"))
         codes.append(agent_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, exchange.errorBuffer))
         let context = Unmanaged.passUnretained(exchange).toOpaque()
