@@ -19,6 +19,11 @@ struct AgentCLI {
           --format md|json    … as Markdown (the default; one chat) or JSON (imports back exactly)
           --import FILE       add the chats in a JSON export
 
+        Models and servers:
+          --discover          print the model servers running on this computer (127.0.0.1 and ::1, the usual ports):
+                              URL<TAB>PROTOCOL<TAB>MODEL[,MODEL…]; nothing when none is found
+          --list-models       print the models of --server (with --protocol), or of the local runtime, one a line
+
         MCP servers (tools from the Model Context Protocol; nothing is read unless asked):
           --mcp-config FILE   use the servers in FILE ({"mcpServers": {...}} as Claude Desktop, Cursor, VS Code write it);
                               they start without asking
@@ -60,6 +65,14 @@ struct AgentCLI {
         }
         if options.showVersion {
             print("agent-cli \(AppIdentity.version)")
+            return
+        }
+        if options.discover {
+            await CLIModels.discover()
+            return
+        }
+        if options.listModels {
+            if !(await CLIModels.listModels(endpoint)) { exit(1) }
             return
         }
         if options.listChats || options.export != nil || options.importFile != nil {

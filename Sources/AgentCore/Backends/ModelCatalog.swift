@@ -1,7 +1,16 @@
 /// The models a server offers, for Preferences to pick from: `GET /v1/models` from an
 /// OpenAI-compatible server, `GET /api/tags` from Ollama. The llmtools harness lists none.
 public enum ModelCatalog {
+    /// The server's model ids; a server that cannot be reached is a `ChatError.transport` naming it.
     public static func models(for endpoint: ChatEndpoint) async throws -> [String] {
+        do {
+            return try await listing(for: endpoint)
+        } catch TransportError.failed(_, let message) {
+            throw ChatError.transport(url: endpoint.serverURL, message: message)
+        }
+    }
+
+    private static func listing(for endpoint: ChatEndpoint) async throws -> [String] {
         switch endpoint.protocolKind {
         case .ollama:
             return try await OllamaChatClient(endpoint: endpoint).models()

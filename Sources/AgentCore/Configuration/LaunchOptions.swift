@@ -48,6 +48,10 @@ public struct LaunchOptions: Sendable, Equatable {
     public var toolArguments: String?
     public var repeatCount = 1
     /// The prompt words (agent-cli only).
+    /// agent-cli: print the model servers running on this computer (`--discover`).
+    public var discover = false
+    /// agent-cli: print the models of the server given, or the local runtime's (`--list-models`).
+    public var listModels = false
     public var words: [String] = []
     public var showHelp = false
     public var showVersion = false
@@ -97,6 +101,8 @@ public struct LaunchOptions: Sendable, Equatable {
             if argument == "--list-tools", acceptsWords { options.listTools = true; continue }
             if argument == "--passages", acceptsWords { options.printPassages = true; continue }
             if argument == "--mcp", acceptsWords { options.useAppMCP = true; continue }
+            if argument == "--discover", acceptsWords { options.discover = true; continue }
+            if argument == "--list-models", acceptsWords { options.listModels = true; continue }
             var name = argument
             var value: String?
             if let equals = argument.firstIndex(of: "=") {
