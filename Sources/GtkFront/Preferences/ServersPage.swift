@@ -10,6 +10,8 @@ final class ServersPage {
     let destination: UnsafeMutablePointer<GtkWidget>
     let addButton: UnsafeMutablePointer<GtkWidget>
     private(set) var rows: [ServerProfileRow] = []
+    /// The model servers running on this computer, offered as profiles.
+    let found: FoundServersGroup
     private let serversGroup: UnsafeMutablePointer<GtkWidget>
     private let settings: SettingsStore
     private let secrets: SecretStore
@@ -39,8 +41,11 @@ final class ServersPage {
         gtk_widget_set_tooltip_text(addButton, "Add a Server")
         agent_accessible_set_label(addButton, "Add a server")
         adw_preferences_group_set_header_suffix(serversGroup.cast(), addButton)
+        found = FoundServersGroup(in: widget) { server in server.isAdded(in: settings.serverProfiles) }
         for profile in settings.serverProfiles { addRow(for: profile.id) }
         reloadDestination()
+        found.onAdd = { [weak self] in self?.add($0) }
+        found.searchAgain()
         Signals.connect(destination.raw, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in self?.destinationChosen() }
         Signals.connect(addButton.raw, "clicked") { [weak self] in self?.addProfile() }
     }
@@ -48,6 +53,7 @@ final class ServersPage {
     /// The window closed: rows drop answers still on their way.
     func windowClosed() {
         for row in rows { row.windowClosed() }
+        found.windowClosed()
     }
 
     func row(for id: String) -> ServerProfileRow? { rows.first { $0.id == id } }
@@ -99,6 +105,15 @@ final class ServersPage {
         gtk_widget_grab_focus(row.urlRow)
     }
 
+    /// A server found on this computer, added as a profile and chosen for chats.
+    private func add(_ server: FoundServer) {
+        let profile = settings.use(server)
+        addRow(for: profile.id)
+        reloadDestination()
+        found.refresh()
+        onNotice?("Chats now go to \(server.title)")
+    }
+
     private func remove(_ row: ServerProfileRow) {
         let name = row.profile?.name ?? "this server"
         confirmRemoval?(name) { [weak self] in
@@ -110,6 +125,7 @@ final class ServersPage {
             adw_preferences_group_remove(serversGroup.cast(), row.widget)
             rows.removeAll { $0 === row }
             reloadDestination()
+            found.refresh()
         }
     }
 }

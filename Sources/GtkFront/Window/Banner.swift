@@ -8,10 +8,16 @@ import CGtk
 final class Banner {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let label: UnsafeMutablePointer<GtkWidget>
-    private let button: UnsafeMutablePointer<GtkWidget>
+    let button: UnsafeMutablePointer<GtkWidget>
+    /// An offer's close button (nil for a problem: it stays while it applies).
+    let closeButton: UnsafeMutablePointer<GtkWidget>?
+    /// Runs when the user dismisses an offer with its close button.
+    var onDismissed: (() -> Void)?
 
-    /// `buttonLabel` and `action`: the button that helps (Preferences).
-    init(buttonLabel: String, action: String) {
+    /// `buttonLabel` and `action`: the button that helps (Preferences). `offer`: the bar
+    /// suggests something rather than warns — tinted with the accent colour, its button the
+    /// suggested action, and a close button that dismisses it.
+    init(buttonLabel: String, action: String, offer: Bool = false) {
         label = gtk_label_new(nil)
         gtk_label_set_wrap(label.opaque, 1)
         gtk_label_set_xalign(label.opaque, 0)
@@ -26,6 +32,23 @@ final class Banner {
         widget = gtk_revealer_new()
         gtk_revealer_set_child(widget.opaque, box)
         gtk_revealer_set_transition_type(widget.opaque, GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
+        guard offer else {
+            closeButton = nil
+            return
+        }
+        GtkText.addClasses(box, "offer")
+        GtkText.addClasses(button, "suggested-action")
+        let close: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("window-close-symbolic")
+        GtkText.addClasses(close, "flat", "circular")
+        gtk_widget_set_valign(close, GTK_ALIGN_CENTER)
+        gtk_widget_set_tooltip_text(close, "Dismiss")
+        agent_accessible_set_label(close, "Dismiss")
+        gtk_box_append(box.cast(), close)
+        closeButton = close
+        Signals.connect(close.raw, "clicked") { [weak self] in
+            self?.show(nil)
+            self?.onDismissed?()
+        }
     }
 
     /// Shows `text`, or hides the bar when nil.

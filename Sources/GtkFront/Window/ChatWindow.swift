@@ -16,6 +16,8 @@ public final class ChatWindow {
     let sidebar: SidebarView?
     let toasts: Toasts
     let preferences: AppPreferences?
+    /// A model server found running on this computer, offered while chats go to the local model.
+    let serverOffer: FoundServerOffer?
     /// Sidebar and chat side by side, or one at a time in a narrow window; nil without a library.
     let leaflet: UnsafeMutablePointer<GtkWidget>?
     private let sidebarPage: UnsafeMutablePointer<GtkWidget>?
@@ -98,6 +100,13 @@ public final class ChatWindow {
         toasts = Toasts(child: content)
         adw_application_window_set_content(window.cast(), toasts.overlay)
         files = ChatFiles(window: window, library: library, viewModel: viewModel)
+        serverOffer = preferences.map { preferences in
+            FoundServerOffer(window: shown, settings: preferences.settings) { viewModel.upcomingConnection.isLocal }
+        }
+        if let serverOffer {
+            gtk_box_insert_child_after(chatPage.widget.cast(), serverOffer.banner.widget, chatPage.banner.widget)
+            serverOffer.onUse = { [weak self] server in self?.use(server) }
+        }
 
         installActions()
         Shortcuts.install(in: window)
@@ -294,10 +303,21 @@ public final class ChatWindow {
         viewModel.contextBudget = preferences.settings.contextBudget
         viewModel.knowledgeShare = preferences.settings.knowledgeShare
         viewModel.defaultSystemPrompt = preferences.settings.systemPrompt
+        defer { serverOffer?.refresh() }
         let connection = preferences.makeConnection()
         guard connection.configuration != connectionBefore,
               connection.configuration != viewModel.upcomingConnection.configuration else { return }
         viewModel.use(connection)
+    }
+
+    /// Chats go to `server` from now on, as a server profile of its own.
+    private func use(_ server: FoundServer) {
+        guard let preferences else { return }
+        let before = preferences.makeConnection().configuration
+        preferences.settings.use(server)
+        applyPreferences(connectionBefore: before)
+        toasts.show("Chats now go to \(server.title)")
+        composer.input.focus()
     }
 
     // MARK: Actions

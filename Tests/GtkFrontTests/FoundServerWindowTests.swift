@@ -1,0 +1,150 @@
+import AgentCore
+import CGtk
+import Foundation
+@testable import GtkFront
+import TestSupport
+import Testing
+
+extension GtkSuites {
+    /// A model server found running on this computer, offered in the window as a person meets
+    /// it: an imitation Ollama on its own port 11434 (skipped, saying so, when the port is taken
+    /// on this machine), the offer at start and in Preferences › Servers, taken with a click.
+    @MainActor
+    @Suite("Servers found on this computer (GTK under Xvfb)", .serialized,
+           .enabled(if: LocalModelServerImitation.isFree(11434),
+                    "port 11434 is taken on this machine (another program listens there), so no imitation Ollama can run there"))
+    struct FoundServerWindowTests {
+        static let ollamaURL = "http://127.0.0.1:11434"
+
+        /// The app with chats going to the local model (`runtime`: where its runtime is).
+        func launch(settings: SettingsStore, runtime: URL = LocalRuntime.defaultDirectory) async throws -> (AgentApplication, ChatWindow) {
+            let secrets = SecretStore()
+            let preferences = AppPreferences(settings: settings, secrets: secrets) {
+                ChatConnection.fromSettings(settings, secrets: secrets, toolbox: Toolbox())
+            }
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: "http://unused", model: "unused"), preferences: preferences,
+                                                connection: ChatConnection(localServer: LocalModelServer(runtimeDirectory: runtime)))
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            return (app, window)
+        }
+
+        func send(_ text: String, in window: ChatWindow) async throws {
+            let count = window.viewModel.conversation.count
+            try await Xdo.type(text)
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { !window.viewModel.isSending && window.viewModel.conversation.count >= count + 2 },
+                                          timeout: .seconds(60), "the reply to “\(text)”")
+        }
+
+        /// Waits for the look at this computer's ports after the first frame, and its offer.
+        func offer(in window: ChatWindow) async throws -> FoundServerOffer {
+            let offer = try #require(window.serverOffer)
+            try await GtkTestHarness.pump(until: { offer.looked }, "the look at this computer's ports")
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(offer.banner.button) }, "the offer on screen")
+            try await GtkTestHarness.pump(for: .milliseconds(300))
+            return offer
+        }
+
+        @Test("At start, with chats on the local model: the window offers the Ollama it found, and Use It sends chats there")
+        func startupOffer() async throws {
+            let ollama = try LocalModelServerImitation(.ollama, port: 11434)
+            defer { ollama.stop() }
+            let settings = try TestTools.settings()
+            let (app, window) = try await launch(settings: settings)
+            defer {
+                window.viewModel.connection.shutdown()
+                GtkTestHarness.close(app)
+            }
+            let offer = try await offer(in: window)
+            #expect(offer.banner.text == "Ollama is running on this computer · 2 models")
+            #expect(offer.server?.url == Self.ollamaURL)
+
+            try await Xdo.click(offer.banner.button)
+            try await GtkTestHarness.pump(until: { window.viewModel.connection.modelName == "llama3.2:latest" }, "chats to go to Ollama")
+            let profile = try #require(settings.serverProfiles.first)
+            #expect(profile.url == Self.ollamaURL && profile.protocolKind == .ollama && profile.name == "Ollama on this computer")
+            #expect(settings.activeProfileID == profile.id)
+            #expect(offer.banner.text == nil, "the offer is gone once taken")
+            try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Chats now go to Ollama on this computer") },
+                                          "the toast saying where chats go")
+            try await Xdo.focus(window.window)
+            try await send("hello there", in: window)
+            #expect(window.viewModel.conversation.messages.last?.text == "Echo: hello there", "Ollama answered")
+        }
+
+        @Test("A dismissed offer is not made again; a server already added is not offered")
+        func dismissedAndAddedServers() async throws {
+            let ollama = try LocalModelServerImitation(.ollama, port: 11434)
+            defer { ollama.stop() }
+            let noRuntime = FileManager.default.temporaryDirectory.appending(path: "no-runtime-\(UUID())")
+            let settings = try TestTools.settings()
+            let (app, window) = try await launch(settings: settings, runtime: noRuntime)
+            let offer = try await offer(in: window)
+            try await Xdo.click(try #require(offer.banner.closeButton))
+            try await GtkTestHarness.pump(until: { offer.banner.text == nil }, "the offer dismissed")
+            #expect(settings.declinedFoundServers == [Self.ollamaURL])
+            #expect(settings.activeProfileID == localProfileID)
+            GtkTestHarness.close(app)
+
+            let (again, window2) = try await launch(settings: settings, runtime: noRuntime)
+            let offer2 = try #require(window2.serverOffer)
+            try await GtkTestHarness.pump(until: { offer2.looked }, "the look at this computer's ports")
+            #expect(offer2.server == nil && offer2.banner.text == nil, "declined: not offered again")
+            GtkTestHarness.close(again)
+
+            let added = try TestTools.settings()
+            added.saveProfile(ServerProfile(name: "My Ollama", url: "http://localhost:11434", protocol: .ollama, model: "qwen3:0.6b"))
+            let (third, window3) = try await launch(settings: added, runtime: noRuntime)
+            let offer3 = try #require(window3.serverOffer)
+            try await GtkTestHarness.pump(until: { offer3.looked }, "the look at this computer's ports")
+            #expect(offer3.server == nil, "a profile already points there")
+            GtkTestHarness.close(third)
+        }
+
+        @Test("Preferences › Servers lists the server found; Add makes it a profile and where chats go")
+        func preferencesAdd() async throws {
+            let ollama = try LocalModelServerImitation(.ollama, port: 11434)
+            defer { ollama.stop() }
+            let settings = try TestTools.settings()
+            let noRuntime = FileManager.default.temporaryDirectory.appending(path: "no-runtime-\(UUID())")
+            let (app, window) = try await launch(settings: settings, runtime: noRuntime)
+            defer { GtkTestHarness.close(app) }
+            try await Xdo.key("ctrl+comma")
+            try await GtkTestHarness.pump(until: { window.preferencesWindow != nil }, "Preferences to open")
+            let preferences = try #require(window.preferencesWindow)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(preferences.window) }, "Preferences on screen")
+            try await Xdo.focus(preferences.window)
+            let found = preferences.servers.found
+            try await GtkTestHarness.pump(until: { found.addButtons[Self.ollamaURL].map(GtkTestHarness.isMapped) == true },
+                                          "the server found, with its Add button")
+            try await GtkTestHarness.pump(for: .milliseconds(300))
+            #expect(found.found.map(\.title) == ["Ollama on this computer"])
+            let row = try #require(DesktopMannersTests.label("Ollama on this computer", in: preferences.window))
+            #expect(GtkTestHarness.isMapped(row))
+            #expect(DesktopMannersTests.label("\(Self.ollamaURL) · 2 models", in: preferences.window) != nil)
+
+            try await Xdo.click(try #require(found.addButtons[Self.ollamaURL]))
+            try await GtkTestHarness.pump(until: { found.addButtons.isEmpty }, "the server shown as added")
+            #expect(DesktopMannersTests.label("Added", in: preferences.window) != nil)
+            #expect(preferences.servers.rows.count == 1, "a profile row for it")
+            try await GtkTestHarness.pump(until: {
+                DesktopMannersTests.label("Chats now go to Ollama on this computer", in: preferences.window) != nil
+            }, "the toast saying where chats go")
+
+            try await Xdo.click(found.searchButton)
+            try await GtkTestHarness.pump(until: { !found.isSearching }, "the second look")
+            #expect(found.addButtons.isEmpty, "found again, and still shown as added, not offered twice")
+
+            try await Xdo.focus(preferences.window)
+            let closeButton = try #require(GtkTestHarness.descendant(withCSSClass: "close", in: preferences.window))
+            try await Xdo.click(closeButton)
+            try await GtkTestHarness.pump(until: { window.preferencesWindow == nil }, "Preferences to close")
+            let profile = try #require(settings.serverProfiles.first)
+            #expect(profile.url == Self.ollamaURL && profile.model == "llama3.2:latest")
+            #expect(settings.activeProfileID == profile.id)
+            #expect(window.viewModel.connection.modelName == "llama3.2:latest")
+            #expect(window.serverOffer?.banner.text == nil, "no offer of a server chats go to already")
+        }
+    }
+}
