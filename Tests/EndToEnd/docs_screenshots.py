@@ -17,13 +17,19 @@ server as a user would:
   docs/attach-sent.png         a question about a notes file, sent with it, and the answer;
   docs/attach-narrow.png       the chips at 360×640;
   docs/knowledge-dark.png      a chat asking about a folder, the reply's sources under it (dark).
+  docs/found-server-banner.png       at start, the offer of an Ollama found running on this computer;
+  docs/found-server-banner-dark.png  the same in dark;
+  docs/found-server-preferences.png  Preferences › Servers with that Ollama under Found on This Computer.
 
 The MCP pictures use the reference server mcp-server-time (scripts/install-test-servers) and
 the scriptable test model server, which calls its tool.
 
 Run inside an X server and a D-Bus session (scripts/screenshot does):
     /usr/bin/python3 Tests/EndToEnd/docs_screenshots.py .build/debug/agent docs/ [mcp]
-(a last argument `mcp` or `files` takes only those pictures).
+(a last argument `mcp`, `files` or `servers` takes only those pictures).
+
+The found-server pictures run an imitation Ollama (Tests/Servers/local_model_server.py) on its
+own port, 11434, which must be free.
 """
 import contextlib
 import json
@@ -407,6 +413,50 @@ def attachment_pictures(binary, folder):
 
 
 @contextlib.contextmanager
+def imitation_ollama():
+    """An Ollama with two models, as Agent finds one on this computer (127.0.0.1:11434)."""
+    server = subprocess.Popen(["/usr/bin/python3", os.path.join(SERVERS, "local_model_server.py"), "--port", "11434",
+                               "--kind", "ollama"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    if not server.stdout.readline().startswith("PORT"):
+        fail("the imitation Ollama could not listen on port 11434: is something else there?")
+    try:
+        yield
+    finally:
+        server.stdin.close()
+        server.wait()
+
+
+def found_banner(path):
+    def body(app, frame):
+        wait_for("the offer", lambda: "Ollama is running on this computer · 2 models" in label_texts(frame), timeout=20)
+        shoot(x_window("^Agent$"), path)
+    return body
+
+
+def found_preferences(path):
+    def body(app, frame):
+        wait_for("the offer", lambda: "Ollama is running on this computer · 2 models" in label_texts(frame), timeout=20)
+        subprocess.run(["xdotool", "key", "--clearmodifiers", "ctrl+comma"], check=True)
+        window = wait_for("the Preferences window", lambda: named(app, "Preferences", [Atspi.Role.FRAME, Atspi.Role.WINDOW,
+                                                                                         Atspi.Role.DIALOG]))
+        wait_for("the server found", lambda: named(window, "Ollama on this computer", [Atspi.Role.LABEL]), timeout=20)
+        shoot(x_window("^Preferences$"), path)
+        subprocess.run(["xdotool", "windowfocus", "--sync", x_window("^Preferences$"), "key", "--clearmodifiers", "Escape"],
+                       check=True)
+        wait_for("Preferences to close", lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Preferences$"],
+                                                                 capture_output=True).returncode != 0, timeout=10)
+    return body
+
+
+def found_server_pictures(binary, folder):
+    with imitation_ollama():
+        run(binary, GENERATION, found_banner(os.path.join(folder, "found-server-banner.png")))
+        run(binary, GENERATION, found_preferences(os.path.join(folder, "found-server-preferences.png")), size=(1000, 760))
+        with dark_portal():
+            run(binary, GENERATION, found_banner(os.path.join(folder, "found-server-banner-dark.png")))
+
+
+@contextlib.contextmanager
 def dark_portal():
     """Dark, as the desktop asks: the settings portal says "prefer dark" before the app starts."""
     portal = subprocess.Popen(["/usr/bin/python3", "-m", "dbusmock", "--template", os.path.join(SERVERS, "portal_settings_template.py"),
@@ -427,6 +477,9 @@ def main():
     if sys.argv[3:] == ["files"]:
         attachment_pictures(binary, folder)
         return
+    if sys.argv[3:] == ["servers"]:
+        found_server_pictures(binary, folder)
+        return
     light = GENERATION
     run(binary, light, empty_chat(os.path.join(folder, "empty-chat.png")))
     run(binary, light, code_block(os.path.join(folder, "code-block.png")))
@@ -437,6 +490,7 @@ def main():
         run(binary, light, code_block(os.path.join(folder, "dark.png")))
     mcp_pictures(binary, folder)
     attachment_pictures(binary, folder)
+    found_server_pictures(binary, folder)
 
 
 if __name__ == "__main__":
