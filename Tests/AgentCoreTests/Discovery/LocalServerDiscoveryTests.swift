@@ -118,7 +118,11 @@ struct LocalServerDiscoveryTests {
         func discover() async throws {
             let ollama = try LocalModelServerImitation(.ollama, port: 11434)
             defer { ollama.stop() }
-            let result = try await ProductRunner.run("agent-cli", ["--discover"])
+            // A proxy in the environment (one that does not exist) is not asked: the probes go
+            // straight to this computer's ports.
+            let proxy = "http://192.0.2.1:3128"
+            let result = try await ProductRunner.run("agent-cli", ["--discover"],
+                                                     environment: ["http_proxy": proxy, "HTTP_PROXY": proxy, "no_proxy": "", "NO_PROXY": ""])
             #expect(result.status == 0, "\(result.stderr)")
             let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("http://127.0.0.1:11434") }
             #expect(lines == ["http://127.0.0.1:11434\tollama\tllama3.2:latest,qwen3:0.6b"])
