@@ -1,9 +1,10 @@
 import CGtk
 
 /// A bar across the top of the chat that says what the window cannot do and why (the local
-/// model is not installed, the chats could not be opened) — in the window, never in a modal
-/// alert that would take the keys the user is typing. libadwaita 1.2 has no AdwBanner; this
-/// is its substitute, a revealer with the banner's look.
+/// model is not installed, the chats could not be opened), or offers something found for the
+/// user (a server running on this computer) — in the window, never in a modal alert that
+/// would take the keys the user is typing. libadwaita 1.2 has no AdwBanner; this is its
+/// substitute, a revealer with the banner's look.
 @MainActor
 final class Banner {
     let widget: UnsafeMutablePointer<GtkWidget>
