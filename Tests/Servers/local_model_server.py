@@ -6,8 +6,9 @@
 listens on HOST (127.0.0.1 or ::1) and PORT (0: any free one) and answers as KIND does:
 ollama (GET /api/tags with Ollama's listing, POST /api/chat streaming an echo), llamacpp,
 vllm or lmstudio (GET /v1/models, each model's "owned_by" as that server writes it, POST
-/v1/chat/completions streaming an echo), garbage (200 OK with a web page for any request) or
-stall (accepts the connection and never answers). The listings and replies come from
+/v1/chat/completions streaming an echo), garbage (200 OK with a web page for any request),
+stall (accepts the connection and never answers) or redirect (307 to --location, with the
+path asked for appended). The listings and replies come from
 openai_test_server.py, which scripts everything else.
 
 Prints "PORT <n>" on its first line of stdout once it listens; exits when stdin closes (the
@@ -42,6 +43,9 @@ class Handler(base.Handler):
         self.current_path = path
         if kind == "garbage":
             return self.send_full(200, "OK", "text/html", b"<html><body>Welcome to nginx!</body></html>")
+        if kind == "redirect":
+            return self.send_head(307, "Temporary Redirect", "text/plain", chunked=False,
+                                  extra=["Content-Length: 0", f"Location: {self.server.location}{path}"])
         try:
             body = json.loads(raw) if raw else None
         except ValueError:
@@ -64,7 +68,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--kind", choices=["ollama", *OWNERS, "garbage", "stall"], required=True)
+    parser.add_argument("--location", default="", help="where redirect sends every request")
+    parser.add_argument("--kind", choices=["ollama", *OWNERS, "garbage", "stall", "redirect"], required=True)
     arguments = parser.parse_args()
 
     class Server(socketserver.ThreadingTCPServer):
@@ -77,6 +82,7 @@ def main():
     except OSError as error:
         sys.exit(f"cannot listen on {arguments.host} port {arguments.port}: {error.strerror}")
     server.kind = arguments.kind
+    server.location = arguments.location
     threading.Thread(target=base.exit_when_parent_goes, daemon=True).start()
     print(f"PORT {server.server_address[1]}", flush=True)
     server.serve_forever()

@@ -5,8 +5,17 @@ import Glibc
 /// Ollama, llama-server, vLLM or LM Studio answering a model listing, or one that answers
 /// garbage or stalls. It stops when the test process ends or `stop()` is called.
 public final class LocalModelServerImitation: Sendable {
-    public enum Kind: String, Sendable {
+    public enum Kind: Sendable {
         case ollama, llamacpp, vllm, lmstudio, garbage, stall
+        /// Answers every request with a redirect to `location`.
+        case redirect(location: String)
+
+        var arguments: [String] {
+            switch self {
+            case .redirect(let location): ["--kind", "redirect", "--location", location]
+            default: ["--kind", "\(self)"]
+            }
+        }
     }
 
     public let host: String
@@ -23,7 +32,7 @@ public final class LocalModelServerImitation: Sendable {
             .appending(path: "Servers/local_model_server.py")
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--host", host, "--port", String(port), "--kind", kind.rawValue]
+        process.arguments = ["python3", script.path, "--host", host, "--port", String(port)] + kind.arguments
         let output = Pipe()
         process.standardOutput = output
         let lifeline = Pipe()

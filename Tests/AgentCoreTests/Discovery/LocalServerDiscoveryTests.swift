@@ -93,6 +93,17 @@ struct LocalServerDiscoveryTests {
         #expect(elapsed < .milliseconds(1500) + .seconds(1) * TestTiming.scale, "and no longer: \(elapsed)")
     }
 
+    @Test("A redirect is not followed: the question goes to no other address or port")
+    func redirectsAreNotFollowed() async throws {
+        let elsewhere = try LocalModelServerImitation(.llamacpp)
+        defer { elsewhere.stop() }
+        let redirect = try LocalModelServerImitation(.redirect(location: elsewhere.url))
+        defer { redirect.stop() }
+        #expect(await LocalServerDiscovery.discover([LocalServerDiscovery.Candidate(port: elsewhere.port, protocol: .openai, name: "T")])
+            .count == 1, "the server redirected to answers when asked itself")
+        #expect(await LocalServerDiscovery.discover([LocalServerDiscovery.Candidate(port: redirect.port, protocol: .openai, name: "T")]) == [])
+    }
+
     @Test("A server already added as a profile is known by its port, however its address is written")
     func addedProfiles() {
         let found = FoundServer(url: "http://127.0.0.1:11434", protocol: .ollama, name: "Ollama", models: ["llama3.2:latest"])
