@@ -6,6 +6,9 @@ public enum ReplyEvent: Sendable, Equatable {
     case started(model: String?, created: Date?)
     /// More of the reply's text.
     case text(String)
+    /// More of what a reasoning model thought before answering: kept apart from the text,
+    /// never part of the answer.
+    case reasoning(String)
     /// The server reported an error inside the stream (`event: error` or an `error` object).
     /// Its text belongs in the reply, where the user reads it, and the request ends as failed.
     case serverError(String)
@@ -22,7 +25,7 @@ extension ReplyEvent {
         switch self {
         case .text(let text): text
         case .serverError(let message): (replyIsEmpty ? "" : "\n\n") + "Error: \(message)"
-        case .started, .finished, .usage: nil
+        case .started, .reasoning, .finished, .usage: nil
         }
     }
 }

@@ -11,7 +11,8 @@ public enum StreamOutcome: Sendable, Equatable {
 /// Turns a protocol's streamed bytes into reply events. Pure: no I/O, fed chunks split
 /// anywhere.
 public protocol ReplyStreamDecoder: Sendable {
-    /// Decodes the next bytes; consecutive text is merged into one `.text` event.
+    /// Decodes the next bytes; consecutive text is merged into one `.text` event, consecutive
+    /// reasoning into one `.reasoning`.
     mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [ReplyEvent]
     /// The stream ended at the transport level: the events its unfinished end still held (a
     /// last line without its newline), and how the round ended.
@@ -26,7 +27,8 @@ extension ReplyStreamDecoder {
     }
 }
 
-/// Collects a round's events while decoding, merging consecutive text.
+/// Collects a round's events while decoding, merging consecutive text and consecutive
+/// reasoning.
 struct ReplyEventBatch {
     /// Reports the stream-limit error once, when `overflowed` first holds.
     mutating func reportOverflow(_ overflowed: Bool, errors: inout [String]) {
@@ -36,10 +38,25 @@ struct ReplyEventBatch {
     }
 
     private(set) var events: [ReplyEvent] = []
-    private var pendingText = ""
+    private var pending = ""
+    private var pendingIsReasoning = false
 
     mutating func text(_ text: String) {
-        pendingText += text
+        add(text, isReasoning: false)
+    }
+
+    mutating func reasoning(_ text: String) {
+        add(text, isReasoning: true)
+    }
+
+    /// Content that may open with `<think>…</think>`, told apart by `splitter`.
+    mutating func content(_ text: String, through splitter: inout ThinkTagSplitter) {
+        add(splitter.feed(text))
+    }
+
+    /// What `splitter` still held, now that the content is over.
+    mutating func endContent(of splitter: inout ThinkTagSplitter) {
+        add(splitter.finish())
     }
 
     mutating func append(_ event: ReplyEvent) {
@@ -52,10 +69,26 @@ struct ReplyEventBatch {
         return events
     }
 
+    private mutating func add(_ pieces: [ThinkTagSplitter.Piece]) {
+        for piece in pieces {
+            switch piece {
+            case .answer(let text): add(text, isReasoning: false)
+            case .reasoning(let text): add(text, isReasoning: true)
+            }
+        }
+    }
+
+    private mutating func add(_ piece: String, isReasoning: Bool) {
+        guard !piece.isEmpty else { return }
+        if isReasoning != pendingIsReasoning { flush() }
+        pending += piece
+        pendingIsReasoning = isReasoning
+    }
+
     private mutating func flush() {
-        if !pendingText.isEmpty {
-            events.append(.text(pendingText))
-            pendingText = ""
+        if !pending.isEmpty {
+            events.append(pendingIsReasoning ? .reasoning(pending) : .text(pending))
+            pending = ""
         }
     }
 }

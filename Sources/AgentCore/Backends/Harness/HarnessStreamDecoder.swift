@@ -24,7 +24,9 @@ public struct HarnessStreamDecoder: ReplyStreamDecoder {
 
     public mutating func finish() -> (events: [ReplyEvent], outcome: StreamOutcome) {
         parser.finish()
-        return ([], outcome)
+        var batch = ReplyEventBatch()
+        reader.finish(into: &batch)
+        return (batch.finish(), outcome)
     }
 
     private var outcome: StreamOutcome {

@@ -1,5 +1,5 @@
 /// Decodes Ollama's `/api/chat` stream: one JSON object per line (`message.content`,
-/// `message.tool_calls` with object arguments, `done` with `eval_count`/`eval_duration`,
+/// `message.thinking`, `message.tool_calls` with object arguments, `done` with `eval_count`/`eval_duration`,
 /// or `{"error": …}`).
 public struct OllamaStreamDecoder: ReplyStreamDecoder {
     private var lines: NDJSONLineSplitter
@@ -27,6 +27,7 @@ public struct OllamaStreamDecoder: ReplyStreamDecoder {
         var last: [[UInt8]] = []
         lines.finish { last.append($0) }
         for line in last { handle(line, into: &batch) }
+        reader.finish(into: &batch)
         return (batch.finish(), outcome)
     }
 

@@ -46,6 +46,9 @@ enum OllamaRequestBody {
 struct OllamaChunk {
     let model: String?
     let content: String?
+    /// `message.thinking`: what a thinking model thought (sent when the request asks `think`,
+    /// or by default for models that think).
+    let thinking: String?
     /// `message.tool_calls`: names with arguments as JSON objects.
     let toolCalls: [(name: String, arguments: JSONValue, id: String?)]
     let done: Bool
@@ -58,6 +61,7 @@ struct OllamaChunk {
         model = json["model"]?.stringValue
         let message = json["message"]
         content = message?["content"]?.stringValue
+        thinking = message?["thinking"]?.stringValue
         toolCalls = (message?["tool_calls"]?.arrayValue ?? []).compactMap { call in
             guard let name = call["function"]?["name"]?.stringValue else { return nil }
             var arguments = call["function"]?["arguments"] ?? .object([])
@@ -77,8 +81,8 @@ struct OllamaChunk {
     }
 }
 
-/// The part Ollama's decoder and the harness's share: reading Ollama chunks into events,
-/// tool calls and errors.
+/// The part Ollama's decoder and the harness's share: reading Ollama chunks into events
+/// (thinking included), tool calls and errors.
 struct OllamaChunkReader {
     private(set) var toolCalls: [ToolCall] = []
     /// What the server reported as errors (the decoders add the stream-limit error here).
@@ -86,6 +90,7 @@ struct OllamaChunkReader {
     private(set) var sawDone = false
     private(set) var sawContent = false
     private var startedReported = false
+    private var thinkSplitter = ThinkTagSplitter()
 
     mutating func read(_ chunk: OllamaChunk, into batch: inout ReplyEventBatch) {
         if let message = chunk.errorMessage {
@@ -97,18 +102,28 @@ struct OllamaChunkReader {
             startedReported = true
             batch.append(.started(model: chunk.model, created: nil))
         }
+        if let thinking = chunk.thinking, !thinking.isEmpty {
+            sawContent = true
+            batch.reasoning(thinking)
+        }
         if let content = chunk.content, !content.isEmpty {
             sawContent = true
-            batch.text(content)
+            batch.content(content, through: &thinkSplitter)
         }
         for call in chunk.toolCalls {
             toolCalls.append(ToolCall(id: call.id ?? "call_\(toolCalls.count)", name: call.name, arguments: call.arguments))
         }
         if chunk.done {
             sawDone = true
+            batch.endContent(of: &thinkSplitter)
             if let usage = chunk.usage { batch.append(.usage(usage)) }
             batch.append(.finished(reason: chunk.doneReason))
         }
+    }
+
+    /// The stream ended: what the content still held back.
+    mutating func finish(into batch: inout ReplyEventBatch) {
+        batch.endContent(of: &thinkSplitter)
     }
 
     mutating func reportError(_ message: String, into batch: inout ReplyEventBatch) {

@@ -1,7 +1,8 @@
 import FoundationEssentials
 
-/// Decodes a streamed OpenAI chat completion (SSE carrying JSON chunks): text, tool-call
-/// fragments joined per `index`, errors in the stream, `[DONE]`.
+/// Decodes a streamed OpenAI chat completion (SSE carrying JSON chunks): text, reasoning
+/// (`reasoning_content`, `reasoning`, or `<think>` opening the content), tool-call fragments
+/// joined per `index`, errors in the stream, `[DONE]`.
 public struct OpenAIStreamDecoder: ReplyStreamDecoder {
     private struct PendingCall {
         var id: String?
@@ -17,6 +18,7 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
     private var sawText = false
     private var firstMalformedPayload: String?
     private var pendingCalls: [Int: PendingCall] = [:]
+    private var thinkSplitter = ThinkTagSplitter()
 
     /// `limit`: the most one streamed unit may hold (`StreamLimit`).
     public init(limit: Int = StreamLimit.bytes) {
@@ -36,7 +38,9 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
 
     public mutating func finish() -> (events: [ReplyEvent], outcome: StreamOutcome) {
         parser.finish()
-        return ([], outcome)
+        var batch = ReplyEventBatch()
+        batch.endContent(of: &thinkSplitter)
+        return (batch.finish(), outcome)
     }
 
     private var outcome: StreamOutcome {
@@ -66,6 +70,7 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
             let payload = event.data
             if payload == "[DONE]" || payload.utf8.elementsEqual(" [DONE]".utf8) {
                 sawDone = true
+                batch.endContent(of: &thinkSplitter)
                 if finishReason == nil { batch.append(.finished(reason: nil)) }
                 return
             }
@@ -82,9 +87,13 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
                 startedReported = true
                 batch.append(.started(model: chunk.model, created: chunk.created.map { Date(timeIntervalSince1970: $0) }))
             }
+            if let reasoning = chunk.reasoning, !reasoning.isEmpty {
+                sawText = true
+                batch.reasoning(reasoning)
+            }
             if let content = chunk.content, !content.isEmpty {
                 sawText = true
-                batch.text(content)
+                batch.content(content, through: &thinkSplitter)
             }
             for fragment in chunk.toolCalls {
                 var call = pendingCalls[fragment.index] ?? PendingCall()
@@ -96,6 +105,7 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
             if let usage = chunk.usage { batch.append(.usage(usage)) }
             if let reason = chunk.finishReason {
                 finishReason = reason
+                batch.endContent(of: &thinkSplitter)
                 batch.append(.finished(reason: reason))
             }
         default:

@@ -74,6 +74,9 @@ struct ChatCompletionChunk {
     let hasChoices: Bool
     /// `choices[0].delta.content`.
     let content: String?
+    /// `choices[0].delta.reasoning_content` (llama.cpp, DeepSeek, vLLM) or `.reasoning`
+    /// (OpenRouter, Ollama's OpenAI endpoint).
+    let reasoning: String?
     /// `choices[0].delta.tool_calls`.
     let toolCalls: [ToolCallFragment]
     /// `choices[0].finish_reason`.
@@ -92,6 +95,7 @@ struct ChatCompletionChunk {
         hasChoices = first != nil
         let delta = first?["delta"]
         content = delta?["content"]?.stringValue
+        reasoning = delta?["reasoning_content"]?.stringValue ?? delta?["reasoning"]?.stringValue
         toolCalls = (delta?["tool_calls"]?.arrayValue ?? []).enumerated().map { position, fragment in
             ToolCallFragment(index: fragment["index"]?.intValue ?? position,
                              id: fragment["id"]?.stringValue,
