@@ -724,6 +724,63 @@ class Handler(socketserver.BaseRequestHandler):
             self.send_chunk(blob[i:i + step])
         self.end_chunks()
 
+    # --- reasoning models ------------------------------------------------------------------
+    THINKING = ["The user", " says hello.", " I should", " greet them", " back."]
+    ANSWER = ["Hello!", " How can", " I help?"]
+
+    def scenario_think(self, scenario, body, headers):
+        """think-<form>[-<ms>][-held][-…]: a reasoning model's reply, every byte in its own write.
+        <form> is reasoningcontent (delta.reasoning_content), reasoning (delta.reasoning) or tags
+        (<think>…</think> opening the content, each marker cut across two deltas). <ms> paces
+        the deltas; with "held" the reply waits after its thinking until GET /_release/<scenario>."""
+        pieces = scenario.split("-")
+        form = pieces[1] if len(pieces) > 1 else "tags"
+        delay = int(pieces[2]) / 1000 if len(pieces) > 2 and pieces[2].isdigit() else 0.0
+        if form == "tags":
+            thinking = [delta("<thi"), delta("nk>\n")] + [delta(t) for t in self.THINKING[:-1]] + \
+                [delta(self.THINKING[-1] + "</th"), delta("ink>\n\n")]
+        else:
+            field = "reasoning_content" if form == "reasoningcontent" else "reasoning"
+            thinking = [sse({"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 1700000000, "model": MODEL,
+                             "choices": [{"index": 0, "delta": {field: t, "content": None}, "finish_reason": None}]})
+                        for t in self.THINKING]
+        answer = [delta(t) for t in self.ANSWER] + [delta(None, finish="stop", include_content=False), b"data: [DONE]\n\n"]
+        self.send_head(200, "OK", "text/event-stream")
+        self.send_bytewise([delta(None, role="assistant")] + thinking, delay)
+        if "held" in pieces:
+            gate(scenario).wait(60)
+        self.send_bytewise(answer, delay)
+        self.end_chunks()
+
+    def send_bytewise(self, parts, delay):
+        """Each part byte by byte (markers and UTF-8 split across reads), `delay` after each part."""
+        for part in parts:
+            for i in range(len(part)):
+                self.send_chunk(part[i:i + 1])
+            if delay:
+                time.sleep(delay)
+
+    def scenario_ollamathink(self, scenario, body, headers):
+        """ollamathink-<form>: Ollama's /api/chat from a thinking model, every byte in its own write.
+        <form> is field (message.thinking, as Ollama sends it) or tags (<think>…</think> opening
+        message.content, each marker cut across two lines)."""
+        form = scenario.split("-")[1] if "-" in scenario else "field"
+
+        def line(content="", thinking=None):
+            message = {"role": "assistant", "content": content}
+            if thinking is not None:
+                message["thinking"] = thinking
+            return json.dumps({"model": "qwen3:0.6b", "created_at": "2025-05-27T22:54:57.641643Z", "message": message,
+                               "done": False}).encode() + b"\n"
+        if form == "tags":
+            lines = [line("<thi"), line("nk>")] + [line(t) for t in self.THINKING[:-1]] + \
+                [line(self.THINKING[-1] + "</think"), line(">\n\n")]
+        else:
+            lines = [line(thinking=t) for t in self.THINKING]
+        lines += [line(t) for t in self.ANSWER] + [ollama_line(done=True)]
+        self.send_head(200, "OK", "application/x-ndjson")
+        self.send_bytewise(lines, 0)
+        self.end_chunks()
 
 class Server(socketserver.ThreadingTCPServer):
     daemon_threads = True
