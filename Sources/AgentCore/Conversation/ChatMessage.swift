@@ -38,10 +38,12 @@ public struct ChatMessage: Identifiable, Sendable, Equatable {
     public var attachments: [AttachedFile]
     /// The passages of knowledge folders a reply was given, by source.
     public var sources: [KnowledgeSource]
+    /// What a reasoning model thought before its answer (not part of `text`).
+    public var reasoning: Reasoning?
 
     public init(id: UUID = UUID(), role: Role, text: String, model: String? = nil, time: Date = Date(), state: MessageState,
                 toolCalls: [ToolCall] = [], usage: TokenUsage? = nil, attachments: [AttachedFile] = [],
-                sources: [KnowledgeSource] = []) {
+                sources: [KnowledgeSource] = [], reasoning: Reasoning? = nil) {
         self.id = id
         self.role = role
         self.text = text
@@ -52,6 +54,7 @@ public struct ChatMessage: Identifiable, Sendable, Equatable {
         self.usage = usage
         self.attachments = attachments
         self.sources = sources
+        self.reasoning = reasoning
     }
 
     /// The time in ISO 8601 (UTC), as it is stored.

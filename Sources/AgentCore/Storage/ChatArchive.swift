@@ -1,6 +1,7 @@
 import FoundationEssentials
 
 /// Chats as files: JSON that imports back exactly (one chat or all), and Markdown to read.
+/// A reply's reasoning goes into JSON only: the Markdown is the conversation itself.
 public enum ChatArchive {
     /// A chat with all its messages.
     public struct Chat: Sendable, Equatable {
@@ -64,6 +65,10 @@ public enum ChatArchive {
         }
         if !message.attachments.isEmpty { members.append(("attachments", .array(message.attachments.map(json)))) }
         if !message.sources.isEmpty { members.append(("sources", .array(message.sources.map(\.json)))) }
+        if let reasoning = message.reasoning {
+            members.append(("reasoning", .string(reasoning.text)))
+            if let seconds = reasoning.seconds { members.append(("reasoningSeconds", .number(seconds))) }
+        }
         return .object(members)
     }
 
@@ -125,7 +130,10 @@ public enum ChatArchive {
                                    toolCalls: (message["toolCalls"]?.arrayValue ?? []).compactMap(ToolCall.init(json:)),
                                    usage: usage,
                                    attachments: try (message["attachments"]?.arrayValue ?? []).map { try attachment($0, in: title) },
-                                   sources: (message["sources"]?.arrayValue ?? []).compactMap(KnowledgeSource.init(json:)))
+                                   sources: (message["sources"]?.arrayValue ?? []).compactMap(KnowledgeSource.init(json:)),
+                                   reasoning: message["reasoning"]?.stringValue.map { text in
+                                       Reasoning(text: text, seconds: Self.seconds(message["reasoningSeconds"]))
+                                   })
             }
             return Chat(summary: summary, messages: messages)
         }
@@ -160,6 +168,12 @@ public enum ChatArchive {
             if !message.sources.isEmpty { lines += ["> Sources: " + message.sources.map(\.label).joined(separator: ", "), ""] }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A duration from an export: finite and not negative, or none.
+    private static func seconds(_ value: JSONValue?) -> Double? {
+        guard let seconds = value?.numberValue, seconds.isFinite, seconds >= 0 else { return nil }
+        return seconds
     }
 
     /// A time from an export: seconds since 1970, within the years 1970–5000 (a file is
@@ -203,7 +217,7 @@ extension ChatStore {
                     messages = messages.map { message in
                         ChatMessage(role: message.role, text: message.text, model: message.model, time: message.time,
                                     state: message.state, toolCalls: message.toolCalls, usage: message.usage,
-                                    attachments: message.attachments, sources: message.sources)
+                                    attachments: message.attachments, sources: message.sources, reasoning: message.reasoning)
                     }
                 }
                 try Self.insert(summary, into: database)

@@ -136,7 +136,8 @@ public final class ChatStore: Sendable {
     // MARK: Messages
 
     private static let messageColumns = """
-        id, seq, role, text, model, created, state, tool_calls, prompt_tokens, completion_tokens, generation_seconds, sources
+        id, seq, role, text, model, created, state, tool_calls, prompt_tokens, completion_tokens, generation_seconds, sources,
+        reasoning, reasoning_seconds
         """
 
     public func messageCount(in chat: UUID) throws -> Int {
@@ -184,18 +185,20 @@ public final class ChatStore: Sendable {
         try run { database in
             try database.query("""
                 INSERT INTO messages (id, chat_id, seq, role, text, model, created, updated, state, tool_calls,
-                                      prompt_tokens, completion_tokens, generation_seconds, sources)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      prompt_tokens, completion_tokens, generation_seconds, sources, reasoning, reasoning_seconds)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET text = excluded.text, model = excluded.model, created = excluded.created,
                     updated = excluded.updated, state = excluded.state, tool_calls = excluded.tool_calls,
                     prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
-                    generation_seconds = excluded.generation_seconds, sources = excluded.sources
+                    generation_seconds = excluded.generation_seconds, sources = excluded.sources,
+                    reasoning = excluded.reasoning, reasoning_seconds = excluded.reasoning_seconds
                 """, [.text(message.id.uuidString), .text(chat.uuidString), .integer(Int64(seq)), .text(message.role.rawValue),
                       .text(message.text), SQLiteValue(message.model), .real(message.time.timeIntervalSince1970),
                       .real(Date().timeIntervalSince1970), .text(message.state.rawValue),
                       SQLiteValue(ToolCall.jsonText(message.toolCalls)), SQLiteValue(message.usage?.promptTokens),
                       SQLiteValue(message.usage?.completionTokens), SQLiteValue(message.usage?.generationSeconds),
-                      SQLiteValue(KnowledgeSource.jsonText(message.sources))])
+                      SQLiteValue(KnowledgeSource.jsonText(message.sources)), SQLiteValue(message.reasoning?.text),
+                      SQLiteValue(message.reasoning?.seconds)])
             if !message.attachments.isEmpty { try Self.insertAttachments(of: message, into: database) }
         }
     }
@@ -211,14 +214,15 @@ public final class ChatStore: Sendable {
         for (offset, message) in messages.enumerated() {
             try database.query("""
                 INSERT INTO messages (id, chat_id, seq, role, text, model, created, updated, state, tool_calls,
-                                      prompt_tokens, completion_tokens, generation_seconds, sources)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      prompt_tokens, completion_tokens, generation_seconds, sources, reasoning, reasoning_seconds)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(message.id.uuidString), .text(chat.uuidString), .integer(Int64(firstSeq + offset)),
                       .text(message.role.rawValue), .text(message.text), SQLiteValue(message.model),
                       .real(message.time.timeIntervalSince1970), .real(message.time.timeIntervalSince1970),
                       .text(message.state.rawValue), SQLiteValue(ToolCall.jsonText(message.toolCalls)),
                       SQLiteValue(message.usage?.promptTokens), SQLiteValue(message.usage?.completionTokens),
-                      SQLiteValue(message.usage?.generationSeconds), SQLiteValue(KnowledgeSource.jsonText(message.sources))])
+                      SQLiteValue(message.usage?.generationSeconds), SQLiteValue(KnowledgeSource.jsonText(message.sources)),
+                      SQLiteValue(message.reasoning?.text), SQLiteValue(message.reasoning?.seconds)])
             try insertAttachments(of: message, into: database)
         }
     }
@@ -293,7 +297,8 @@ public final class ChatStore: Sendable {
                                   time: Date(timeIntervalSince1970: row[5].real ?? 0),
                                   state: row[6].text.flatMap(MessageState.init(rawValue:)) ?? .done,
                                   toolCalls: ToolCall.list(fromJSONText: row[7].text), usage: usage,
-                                  sources: KnowledgeSource.list(fromJSONText: row[11].text))
+                                  sources: KnowledgeSource.list(fromJSONText: row[11].text),
+                                  reasoning: row[12].text.map { Reasoning(text: $0, seconds: row[13].real) })
         return StoredMessage(seq: Int(seq), message: message)
     }
 
@@ -304,7 +309,7 @@ public final class ChatStore: Sendable {
         let unsettled = try database.query("SELECT 1 FROM messages WHERE state IN ('sending', 'streaming') LIMIT 1")
         guard !unsettled.isEmpty else { return }
         try database.transaction {
-            try database.query("DELETE FROM messages WHERE role = 'assistant' AND state IN ('sending', 'streaming') AND text = '' AND tool_calls IS NULL")
+            try database.query("DELETE FROM messages WHERE role = 'assistant' AND state IN ('sending', 'streaming') AND text = '' AND tool_calls IS NULL AND reasoning IS NULL")
             try database.query("UPDATE messages SET state = 'cutOff' WHERE role = 'assistant' AND state IN ('sending', 'streaming')")
             try database.query("""
                 UPDATE messages SET state = 'done' WHERE role = 'user' AND state = 'sending' AND EXISTS (

@@ -96,6 +96,11 @@ enum ChatStoreSchema {
         ALTER TABLE chats ADD COLUMN knowledge_folders TEXT;
         ALTER TABLE messages ADD COLUMN sources TEXT;
         """,
+        // 7: what a reasoning model thought before its answer, and for how long.
+        """
+        ALTER TABLE messages ADD COLUMN reasoning TEXT;
+        ALTER TABLE messages ADD COLUMN reasoning_seconds REAL;
+        """,
     ]
 
     static var latestVersion: Int { migrations.count }

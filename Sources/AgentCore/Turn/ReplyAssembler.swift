@@ -1,5 +1,5 @@
-/// Builds a reply message from a turn's events — its text, tool calls, model and token
-/// counts — the same way for the window's view model and for `agent-cli`.
+/// Builds a reply message from a turn's events — its text, reasoning, tool calls, model and
+/// token counts — the same way for the window's view model and for `agent-cli`.
 public enum ReplyAssembler {
     /// Applies `event` to `reply`; returns a problem to show the user, if the event is one.
     @discardableResult
@@ -9,8 +9,14 @@ public enum ReplyAssembler {
             if let model, !model.isEmpty { reply.model = model }
         case .reply(.usage(let usage)):
             reply.usage = usage
+        case .reply(.reasoning(let piece)):
+            if reply.reasoning == nil { reply.reasoning = .beginning() }
+            reply.reasoning?.text += piece
         case .reply(let event):
-            if let text = event.transcriptText(replyIsEmpty: reply.text.isEmpty) { reply.text += text }
+            if let text = event.transcriptText(replyIsEmpty: reply.text.isEmpty) {
+                reply.text += text
+                reply.reasoning?.end()
+            }
         case .toolStarted(let call):
             reply.toolCalls.append(call)
         case .toolFinished(var call):

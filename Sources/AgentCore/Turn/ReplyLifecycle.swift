@@ -62,10 +62,11 @@ public struct ReplyLifecycle: Sendable {
     }
 
     /// Settles both messages once the exchange is over. A reply that never got any text (nor
-    /// called a tool) is removed; a user message that was never delivered is marked failed.
+    /// reasoning, nor called a tool) is removed; a user message that was never delivered is marked failed.
     public func settle(_ ending: Ending, reply: inout ChatMessage, user: inout ChatMessage) -> Settlement {
         let delivered = reply.state != .sending
-        let removed = reply.text.isEmpty && reply.toolCalls.isEmpty
+        let removed = reply.text.isEmpty && reply.toolCalls.isEmpty && reply.reasoning == nil
+        reply.reasoning?.end()
         if removed {
             if let recorder, replySeq != nil { recorder.discard(reply.id) }
         } else {
