@@ -45,6 +45,9 @@ struct AgentCLI {
           --passages          print the passages --knowledge finds for the prompt (and how long finding them took, on
                               stderr), and send nothing
 
+        Reasoning models:
+          --show-reasoning    write the model's thinking to stderr as it streams (stdout has the answer alone)
+
         Tool calls are shown on stderr. Exit status: 0 on a complete reply, 1 on any failure,
         2 on a usage error, 130 when interrupted.
         """
@@ -151,7 +154,7 @@ struct AgentCLI {
         if let stored { writeError("agent-cli: chat \(stored.chat.id.uuidString)") }
         var context = stored?.context ?? [user]
         if let last = context.last, last.role == .user { context[context.count - 1] = KnowledgePrompt.compose(last, passages: passages) }
-        let printer = ReplyPrinter()
+        let printer = ReplyPrinter(showsReasoning: options.showReasoning)
         let appID = "\(AppIdentity.applicationID).\(settings.installationID.prefix(8))."
             + (stored?.chat.id.uuidString.lowercased() ?? "cli")
         let reply = Task { @MainActor in

@@ -3,10 +3,19 @@ import Foundation
 import Synchronization
 
 /// Writes the reply to stdout as it arrives, straight from the transport's thread: one
-/// write per update, no hop to another thread per token. Tool activity goes to stderr.
+/// write per update, no hop to another thread per token. Tool activity goes to stderr, and
+/// so does a reasoning model's thinking when asked (`--show-reasoning`); stdout has the
+/// answer alone.
 final class ReplyPrinter: Sendable {
     private let printedAnything = Mutex(false)
     private let problems = Mutex(false)
+    private let showsReasoning: Bool
+    /// Whether thinking was written to stderr and its line is still open.
+    private let reasoningLineOpen = Mutex(false)
+
+    init(showsReasoning: Bool = false) {
+        self.showsReasoning = showsReasoning
+    }
 
     /// Whether the turn reported a problem (a tool the model called does not exist).
     var hadProblems: Bool { problems.withLock { $0 } }
@@ -16,6 +25,7 @@ final class ReplyPrinter: Sendable {
         case .reply(let reply):
             print(reply)
         case .toolStarted(let call):
+            endReasoningLine()
             AgentCLI.writeError("agent-cli: tool \(call.displayName) \(call.arguments.serialized)")
         case .toolProgress(let call, let progress):
             AgentCLI.writeError("agent-cli: tool \(call.displayName) · \(progress)")
@@ -28,6 +38,13 @@ final class ReplyPrinter: Sendable {
     }
 
     func print(_ event: ReplyEvent) {
+        if case .reasoning(let thinking) = event {
+            guard showsReasoning else { return }
+            reasoningLineOpen.withLock { $0 = true }
+            FileDescriptorWriting.writeAll(Array(thinking.utf8), to: STDERR_FILENO)
+            return
+        }
+        endReasoningLine()
         let text = printedAnything.withLock { printedAnything -> String? in
             guard let text = event.transcriptText(replyIsEmpty: !printedAnything) else { return nil }
             if !text.isEmpty { printedAnything = true }
@@ -38,7 +55,17 @@ final class ReplyPrinter: Sendable {
 
     /// Ends the reply with a newline, as a terminal expects.
     func finishLine() {
+        endReasoningLine()
         write(Array("\n".utf8))
+    }
+
+    /// Ends the thinking on stderr with a newline once something else follows it.
+    private func endReasoningLine() {
+        let wasOpen = reasoningLineOpen.withLock { open in
+            defer { open = false }
+            return open
+        }
+        if wasOpen { FileDescriptorWriting.writeAll(Array("\n".utf8), to: STDERR_FILENO) }
     }
 
     private func write(_ bytes: [UInt8]) {

@@ -41,6 +41,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var knowledge: [String] = []
     /// agent-cli: print the passages `--knowledge` finds for the prompt, send nothing (`--passages`).
     public var printPassages = false
+    /// `--show-reasoning`: a reasoning model's thinking goes to stderr as it streams.
+    public var showReasoning = false
     /// agent-cli: offer the model only these tools, by the names `--list-tools` prints (`--tools`).
     public var onlyTools: Set<String>?
     /// agent-cli: call one tool directly (`--call-tool NAME --arguments JSON [--repeat N]`).
@@ -100,6 +102,7 @@ public struct LaunchOptions: Sendable, Equatable {
             if argument == "--list-chats", acceptsWords { options.listChats = true; continue }
             if argument == "--list-tools", acceptsWords { options.listTools = true; continue }
             if argument == "--passages", acceptsWords { options.printPassages = true; continue }
+            if argument == "--show-reasoning", acceptsWords { options.showReasoning = true; continue }
             if argument == "--mcp", acceptsWords { options.useAppMCP = true; continue }
             if argument == "--discover", acceptsWords { options.discover = true; continue }
             if argument == "--list-models", acceptsWords { options.listModels = true; continue }
