@@ -42,6 +42,8 @@ final class MessageRow {
         var regenerate: @MainActor () -> Void
         var openFile: @MainActor (AttachedFile, UnsafeMutablePointer<GtkWidget>) -> Void
         var openSource: @MainActor (KnowledgeSource, UnsafeMutablePointer<GtkWidget>) -> Void
+        /// The user opened (true) or closed a reply's Thinking section.
+        var thinkingToggled: @MainActor (UUID, Bool) -> Void = { _, _ in }
     }
 
     init(actions: Handlers) {
@@ -92,6 +94,10 @@ final class MessageRow {
             actions.edit(id)
         }
         Signals.connect(regenerateButton.raw, "clicked") { actions.regenerate() }
+        reply.onThinkingToggled = { [weak self] expanded in
+            guard let id = self?.messageID else { return }
+            actions.thinkingToggled(id, expanded)
+        }
         installMenu(actions)
     }
 
@@ -148,12 +154,14 @@ final class MessageRow {
         if found { gtk_widget_add_css_class(bubble, "found") } else { gtk_widget_remove_css_class(bubble, "found") }
     }
 
-    func bind(_ message: ChatMessage) {
+    /// Shows `message`, its Thinking section open when the user left it open.
+    func bind(_ message: ChatMessage, thinkingExpanded: Bool = false) {
         messageID = message.id
         shownModel = nil
         shownTime = nil
         shownState = nil
         reply.reset()
+        reply.thinkingExpanded = thinkingExpanded
         user.reset()
         if shownRole != message.role { applyRole(message.role) }
         update(message)

@@ -2,7 +2,7 @@ import AgentCore
 import CGtk
 import TextLayout
 
-/// What a reply's bubble holds: its tool calls, then its text. While the reply streams,
+/// What a reply's bubble holds: its thinking (collapsed), its tool calls, then its text. While the reply streams,
 /// each Markdown block is rendered once it is complete and the block still being written
 /// streams as plain text into a text view (which lays out only the lines added); once the
 /// reply ends it is rendered again, whole — a list item's later paragraphs, a reference
@@ -11,6 +11,15 @@ import TextLayout
 @MainActor
 final class ReplyBody {
     let widget: UnsafeMutablePointer<GtkWidget>
+    /// A reasoning model's thinking, above the answer: made for the first reply the row
+    /// shows that has any.
+    private(set) var thinking: ThinkingSection?
+    /// Runs when the user opens (true) or closes the Thinking section.
+    var onThinkingToggled: ((Bool) -> Void)?
+    /// Whether the Thinking section shows open (a recycled row shows its reply as the user left it).
+    var thinkingExpanded = false {
+        didSet { thinking?.setExpanded(thinkingExpanded) }
+    }
     private let toolBox: UnsafeMutablePointer<GtkWidget>
     private(set) var toolLines: [ToolCallLine] = []
     private var shownToolCalls: [ToolCall] = []
@@ -77,9 +86,11 @@ final class ReplyBody {
     /// text is still being taken on (show again next frame).
     @discardableResult
     func show(_ reply: ChatMessage) -> Bool {
+        if reply.reasoning != nil || thinking != nil { thinkingSection().show(reply) }
         if reply.toolCalls != shownToolCalls { showToolCalls(reply.toolCalls) }
         let streaming = reply.state == .streaming || reply.state == .sending
-        gtk_widget_set_visible(placeholder, streaming && reply.text.isEmpty && reply.toolCalls.isEmpty ? 1 : 0)
+        let nothingYet = reply.text.isEmpty && reply.toolCalls.isEmpty && reply.reasoning == nil
+        gtk_widget_set_visible(placeholder, streaming && nothingYet ? 1 : 0)
         let isLong = reply.text.utf8.count > LongText.labelLimit
         let longCaughtUp = showLongReply(isLong ? LongText.head(of: reply.text).text : nil, of: reply.text.utf8.count)
         guard !isLong else { return longCaughtUp }
@@ -110,6 +121,19 @@ final class ReplyBody {
             removeTail()
         }
         return caughtUp
+    }
+
+    private func thinkingSection() -> ThinkingSection {
+        if let thinking { return thinking }
+        let section = ThinkingSection()
+        section.setExpanded(thinkingExpanded)
+        section.onToggled = { [weak self] expanded in
+            self?.thinkingExpanded = expanded
+            self?.onThinkingToggled?(expanded)
+        }
+        gtk_box_prepend(widget.cast(), section.widget)
+        thinking = section
+        return section
     }
 
     private func showToolCalls(_ calls: [ToolCall]) {

@@ -22,6 +22,8 @@ final class TranscriptView {
     private var frameScheduled = false
     /// The reply whose row offers Regenerate: the last one, when nothing is in flight.
     private var regenerateRowID: UUID?
+    /// The replies whose Thinking section the user opened (rows are recycled while scrolling).
+    private var expandedThinking: Set<UUID> = []
 
     /// Runs after something was copied (the window shows a brief "Copied").
     var onCopied: (() -> Void)?
@@ -156,7 +158,10 @@ final class TranscriptView {
                 edit: { [weak self] id in self?.viewModel.beginEdit(id) },
                 regenerate: { [weak self] in self?.viewModel.regenerate() },
                 openFile: { [weak self] file, button in self?.open(file, from: button) },
-                openSource: { [weak self] source, button in self?.open(source, from: button) }))
+                openSource: { [weak self] source, button in self?.open(source, from: button) },
+                thinkingToggled: { [weak self] id, expanded in
+                    if expanded { self?.expandedThinking.insert(id) } else { self?.expandedThinking.remove(id) }
+                }))
             gtk_list_item_set_child(OpaquePointer(item), row.root)
             gtk_list_item_set_activatable(OpaquePointer(item), 0)
             gtk_list_item_set_selectable(OpaquePointer(item), 0)
@@ -166,7 +171,7 @@ final class TranscriptView {
             guard let self, let item, let row = rowsByItem[item],
                   let id = Self.messageID(of: item), let index = viewModel.conversation.index(of: id) else { return }
             let message = viewModel.conversation[index]
-            row.bind(message)
+            row.bind(message, thinkingExpanded: expandedThinking.contains(message.id))
             row.showRegenerate(message.id == regenerateRowID)
             row.showFound(message.id == viewModel.focusedMessageID)
             boundRows[message.id] = row
