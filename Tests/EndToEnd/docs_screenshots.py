@@ -20,13 +20,16 @@ server as a user would:
   docs/found-server-banner.png       at start, the offer of an Ollama found running on this computer;
   docs/found-server-banner-dark.png  the same in dark;
   docs/found-server-preferences.png  Preferences › Servers with that Ollama under Found on This Computer.
+  docs/reasoning-collapsed.png a reasoning model's reply, its thinking collapsed above the answer;
+  docs/reasoning-expanded.png  the same with the Thinking section opened (and -dark.png of both).
 
 The MCP pictures use the reference server mcp-server-time (scripts/install-test-servers) and
 the scriptable test model server, which calls its tool.
 
 Run inside an X server and a D-Bus session (scripts/screenshot does):
     /usr/bin/python3 Tests/EndToEnd/docs_screenshots.py .build/debug/agent docs/ [mcp]
-(a last argument `mcp`, `files` or `servers` takes only those pictures).
+(a last argument — one of the keys of PICTURE_SETS: `mcp`, `files`, `servers`, `reasoning`… —
+takes only those pictures).
 
 The found-server pictures run an imitation Ollama (Tests/Servers/local_model_server.py) on its
 own port, 11434, which must be free.
@@ -412,6 +415,49 @@ def attachment_pictures(binary, folder):
         run(binary, GENERATION, knowledge(os.path.join(folder, "knowledge-dark.png")))
 
 
+def text_contents(root):
+    """The texts of the text views under `root` (what a screen reader reads there)."""
+    found = []
+    for node in e2e.descendants(root):
+        try:
+            if node.get_role() == Atspi.Role.TEXT:
+                found.append(Atspi.Text.get_text(node, 0, Atspi.Text.get_character_count(node)))
+        except Exception:
+            continue
+    return found
+
+
+def reasoning(collapsed_path, expanded_path):
+    def body(app, frame):
+        entry = wait_for("the entry", lambda: named(frame, "Message", [Atspi.Role.TEXT, Atspi.Role.ENTRY]))
+        send = wait_for("Send", lambda: named(frame, "Send", [Atspi.Role.PUSH_BUTTON]))
+        Atspi.EditableText.set_text_contents(entry, "How many r's are in \"strawberry\"?")
+        wait_for("Send to be enabled", lambda: send.get_state_set().contains(Atspi.StateType.SENSITIVE))
+        Atspi.Action.do_action(send, 0)
+        conversation = wait_for("the conversation", lambda: named(frame, "Conversation", [Atspi.Role.LIST]))
+        wait_for("the reply", lambda: e2e.turn_finished(frame, conversation, 1), timeout=30)
+        title = wait_for("the Thinking section", lambda: next(
+            (node for node in e2e.descendants(conversation) if (safe_name(node) or "").startswith("Thought for ")), None), timeout=10)
+        shoot(x_window("^Agent$"), collapsed_path)
+        click(title, x_window("^Agent$"))
+        wait_for("the thinking", lambda: any("double-check" in t for t in text_contents(conversation)), timeout=10)
+        shoot(x_window("^Agent$"), expanded_path)
+    return body
+
+
+def reasoning_pictures(binary, folder):
+    server, port = model_server()
+    arguments = ["--server", f"http://127.0.0.1:{port}/s/think-reasoningcontent-30-long", "--model", "test-model"]
+    try:
+        run(binary, GENERATION, reasoning(os.path.join(folder, "reasoning-collapsed.png"), os.path.join(folder, "reasoning-expanded.png")),
+            arguments=arguments)
+        with dark_portal():
+            run(binary, GENERATION, reasoning(os.path.join(folder, "reasoning-collapsed-dark.png"),
+                                              os.path.join(folder, "reasoning-expanded-dark.png")), arguments=arguments)
+    finally:
+        server.terminate()
+
+
 @contextlib.contextmanager
 def imitation_ollama():
     """An Ollama with two models, as Agent finds one on this computer (127.0.0.1:11434)."""
@@ -469,16 +515,18 @@ def dark_portal():
         portal.wait()
 
 
+PICTURE_SETS = {
+    "mcp": mcp_pictures,
+    "files": attachment_pictures,
+    "servers": found_server_pictures,
+    "reasoning": reasoning_pictures,
+}
+
+
 def main():
     binary, folder = sys.argv[1], sys.argv[2]
-    if sys.argv[3:] == ["mcp"]:
-        mcp_pictures(binary, folder)
-        return
-    if sys.argv[3:] == ["files"]:
-        attachment_pictures(binary, folder)
-        return
-    if sys.argv[3:] == ["servers"]:
-        found_server_pictures(binary, folder)
+    if len(sys.argv) > 3:
+        PICTURE_SETS[sys.argv[3]](binary, folder)
         return
     light = GENERATION
     run(binary, light, empty_chat(os.path.join(folder, "empty-chat.png")))
@@ -488,9 +536,8 @@ def main():
     run(binary, light, narrow(os.path.join(folder, "narrow.png"), os.path.join(folder, "narrow-chats.png")), size=(360, 640))
     with dark_portal():
         run(binary, light, code_block(os.path.join(folder, "dark.png")))
-    mcp_pictures(binary, folder)
-    attachment_pictures(binary, folder)
-    found_server_pictures(binary, folder)
+    for pictures in PICTURE_SETS.values():
+        pictures(binary, folder)
 
 
 if __name__ == "__main__":

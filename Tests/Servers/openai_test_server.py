@@ -727,24 +727,30 @@ class Handler(socketserver.BaseRequestHandler):
     # --- reasoning models ------------------------------------------------------------------
     THINKING = ["The user", " says hello.", " I should", " greet them", " back."]
     ANSWER = ["Hello!", " How can", " I help?"]
+    THINKING_LONG = words("The user asks how many r's are in \"strawberry\". Let me spell it out: s, t, r, a, w, b, e, r, r, y. "
+                          "The r's are at positions 3, 8 and 9. That makes three. Let me double-check by counting again: "
+                          "st-R-awbe-R-R-y. Yes, three.")
+    ANSWER_LONG = words("There are **three** r's in \"strawberry\": one after the *st*, and two together near the end (*berry*).")
 
     def scenario_think(self, scenario, body, headers):
         """think-<form>[-<ms>][-held][-…]: a reasoning model's reply, every byte in its own write.
         <form> is reasoningcontent (delta.reasoning_content), reasoning (delta.reasoning) or tags
         (<think>…</think> opening the content, each marker cut across two deltas). <ms> paces
-        the deltas; with "held" the reply waits after its thinking until GET /_release/<scenario>."""
+        the deltas; with "held" the reply waits after its thinking until GET /_release/<scenario>;
+        with "long" it thinks and answers at more length (the README's pictures)."""
         pieces = scenario.split("-")
         form = pieces[1] if len(pieces) > 1 else "tags"
         delay = int(pieces[2]) / 1000 if len(pieces) > 2 and pieces[2].isdigit() else 0.0
+        thoughts, answers = (self.THINKING_LONG, self.ANSWER_LONG) if "long" in pieces else (self.THINKING, self.ANSWER)
         if form == "tags":
-            thinking = [delta("<thi"), delta("nk>\n")] + [delta(t) for t in self.THINKING[:-1]] + \
-                [delta(self.THINKING[-1] + "</th"), delta("ink>\n\n")]
+            thinking = [delta("<thi"), delta("nk>\n")] + [delta(t) for t in thoughts[:-1]] + \
+                [delta(thoughts[-1] + "</th"), delta("ink>\n\n")]
         else:
             field = "reasoning_content" if form == "reasoningcontent" else "reasoning"
             thinking = [sse({"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 1700000000, "model": MODEL,
                              "choices": [{"index": 0, "delta": {field: t, "content": None}, "finish_reason": None}]})
-                        for t in self.THINKING]
-        answer = [delta(t) for t in self.ANSWER] + [delta(None, finish="stop", include_content=False), b"data: [DONE]\n\n"]
+                        for t in thoughts]
+        answer = [delta(t) for t in answers] + [delta(None, finish="stop", include_content=False), b"data: [DONE]\n\n"]
         self.send_head(200, "OK", "text/event-stream")
         self.send_bytewise([delta(None, role="assistant")] + thinking, delay)
         if "held" in pieces:
