@@ -2,12 +2,13 @@ import AgentCore
 import CGtk
 import TextLayout
 
-/// What a reply's bubble holds: its thinking (collapsed), its tool calls, then its text. While the reply streams,
-/// each Markdown block is rendered once it is complete and the block still being written
-/// streams as plain text into a text view (which lays out only the lines added); once the
-/// reply ends it is rendered again, whole — a list item's later paragraphs, a reference
-/// link's target, a footnote change how earlier blocks read — so it looks as it will when
-/// the chat is opened again. A reply too long for labels is shown as plain text.
+/// What a reply's bubble holds: its thinking (collapsed), its tool calls, then its text.
+/// While the reply streams, each Markdown block is rendered once it is complete and the
+/// block still being written streams as plain text into a text view (which lays out only
+/// the lines added); once the reply ends it is rendered again, whole — a list item's later
+/// paragraphs, a reference link's target, a footnote change how earlier blocks read — so it
+/// looks as it will when the chat is opened again. A reply too long for labels is shown as
+/// plain text.
 @MainActor
 final class ReplyBody {
     let widget: UnsafeMutablePointer<GtkWidget>

@@ -2,9 +2,9 @@ import AgentCore
 import CGtk
 
 /// A reply's reasoning, above its answer: a collapsed "Thinking…" line while the model
-/// thinks, "Thought for N seconds" once it answered, that a click or Enter opens onto the
-/// thinking as dim, selectable plain text. The text is appended as it streams (only the
-/// lines added are laid out), and not at all while nothing is thinking.
+/// thinks, "Thought for N seconds" once it answered, that a click, Enter or Space opens onto
+/// the thinking as dim, selectable plain text. The thinking is appended as it streams, into
+/// a text view that lays out only the lines added.
 @MainActor
 final class ThinkingSection {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -30,14 +30,17 @@ final class ThinkingSection {
         }
     }
 
+    private static let toggleKeys = [GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_space, GDK_KEY_KP_Space]
+        .map(UInt32.init)
+    private static let modifiers = GDK_SHIFT_MASK.rawValue | GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue
+
     /// Enter and Space open and close the section. GtkExpander leaves them to the window's
     /// "activate the focus" keys, which the list row around it takes for itself first.
     private func openWithKeys() {
-        let keys = gtk_event_controller_key_new()
+        guard let keys = gtk_event_controller_key_new() else { return }
         let expander = widget
-        Signals.connectKeyPressed(UnsafeMutableRawPointer(keys!)) { keyval, state in
-            let toggles = [GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_space, GDK_KEY_KP_Space].map(UInt32.init)
-            guard toggles.contains(keyval), state.rawValue & (GDK_SHIFT_MASK.rawValue | GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue) == 0 else { return false }
+        Signals.connectKeyPressed(UnsafeMutableRawPointer(keys)) { keyval, state in
+            guard Self.toggleKeys.contains(keyval), state.rawValue & Self.modifiers == 0 else { return false }
             gtk_expander_set_expanded(expander.opaque, gtk_expander_get_expanded(expander.opaque) == 0 ? 1 : 0)
             return true
         }
