@@ -44,13 +44,14 @@ final class ReplyPrinter: Sendable {
             FileDescriptorWriting.writeAll(Array(thinking.utf8), to: STDERR_FILENO)
             return
         }
-        endReasoningLine()
         let text = printedAnything.withLock { printedAnything -> String? in
-            guard let text = event.transcriptText(replyIsEmpty: !printedAnything) else { return nil }
-            if !text.isEmpty { printedAnything = true }
+            guard let text = event.transcriptText(replyIsEmpty: !printedAnything), !text.isEmpty else { return nil }
+            printedAnything = true
             return text
         }
-        if let text { write(Array(text.utf8)) }
+        guard let text else { return }
+        endReasoningLine()
+        write(Array(text.utf8))
     }
 
     /// Ends the reply with a newline, as a terminal expects.

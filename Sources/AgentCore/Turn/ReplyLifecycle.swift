@@ -62,7 +62,8 @@ public struct ReplyLifecycle: Sendable {
     }
 
     /// Settles both messages once the exchange is over. A reply that never got any text (nor
-    /// reasoning, nor called a tool) is removed; a user message that was never delivered is marked failed.
+    /// reasoning, nor called a tool) is removed; a user message that was never delivered is
+    /// marked failed.
     public func settle(_ ending: Ending, reply: inout ChatMessage, user: inout ChatMessage) -> Settlement {
         let delivered = reply.state != .sending
         let removed = reply.text.isEmpty && reply.toolCalls.isEmpty && reply.reasoning == nil
