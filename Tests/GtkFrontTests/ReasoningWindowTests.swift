@@ -16,14 +16,14 @@ extension GtkSuites {
         static let answer = "Hello! How can I help?"
 
         /// Waits until `widget` has its place and size on screen, so that a click lands on it.
-        func laidOut(_ widget: UnsafeMutablePointer<GtkWidget>) async throws {
+        func laidOut(_ widget: UnsafeMutablePointer<GtkWidget>, _ what: String = "the Thinking section") async throws {
             try await GtkTestHarness.pump(until: {
                 var bounds = graphene_rect_t()
                 guard gtk_widget_get_mapped(widget) != 0, let root = gtk_widget_get_root(widget),
                       gtk_widget_compute_bounds(widget, UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self), &bounds) != 0
                 else { return false }
                 return bounds.size.width > 0 && bounds.size.height > 0
-            }, "the Thinking section laid out")
+            }, "\(what) laid out")
             GtkTestHarness.pumpPending()
         }
 
@@ -78,6 +78,50 @@ extension GtkSuites {
             let copied = try await GtkTestHarness.readClipboard(when: { $0 == Self.answer })
             #expect(copied == Self.answer, "Copy takes the answer alone")
             #expect(viewModel.conversation[1].reasoning?.text == Self.thought)
+        }
+
+        @Test("A stored reply's thinking comes back collapsed with its duration; opened, it stays open when the chat is opened again")
+        func storedThinking() async throws {
+            let file = FileManager.default.temporaryDirectory.appending(path: "agent-window-\(UUID())/chats.sqlite")
+            let store = try ChatStore(file: file)
+            let greeting = try store.createChat(ChatSummary(title: "Greeting", updated: Date()))
+            let reply = ChatMessage(role: .assistant, text: Self.answer, model: "qwen3", state: .done,
+                                    reasoning: Reasoning(text: Self.thought, seconds: 3.2))
+            try store.saveAll([ChatMessage(role: .user, text: "hi", state: .done), reply], in: greeting.id, firstSeq: 0)
+            let other = try store.createChat(ChatSummary(title: "Other", updated: Date(timeIntervalSinceNow: -60)))
+            try store.saveAll([ChatMessage(role: .user, text: "yo", state: .done),
+                               ChatMessage(role: .assistant, text: "Yo.", state: .done)], in: other.id, firstSeq: 0)
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "qwen3"), store: store,
+                                                settings: try TestTools.settings())
+            defer { GtkTestHarness.close(app) }
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            let chatList = try #require(window.sidebar).chatList
+
+            func open(_ chat: ChatSummary) async throws {
+                let row = try #require(chatList.row(for: chat.id))
+                try await laidOut(row.root, "the chat “\(chat.title)” in the list")
+                try await Xdo.click(row.root)
+                try await GtkTestHarness.pump(until: { window.viewModel.chat?.id == chat.id && window.viewModel.conversation.count == 2 },
+                                              "the chat “\(chat.title)” open")
+                try await GtkTestHarness.settle(window)
+            }
+
+            try await open(greeting)
+            let section = try #require(window.transcript.boundRow(for: reply.id)?.reply.thinking)
+            #expect(section.titleText == "Thought for 3 seconds")
+            #expect(!section.isExpanded)
+            try await laidOut(section.widget)
+            try await Xdo.click(section.widget)
+            try await GtkTestHarness.pump(until: { section.isExpanded }, "the section to open")
+
+            try await open(other)
+            let otherReply = try #require(window.transcript.boundRow(for: window.viewModel.conversation[1].id))
+            #expect(otherReply.reply.thinking.map { GtkTestHarness.isVisible($0.widget) } != true, "a reply without thinking shows none")
+            try await open(greeting)
+            let again = try #require(window.transcript.boundRow(for: reply.id)?.reply.thinking)
+            #expect(again.isExpanded, "as the user left it")
+            #expect(again.thinkingText == Self.thought)
         }
     }
 }
