@@ -27,6 +27,11 @@ public final class LocalModelServer {
         self.startTimeout = startTimeout
     }
 
+    /// A server like this one (the same runtime and arguments) for `model`; not started.
+    public func serving(_ model: LocalModel) -> LocalModelServer {
+        LocalModelServer(model: model, runtimeDirectory: runtimeDirectory, extraArguments: extraArguments, startTimeout: startTimeout)
+    }
+
     /// The running server's process, for tests and diagnostics.
     public var pid: pid_t? { process.flatMap { $0.hasEnded ? nil : $0.pid } }
 

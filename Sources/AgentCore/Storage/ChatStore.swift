@@ -12,9 +12,12 @@ public struct ChatSummary: Sendable, Equatable, Identifiable {
     public var systemPrompt: String
     /// The folders the chat asks about (knowledge), as paths.
     public var knowledgeFolders: [String]
+    /// The model chosen for the chat (nil: the default); `model` is the one that last answered.
+    public var chosenModel: ModelChoice?
 
     public init(id: UUID = UUID(), title: String, created: Date = Date(), updated: Date = Date(), model: String? = nil,
-                serverProfile: String? = nil, systemPrompt: String = "", knowledgeFolders: [String] = []) {
+                serverProfile: String? = nil, systemPrompt: String = "", knowledgeFolders: [String] = [],
+                chosenModel: ModelChoice? = nil) {
         self.id = id
         self.title = title
         self.created = created
@@ -23,6 +26,7 @@ public struct ChatSummary: Sendable, Equatable, Identifiable {
         self.serverProfile = serverProfile
         self.systemPrompt = systemPrompt
         self.knowledgeFolders = knowledgeFolders
+        self.chosenModel = chosenModel
     }
 }
 
@@ -77,7 +81,9 @@ public final class ChatStore: Sendable {
 
     // MARK: Chats
 
-    private static let chatColumns = "id, title, created, updated, model, server_profile, system_prompt, knowledge_folders"
+    private static let chatColumns = """
+        id, title, created, updated, model, server_profile, system_prompt, knowledge_folders, chosen_model, chosen_model_place
+        """
 
     /// The chats, most recently updated first (deleted ones left out).
     public func chats() throws -> [ChatSummary] {
@@ -101,7 +107,7 @@ public final class ChatStore: Sendable {
     }
 
     static func insert(_ chat: ChatSummary, into database: SQLiteDatabase) throws {
-        try database.query("INSERT INTO chats (\(chatColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values(chat))
+        try database.query("INSERT INTO chats (\(chatColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values(chat))
     }
 
     public func renameChat(_ id: UUID, to title: String) throws {
@@ -112,6 +118,12 @@ public final class ChatStore: Sendable {
     public func setKnowledgeFolders(_ id: UUID, _ folders: [String]) throws {
         try run { try $0.query("UPDATE chats SET knowledge_folders = ? WHERE id = ?",
                                [SQLiteValue(KnowledgeFolderList.jsonText(folders)), .text(id.uuidString)]) }
+    }
+
+    /// The model chosen for `id`; nil goes back to the default.
+    public func setChosenModel(_ id: UUID, _ choice: ModelChoice?) throws {
+        try run { try $0.query("UPDATE chats SET chosen_model = ?, chosen_model_place = ? WHERE id = ?",
+                               [SQLiteValue(choice?.name), SQLiteValue(choice?.place.rawValue), .text(id.uuidString)]) }
     }
 
     /// Records activity: the chat moves to the top of the list.
@@ -276,7 +288,8 @@ public final class ChatStore: Sendable {
     private static func values(_ chat: ChatSummary) -> [SQLiteValue] {
         [.text(chat.id.uuidString), .text(chat.title), .real(chat.created.timeIntervalSince1970),
          .real(chat.updated.timeIntervalSince1970), SQLiteValue(chat.model), SQLiteValue(chat.serverProfile), .text(chat.systemPrompt),
-         SQLiteValue(KnowledgeFolderList.jsonText(chat.knowledgeFolders))]
+         SQLiteValue(KnowledgeFolderList.jsonText(chat.knowledgeFolders)), SQLiteValue(chat.chosenModel?.name),
+         SQLiteValue(chat.chosenModel?.place.rawValue)]
     }
 
     private static func chat(from row: [SQLiteValue]) -> ChatSummary? {
@@ -284,7 +297,8 @@ public final class ChatStore: Sendable {
         return ChatSummary(id: id, title: row[1].text ?? "", created: Date(timeIntervalSince1970: row[2].real ?? 0),
                            updated: Date(timeIntervalSince1970: row[3].real ?? 0), model: row[4].text,
                            serverProfile: row[5].text, systemPrompt: row[6].text ?? "",
-                           knowledgeFolders: KnowledgeFolderList.folders(fromJSONText: row[7].text))
+                           knowledgeFolders: KnowledgeFolderList.folders(fromJSONText: row[7].text),
+                           chosenModel: row[8].text.map { ModelChoice(name: $0, place: row[9].text.flatMap(ModelChoice.Place.init) ?? .server) })
     }
 
     private static func message(from row: [SQLiteValue]) -> StoredMessage? {

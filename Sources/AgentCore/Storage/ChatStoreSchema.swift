@@ -101,6 +101,12 @@ enum ChatStoreSchema {
         ALTER TABLE messages ADD COLUMN reasoning TEXT;
         ALTER TABLE messages ADD COLUMN reasoning_seconds REAL;
         """,
+        // 8: the model chosen for a chat in the header's menu (not the one that last answered),
+        // and whether it is a server's or one the app runs itself.
+        """
+        ALTER TABLE chats ADD COLUMN chosen_model TEXT;
+        ALTER TABLE chats ADD COLUMN chosen_model_place TEXT;
+        """,
     ]
 
     static var latestVersion: Int { migrations.count }

@@ -4,14 +4,14 @@ import FoundationEssentials
 /// the app runs itself.
 @MainActor
 public final class ChatConnection {
-    private enum Source {
+    enum Source {
         case remote(ChatEndpoint)
         case local(LocalModelServer)
         /// A server profile from Preferences; its key comes from the keyring when needed.
         case profile(ServerProfile, SecretStore, Duration?)
     }
 
-    private let source: Source
+    let source: Source
     public let options: GenerationOptions
     /// Agent's own tools the model may call through this connection.
     public let toolbox: Toolbox

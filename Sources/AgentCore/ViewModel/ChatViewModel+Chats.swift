@@ -13,6 +13,7 @@ extension ChatViewModel {
         knowledge.show(pager.chat?.knowledgeFolders ?? [])
         focusedMessageID = message.flatMap { id in loaded.contains { $0.id == id } ? id : nil }
         editingMessageID = nil
+        followChosenModel()
         notify(.reloaded)
         notify(.composer)
     }
@@ -25,6 +26,7 @@ extension ChatViewModel {
         conversation = Conversation()
         focusedMessageID = nil
         editingMessageID = nil
+        followChosenModel()
         notify(.reloaded)
         notify(.composer)
     }

@@ -6,7 +6,8 @@ extension ChatViewModel {
     func ensureChat(firstMessage: ChatMessage) {
         guard let pager, let writer, pager.chat == nil else { return }
         let summary = ChatSummary(title: ChatTitle.make(for: firstMessage), model: connection.modelName,
-                                  systemPrompt: defaultSystemPrompt, knowledgeFolders: knowledge.folders.map(\.path))
+                                  systemPrompt: defaultSystemPrompt, knowledgeFolders: knowledge.folders.map(\.path),
+                                  chosenModel: unsavedChoice)
         guard writer.create(summary) else { return }
         pager.created(summary)
         onChatSaved?(summary)

@@ -9,7 +9,17 @@ import FoundationEssentials
 public final class ChatViewModel {
     public internal(set) var conversation = Conversation()
     public private(set) var isSending = false
-    public private(set) var connection: ChatConnection
+    /// The connection this chat's replies go through: the default, or the chat's chosen model.
+    public internal(set) var connection: ChatConnection
+    /// The connection the settings describe (the server profile's model, or the local model);
+    /// a chat with no model of its own uses it.
+    public internal(set) var defaultConnection: ChatConnection
+    /// The models the header's menu offers.
+    public let models = ChatModelList()
+    /// The model chosen for a new chat before its first message saves it.
+    var unsavedChoice: ModelChoice?
+    /// The model the server said it does not have, when asked for a reply.
+    var missingModel: ModelChoice?
     public let status: ChatStatus
     /// Where chats are kept; nil keeps this conversation in memory only.
     public let store: ChatStore?
@@ -50,7 +60,7 @@ public final class ChatViewModel {
     /// late results are dropped.
     private var generation = 0
     /// A connection chosen while a reply streamed: it takes over once the reply ends.
-    private var pendingConnection: ChatConnection?
+    var pendingConnection: ChatConnection?
     /// What the composer held when an edit began, given back when it is cancelled.
     private var composerBeforeEdit: (draft: String, files: [AttachedFile])?
 
@@ -64,6 +74,7 @@ public final class ChatViewModel {
     public init(connection: ChatConnection, consent: ConsentBroker = ConsentBroker(), store: ChatStore? = nil,
                 harnessAppIDPrefix: String = AppIdentity.applicationID, knowledgeIndex: URL = KnowledgeIndex.defaultFile) {
         self.connection = connection
+        defaultConnection = connection
         knowledge = ChatKnowledge(indexFile: knowledgeIndex)
         self.store = store
         self.harnessAppIDPrefix = harnessAppIDPrefix
@@ -78,6 +89,7 @@ public final class ChatViewModel {
         knowledge.onChange = { [weak self] in self?.notify(.knowledge) }
         knowledge.onProblem = { [weak status] problem in status?.report(problem) }
         knowledge.onFoldersChanged = { [weak self] folders in self?.keepFolders(folders) }
+        models.onChange = { [weak self] in self?.notify(.status) }
     }
 
     /// The chat on screen; nil until a new chat's first message.
@@ -137,9 +149,18 @@ public final class ChatViewModel {
     }
 
     /// Switches to another server or model (Preferences changed what the connection depends
-    /// on). A reply in flight finishes on the connection it started on; the new one takes
-    /// over when it ends. What the old connection ran (the local model server) is stopped.
+    /// on); a chat with a model of its own keeps it, on the new server. A reply in flight
+    /// finishes on the connection it started on; the new one takes over when it ends. What
+    /// the old connection ran (the local model server) is stopped.
     public func use(_ newConnection: ChatConnection) {
+        defaultConnection = newConnection
+        missingModel = nil
+        models.forgetServer()
+        switchConnection(to: newConnection.choosing(chosenModel, localModels: models.local))
+    }
+
+    /// Makes `newConnection` the one replies go through (once the reply in flight has ended).
+    func switchConnection(to newConnection: ChatConnection) {
         if isSending {
             pendingConnection = newConnection
             return
@@ -272,6 +293,7 @@ public final class ChatViewModel {
         guard case .failed(let error) = ending else { return }
         let explained = await connection.explain(error)
         guard generation == self.generation else { return }
+        if noticeMissingModel(explained, on: connection) { return }
         let sentImages = conversation.messages.last { $0.role == .user }?.attachments.contains { $0.kind == .image } == true
         status.report(ChatError.describe(explained) + (sentImages ? "\n\nThis model may not accept images." : ""))
     }
@@ -357,7 +379,7 @@ public final class ChatViewModel {
         flight = nil
         isSending = false
         notify(.composer)
-        if let pendingConnection { use(pendingConnection) }
+        if let pendingConnection { switchConnection(to: pendingConnection) }
     }
 
     /// Leaves a reply that is still streaming (another chat opened): it is settled as Stop

@@ -59,6 +59,11 @@ public final class ChatWriter {
         write { try $0.touchChat(id, at: date, model: model) }
     }
 
+    /// Keeps `choice` as `chat`'s model; false (and reported) when that failed.
+    func setChosenModel(_ chat: UUID, _ choice: ModelChoice?) -> Bool {
+        attempt { try $0.setChosenModel(chat, choice) }
+    }
+
     /// Deletes the messages of `chat` from `seq` on; false (and reported) when that failed,
     /// so the caller keeps what it shows as the store still has it.
     func deleteMessages(in chat: UUID, from seq: Int) -> Bool {
