@@ -390,6 +390,16 @@ class Handler(socketserver.BaseRequestHandler):
     def scenario_http404(self, scenario, body, headers):
         self.send_full(404, "Not Found", "text/plain", b"no route for this path\n")
 
+    def scenario_knownmodels(self, scenario, body, headers):
+        """Echoes for the models GET /v1/models lists; any other model gets OpenAI's 404
+        model_not_found, as a server answers for a model it no longer has."""
+        model = (body or {}).get("model")
+        if model in (MODEL, "test-model-large"):
+            return self.scenario_echo(scenario, body, headers)
+        payload = {"error": {"message": f"The model `{model}` does not exist or you do not have access to it.",
+                             "type": "invalid_request_error", "param": None, "code": "model_not_found"}}
+        self.send_full(404, "Not Found", "application/json", json.dumps(payload).encode())
+
     def scenario_http503(self, scenario, body, headers):
         self.send_head(503, "Service Unavailable", "text/plain", chunked=False,
                        extra=["Content-Length: 0", "Retry-After: 5"])
