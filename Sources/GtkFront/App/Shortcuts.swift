@@ -29,6 +29,7 @@ enum Shortcuts {
             Shortcut(title: "Attach a file", accelerator: "<Control>o", scope: .accelerator(action: "win.attach")),
             Shortcut(title: "Ask about a folder", accelerator: "<Control><Shift>o", scope: .accelerator(action: "win.add-folder")),
             Shortcut(title: "Stop the reply, or cancel an edit", accelerator: "Escape", scope: .whenUnused(action: "win.stop")),
+            Shortcut(title: "Choose the model", accelerator: "<Control>m", scope: .accelerator(action: "win.choose-model")),
             Shortcut(title: "Regenerate the last reply", accelerator: "<Control><Shift>r", scope: .accelerator(action: "win.regenerate")),
             Shortcut(title: "Copy the chat as Markdown", accelerator: "<Control><Shift>c", scope: .accelerator(action: "win.copy-chat")),
         ]),

@@ -18,6 +18,8 @@ final class ChatPage {
     let knowledgeBar: KnowledgeBar
     /// Why the chat cannot be had (the model is unavailable, the chats could not be opened).
     let banner = Banner(buttonLabel: "_Preferences", action: "win.preferences")
+    /// That the chat's model has gone from its server, with the model menu a click away.
+    let modelBanner = Banner(buttonLabel: "Choose _Model…", action: "win.choose-model")
     /// A problem that lasts the whole session (the chat store could not be opened).
     var lastingProblem: String? {
         didSet { refreshBanner() }
@@ -60,6 +62,7 @@ final class ChatPage {
         gtk_widget_set_hexpand(widget, 1)
         gtk_box_append(widget.cast(), headerBar)
         gtk_box_append(widget.cast(), banner.widget)
+        gtk_box_append(widget.cast(), modelBanner.widget)
         gtk_box_append(widget.cast(), knowledgeBar.widget)
         gtk_box_append(widget.cast(), content)
         gtk_box_append(widget.cast(), composer.widget)
@@ -84,6 +87,9 @@ final class ChatPage {
             problems.append("\(viewModel.connection.modelName) is unavailable. \(reason)")
         }
         banner.show(problems.isEmpty ? nil : problems.joined(separator: "\n\n"))
+        modelBanner.show(viewModel.goneModel.map { gone in
+            "“\(viewModel.displayName(of: gone))” is no longer \(gone.place == .server ? "on this server" : "on this computer")"
+        })
     }
 
     /// Mirrors one view-model change.

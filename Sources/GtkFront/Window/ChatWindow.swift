@@ -115,6 +115,7 @@ public final class ChatWindow {
         library?.observe { [weak self] change in self?.apply(change) }
         files.onSaved = { [weak self] message in self?.toasts.show(message) }
         transcript.onCopied = { [weak self] in self?.toasts.show("Copied", seconds: 2) }
+        header.menu.onClosed = { [weak self] in self?.composer.input.focus() }
         if let leaflet {
             Signals.connect(leaflet.raw, "notify::folded") { [weak self] (_: UnsafeMutableRawPointer?) in self?.foldChanged() }
             Signals.connect(leaflet.raw, "notify::visible-child") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateActions() }
@@ -303,6 +304,7 @@ public final class ChatWindow {
         viewModel.contextBudget = preferences.settings.contextBudget
         viewModel.knowledgeShare = preferences.settings.knowledgeShare
         viewModel.defaultSystemPrompt = preferences.settings.systemPrompt
+        viewModel.models.local = ChatModelList.installedLocalModels()
         defer { serverOffer?.refresh() }
         let connection = preferences.makeConnection()
         guard connection.configuration != connectionBefore,
@@ -336,6 +338,10 @@ public final class ChatWindow {
         Actions.setEnabled(preferences != nil, "preferences", in: target)
         Actions.add("about", to: target) { [weak self] in self?.showAbout() }
         Actions.add("show-chats", to: target) { [weak self] in self?.showChats() }
+        Actions.add("choose-model", to: target) { [weak self] in
+            self?.showChat()
+            self?.header.openMenu()
+        }
         guard let library else { return }
         Actions.add("new-chat", to: target) { [weak self] in
             library.newChat()
