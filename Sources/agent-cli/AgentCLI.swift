@@ -14,6 +14,7 @@ struct AgentCLI {
 
         Stored chats (the app's own, in $XDG_DATA_HOME/\(AppIdentity.applicationID)/chats.sqlite):
           --chat ID|new       continue a stored chat, or start one (its id goes to stderr); the turn is saved
+                              (an existing chat keeps the model chosen for it in the window, unless --model is given)
           --list-chats        print the chats: id, last use, title
           --export ID|all     print a chat (or all chats) …
           --format md|json    … as Markdown (the default; one chat) or JSON (imports back exactly)
@@ -131,13 +132,14 @@ struct AgentCLI {
             CLIKnowledge.print(passages)
             return
         }
-        let connection: ChatConnection
+        var connection: ChatConnection
         if let endpoint {
             connection = ChatConnection(endpoint: endpoint, options: options.generation, toolbox: toolbox, mcp: mcp)
         } else {
             connection = ChatConnection(localServer: LocalModelServer(), options: options.generation, toolbox: toolbox, mcp: mcp)
-            writeError("agent-cli: using the local model \(connection.modelName)")
         }
+        connection = CLIChatModel.continuing(connection, options: options)
+        if connection.isLocal { writeError("agent-cli: using the local model \(connection.modelName)") }
         connection.onlyTools = options.onlyTools
         if let mcp { await CLIServers.start(mcp) }
 
