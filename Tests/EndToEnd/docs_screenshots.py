@@ -22,13 +22,16 @@ server as a user would:
   docs/found-server-preferences.png  Preferences › Servers with that Ollama under Found on This Computer.
   docs/reasoning-collapsed.png a reasoning model's reply, its thinking collapsed above the answer;
   docs/reasoning-expanded.png  the same with the Thinking section opened (and -dark.png of both).
+  docs/model-menu.png          the header's model menu: an Ollama server's models and the local ones;
+  docs/model-menu-dark.png     the same in dark;
+  docs/model-menu-narrow.png   the same at 360×640.
 
 The MCP pictures use the reference server mcp-server-time (scripts/install-test-servers) and
 the scriptable test model server, which calls its tool.
 
 Run inside an X server and a D-Bus session (scripts/screenshot does):
     /usr/bin/python3 Tests/EndToEnd/docs_screenshots.py .build/debug/agent docs/ [mcp]
-(a last argument — one of the keys of PICTURE_SETS: `mcp`, `files`, `servers`, `reasoning`… —
+(a last argument — one of the keys of PICTURE_SETS: `mcp`, `files`, `servers`, `reasoning`, `models`… —
 takes only those pictures).
 
 The found-server pictures run an imitation Ollama (Tests/Servers/local_model_server.py) on its
@@ -37,6 +40,7 @@ own port, 11434, which must be free.
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -502,6 +506,74 @@ def found_server_pictures(binary, folder):
             run(binary, GENERATION, found_banner(os.path.join(folder, "found-server-banner-dark.png")))
 
 
+def ollama_profile(port):
+    """Settings with an Ollama server profile (the scripted test server, with its two models) in use."""
+    return GENERATION + f"""
+[general]
+profile=ollama
+
+[profile ollama]
+name=Ollama
+url=http://127.0.0.1:{port}/s/ollama
+protocol=ollama
+model=llama3.2:latest
+tools=false
+"""
+
+
+def model_menu(path):
+    """A chat that chose the local SmolLM2 in the menu (Ctrl+M, typed, Enter) and got its reply,
+    then the menu open again over it; the picture is of the screen, where the menu is."""
+    def body(app, frame):
+        window = x_window("^Agent$")
+        subprocess.run(["xdotool", "windowfocus", "--sync", window, "key", "--clearmodifiers", "ctrl+m"], check=True)
+        wait_for("the server's models", lambda: "qwen3:0.6b" in label_texts(app), timeout=20)
+        subprocess.run(["xdotool", "type", "--delay", "60", "smol"], check=True)
+        wait_for("the filtered list", lambda: "qwen3:0.6b" not in label_texts(app), timeout=10)
+        subprocess.run(["xdotool", "key", "--clearmodifiers", "Return"], check=True)
+        ask(frame, "Name three colours of the rainbow.")
+        # The reply's figures come when it has ended (the local model may still be starting when it is sent).
+        wait_for("the reply's token count", lambda: any(" tokens · " in t for t in label_texts(frame)), timeout=180)
+        subprocess.run(["xdotool", "windowfocus", "--sync", window, "key", "--clearmodifiers", "ctrl+m"], check=True)
+        wait_for("the menu again", lambda: "qwen3:0.6b" in label_texts(app), timeout=20)
+        x, y, width, height = geometry(window)
+        time.sleep(0.8)
+        subprocess.run(["import", "-window", "root", "-crop", f"{width}x{height}+{x}+{y}", "+repage", path], check=True)
+        print("wrote", path)
+        subprocess.run(["xdotool", "key", "--clearmodifiers", "Escape"], check=True)
+    return body
+
+
+@contextlib.contextmanager
+def compositor():
+    """A compositing manager (xcompmgr, when installed), as every desktop has: without one a
+    popover's shadow is drawn black."""
+    if shutil.which("xcompmgr") is None:
+        print("xcompmgr is not installed: the menu's shadow comes out black (apt-get install xcompmgr)")
+        yield
+        return
+    manager = subprocess.Popen(["xcompmgr"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        yield
+    finally:
+        manager.terminate()
+        manager.wait()
+
+
+def model_menu_pictures(binary, folder):
+    server, port = model_server()
+    try:
+        settings = ollama_profile(port)
+        with compositor():
+            run(binary, settings, model_menu(os.path.join(folder, "model-menu.png")))
+            run(binary, settings, model_menu(os.path.join(folder, "model-menu-narrow.png")), size=(360, 640))
+            with dark_portal():
+                run(binary, settings, model_menu(os.path.join(folder, "model-menu-dark.png")))
+    finally:
+        server.terminate()
+        server.wait()
+
+
 @contextlib.contextmanager
 def dark_portal():
     """Dark, as the desktop asks: the settings portal says "prefer dark" before the app starts."""
@@ -520,6 +592,7 @@ PICTURE_SETS = {
     "files": attachment_pictures,
     "servers": found_server_pictures,
     "reasoning": reasoning_pictures,
+    "models": model_menu_pictures,
 }
 
 
