@@ -99,9 +99,9 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(shortcutsWindow) }, "the shortcuts window")
             let listed = GtkText.labels(in: shortcutsWindow)
             // Every key the README's table lists.
-            for title in ["Send the message", "New line in the message", "Stop the reply, or cancel an edit", "Regenerate the last reply",
-                          "Copy the chat as Markdown", "New chat", "Search chats", "Rename the chat", "Preferences", "The main menu",
-                          "Keyboard shortcuts", "Close the window", "Quit"] {
+            for title in ["Send the message", "New line in the message", "Stop the reply, or cancel an edit", "Choose the model",
+                          "Regenerate the last reply", "Copy the chat as Markdown", "New chat", "Search chats", "Rename the chat",
+                          "Preferences", "The main menu", "Keyboard shortcuts", "Close the window", "Quit"] {
                 #expect(listed.contains(title), "\(title)")
             }
             try await Xdo.focus(shortcutsWindow)
