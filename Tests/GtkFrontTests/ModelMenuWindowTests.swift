@@ -150,5 +150,27 @@ extension GtkSuites {
             #expect(try await requestedModels(marker) == ["test-model-large"])
             #expect(window.viewModel.conversation.messages.last?.state == .done)
         }
+
+        @Test("A server that cannot be reached: the menu says why in a line, still offers the local models, and the window keeps answering")
+        func unreachableServer() async throws {
+            // The discard port, which nothing here listens on: the connection is refused.
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: "http://127.0.0.1:9", model: "test-model"),
+                                                store: try temporaryStore(), settings: try TestTools.settings())
+            defer { GtkTestHarness.close(app) }
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            let menu = window.header.menu
+            let probe = MainLoopProbe()
+            try await Xdo.key("ctrl+m")
+            try await GtkTestHarness.pump(until: { menu.isOpen && GtkTestHarness.label(menu.statusLabel).hasPrefix("Could not list") },
+                                          "the reason in the menu (\(GtkTestHarness.label(menu.statusLabel)))")
+            #expect(GtkTestHarness.label(menu.statusLabel).hasPrefix("Could not list the models of 127.0.0.1: "))
+            #expect(menu.shownEntries.allSatisfy { $0.choice.place == .thisComputer })
+            #expect(menu.shownEntries.map(\.title) == window.viewModel.models.local.map(\.displayName))
+            let (longest, _) = probe.stop()
+            #expect(longest < .milliseconds(500), "the main loop kept turning while the server was asked")
+            try await Xdo.key("Escape")
+            try await GtkTestHarness.pump(until: { !menu.isOpen }, "the menu closes")
+        }
     }
 }

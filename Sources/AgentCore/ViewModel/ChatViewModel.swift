@@ -10,10 +10,10 @@ public final class ChatViewModel {
     public internal(set) var conversation = Conversation()
     public private(set) var isSending = false
     /// The connection this chat's replies go through: the default, or the chat's chosen model.
-    public internal(set) var connection: ChatConnection
+    public private(set) var connection: ChatConnection
     /// The connection the settings describe (the server profile's model, or the local model);
     /// a chat with no model of its own uses it.
-    public internal(set) var defaultConnection: ChatConnection
+    public private(set) var defaultConnection: ChatConnection
     /// The models the header's menu offers.
     public let models = ChatModelList()
     /// The model chosen for a new chat before its first message saves it.
@@ -60,7 +60,7 @@ public final class ChatViewModel {
     /// late results are dropped.
     private var generation = 0
     /// A connection chosen while a reply streamed: it takes over once the reply ends.
-    var pendingConnection: ChatConnection?
+    private var pendingConnection: ChatConnection?
     /// What the composer held when an edit began, given back when it is cancelled.
     private var composerBeforeEdit: (draft: String, files: [AttachedFile])?
 
