@@ -87,9 +87,17 @@ final class ChatPage {
             problems.append("\(viewModel.connection.modelName) is unavailable. \(reason)")
         }
         banner.show(problems.isEmpty ? nil : problems.joined(separator: "\n\n"))
-        modelBanner.show(viewModel.goneModel.map { gone in
-            "“\(viewModel.displayName(of: gone))” is no longer \(gone.place == .server ? "on this server" : "on this computer")"
-        })
+        modelBanner.show(viewModel.goneModel.map(goneModelText))
+    }
+
+    /// Where the chat's model went missing from, in the banner's words.
+    private func goneModelText(_ gone: ModelChoice) -> String {
+        let name = "“\(viewModel.displayName(of: gone))”"
+        return switch gone.place {
+        case .server where viewModel.defaultConnection.isLocal: "\(name) was on a server no longer in use"
+        case .server: "\(name) is no longer on this server"
+        case .thisComputer: "\(name) is no longer on this computer"
+        }
     }
 
     /// Mirrors one view-model change.

@@ -129,8 +129,14 @@ public final class ChatWindow {
             self?.saveWindowState()
             return false
         }
+        refreshLocalModels()
         updateActions()
         composer.input.focus()
+    }
+
+    /// The models the model menu offers under "On This Computer".
+    private func refreshLocalModels() {
+        viewModel.models.local = ChatModelList.installedLocalModels()
     }
 
     /// Remembers the window's size for the next start.
@@ -304,7 +310,7 @@ public final class ChatWindow {
         viewModel.contextBudget = preferences.settings.contextBudget
         viewModel.knowledgeShare = preferences.settings.knowledgeShare
         viewModel.defaultSystemPrompt = preferences.settings.systemPrompt
-        viewModel.models.local = ChatModelList.installedLocalModels()
+        refreshLocalModels()
         defer { serverOffer?.refresh() }
         let connection = preferences.makeConnection()
         guard connection.configuration != connectionBefore,

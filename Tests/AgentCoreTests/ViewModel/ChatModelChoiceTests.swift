@@ -123,6 +123,19 @@ struct ChatModelChoiceTests {
         #expect(model.conversation.messages.last?.text == "Echo: hello (1 messages)")
     }
 
+    @Test("A local model the runtime no longer has, or a server's model with no server in use, is gone too; the default stays")
+    func goneWithoutAServer() {
+        let model = ChatViewModel(connection: ChatConnection(localServer: LocalModelServer()))
+        model.models.local = [.smolLM2]
+        model.choose(.local(.gemma3))
+        #expect(model.goneModel == .local(.gemma3))
+        #expect(model.connection.localModel == .smolLM2, "the default answers meanwhile")
+        model.choose(.server("llama3:8b"))
+        #expect(model.goneModel == .server("llama3:8b"))
+        model.choose(nil)
+        #expect(model.goneModel == nil)
+    }
+
     @Test("Chats from before models were chosen per chat use the default")
     func migratedChatsUseTheDefault() throws {
         let store = try ChatStore(file: try ChatStoreTests.database(atVersion: 6))
