@@ -1,0 +1,74 @@
+/// Where a pull stands, for a progress bar or a terminal line.
+public struct OllamaPullProgress: Sendable, Equatable {
+    /// Ollama's own words: "pulling manifest", "pulling 6e4c38e1172f", "verifying sha256 digest", "success".
+    public var status: String
+    /// Bytes received, over every layer seen so far.
+    public var completed: Int
+    /// Bytes to receive, over every layer seen so far (0 before the first layer).
+    public var total: Int
+    /// The download speed over the last few seconds; nil while nothing is downloading.
+    public var bytesPerSecond: Double?
+
+    public init(status: String, completed: Int = 0, total: Int = 0, bytesPerSecond: Double? = nil) {
+        self.status = status
+        self.completed = completed
+        self.total = total
+        self.bytesPerSecond = bytesPerSecond
+    }
+
+    /// How much of the pull is done, 0…1; nil before any layer's size is known.
+    public var fraction: Double? {
+        total > 0 ? min(1, Double(completed) / Double(total)) : nil
+    }
+
+    /// "1.2 GB of 2.5 GB · 35.0 MB/s": the bytes and the speed, when there are any.
+    public var bytesText: String? {
+        guard total > 0 else { return nil }
+        let bytes = "\(ByteCountText.describe(completed)) of \(ByteCountText.describe(total))"
+        guard let bytesPerSecond, bytesPerSecond > 0 else { return bytes }
+        return "\(bytes) · \(ByteCountText.describe(Int(bytesPerSecond)))/s"
+    }
+
+    /// "45%", when the size is known.
+    public var percentText: String? {
+        fraction.map { "\(Int(($0 * 100).rounded(.down)))%" }
+    }
+}
+
+/// Folds the lines of Ollama's `/api/pull` stream into progress: each layer's completed and
+/// total bytes (by digest) summed into one, and the speed over a short window.
+struct OllamaPullTracker {
+    /// How far back the speed looks.
+    static let speedWindow = Duration.seconds(3)
+    private var layers: [String: (completed: Int, total: Int)] = [:]
+    private var samples: [(time: ContinuousClock.Instant, bytes: Int)] = []
+    /// Ollama said "success".
+    private(set) var succeeded = false
+
+    /// The progress after one line of the stream (nil for a line without a status);
+    /// an `{"error": …}` line throws Ollama's message.
+    mutating func read(_ line: JSONValue, at time: ContinuousClock.Instant) throws(OllamaModelError) -> OllamaPullProgress? {
+        if let error = line["error"], !error.isNull {
+            throw .ollama(ServerErrorBody.message(in: error) ?? "Ollama reported an error without a message.")
+        }
+        guard let status = line["status"]?.stringValue else { return nil }
+        if status == "success" { succeeded = true }
+        var downloading = false
+        if let digest = line["digest"]?.stringValue, let total = line["total"]?.intValue, total > 0 {
+            layers[digest] = (min(line["completed"]?.intValue ?? 0, total), total)
+            downloading = true
+        }
+        let completed = layers.values.reduce(0) { $0 + $1.completed }
+        let total = layers.values.reduce(0) { $0 + $1.total }
+        var speed: Double?
+        if downloading {
+            samples.append((time, completed))
+            samples.removeAll { time - $0.time > Self.speedWindow }
+            if let first = samples.first, time - first.time >= .milliseconds(200) {
+                let seconds = Double((time - first.time).milliseconds) / 1000
+                speed = Double(completed - first.bytes) / seconds
+            }
+        }
+        return OllamaPullProgress(status: status, completed: completed, total: total, bytesPerSecond: speed)
+    }
+}
