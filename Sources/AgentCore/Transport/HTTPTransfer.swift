@@ -87,15 +87,20 @@ public final class HTTPTransfer: Sendable {
         }
     }
 
+    /// Reports the outcome only once libcurl has let go of everything: a caller may exit the
+    /// process as soon as it hears, and libcurl's cleanup must not race the exit's.
     private func run() {
+        handlers.complete(exchange())
+    }
+
+    /// The whole exchange, its handles freed on return; nil error = complete response.
+    private func exchange() -> TransportError? {
         guard agent_curl_available() != 0 else {
-            handlers.complete(.failed(code: Int(CURLE_FAILED_INIT.rawValue),
-                                      message: "libcurl (libcurl.so.4) could not be loaded; install the libcurl4 package"))
-            return
+            return .failed(code: Int(CURLE_FAILED_INIT.rawValue),
+                           message: "libcurl (libcurl.so.4) could not be loaded; install the libcurl4 package")
         }
         guard let easy = agent_curl_easy_init(), let multi = agent_curl_multi_init() else {
-            handlers.complete(.failed(code: Int(CURLE_FAILED_INIT.rawValue), message: "libcurl could not start a transfer"))
-            return
+            return .failed(code: Int(CURLE_FAILED_INIT.rawValue), message: "libcurl could not start a transfer")
         }
         let exchange = CurlExchange(easy: easy, handlers: handlers)
         var headerList: UnsafeMutablePointer<curl_slist>?
@@ -112,21 +117,14 @@ public final class HTTPTransfer: Sendable {
             agent_curl_multi_add_handle(multi, easy)
             return nil
         }
-        if let setupError {
-            handlers.complete(setupError)
-            return
-        }
+        if let setupError { return setupError }
         let result = withExtendedLifetime(exchange) { perform(multi) }
-        if isCancelled {
-            handlers.complete(.cancelled)
-            return
+        if isCancelled { return .cancelled }
+        guard result == CURLE_OK else {
+            return .failed(code: Int(result.rawValue), message: exchange.errorMessage(for: result))
         }
-        if result == CURLE_OK {
-            exchange.deliverHeadIfNeeded()
-            handlers.complete(nil)
-        } else {
-            handlers.complete(.failed(code: Int(result.rawValue), message: exchange.errorMessage(for: result)))
-        }
+        exchange.deliverHeadIfNeeded()
+        return nil
     }
 
     /// Drives the multi handle until the exchange ends or is cancelled.
