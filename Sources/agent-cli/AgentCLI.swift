@@ -49,6 +49,11 @@ struct AgentCLI {
         Reasoning models:
           --show-reasoning    write the model's thinking to stderr as it streams (stdout has the answer alone)
 
+        Ollama's models (the server is spoken to as Ollama; --server defaults to \(CLIOllama.defaultServer)):
+          --pull NAME         download the model NAME onto the server (qwen3:4b, say); progress with a percentage on stderr
+          --delete NAME       delete the model NAME from the server
+                              Errors are Ollama's own words; exit status 1 on failure, 130 when interrupted.
+
         Tool calls are shown on stderr. Exit status: 0 on a complete reply, 1 on any failure,
         2 on a usage error, 130 when interrupted.
         """
@@ -56,10 +61,8 @@ struct AgentCLI {
     @MainActor
     static func main() async {
         let options: LaunchOptions
-        let endpoint: ChatEndpoint?
         do {
             options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()), acceptsWords: true)
-            endpoint = try options.endpoint()
         } catch {
             fail(usage: error.message)
         }
@@ -70,6 +73,13 @@ struct AgentCLI {
         if options.showVersion {
             print("agent-cli \(AppIdentity.version)")
             return
+        }
+        if options.pullModel != nil || options.deleteModel != nil { await CLIOllama.run(options) }
+        let endpoint: ChatEndpoint?
+        do {
+            endpoint = try options.endpoint()
+        } catch {
+            fail(usage: error.message)
         }
         if options.discover {
             await CLIModels.discover()

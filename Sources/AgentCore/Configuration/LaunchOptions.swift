@@ -49,6 +49,10 @@ public struct LaunchOptions: Sendable, Equatable {
     public var callTool: String?
     public var toolArguments: String?
     public var repeatCount = 1
+    /// agent-cli: pull this model onto the Ollama server (`--pull NAME`).
+    public var pullModel: String?
+    /// agent-cli: delete this model from the Ollama server (`--delete NAME`).
+    public var deleteModel: String?
     /// The prompt words (agent-cli only).
     /// agent-cli: print the model servers running on this computer (`--discover`).
     public var discover = false
@@ -77,7 +81,8 @@ public struct LaunchOptions: Sendable, Equatable {
     private static let valueOptions = ["--server", "--api", "--model", "--api-key-env", "--ca-file",
                                        "--temperature", "--seed", "--max-tokens", "--protocol", "--location", "--idle-timeout"]
     private static let cliValueOptions = ["--chat", "--export", "--format", "--import", "--mcp-config", "--allow-tools",
-                                          "--call-tool", "--arguments", "--repeat", "--tools", "--attach", "--knowledge"]
+                                          "--call-tool", "--arguments", "--repeat", "--tools", "--attach", "--knowledge",
+                                          "--pull", "--delete"]
 
     /// Parses `arguments` (without the program name). `acceptsWords` allows a prompt.
     public static func parse(_ arguments: [String], acceptsWords: Bool) throws(ParseError) -> LaunchOptions {
@@ -139,6 +144,8 @@ public struct LaunchOptions: Sendable, Equatable {
             case "--import": options.importFile = value
             case "--mcp-config": options.mcpConfig = value
             case "--attach": options.attachments.append(value)
+            case "--pull": options.pullModel = value
+            case "--delete": options.deleteModel = value
             case "--knowledge": options.knowledge.append(value)
             case "--allow-tools": options.allowedTools = ToolAllowance(parsing: value)
             case "--call-tool": options.callTool = value

@@ -48,7 +48,7 @@ struct OllamaModelManagerTests {
         let fractions = progress.compactMap(\.fraction)
         #expect(fractions.count > 8)
         #expect(fractions.contains { $0 > 0.2 && $0 < 0.8 }, "the bar stands part way at some point: \(fractions)")
-        #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 <= $1 + 0.01 }, "it only rises (a new small layer may dip it a hair)")
+        #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 <= $1 }, "it never goes back, even as small layers join")
         let last = try #require(progress.last)
         #expect(last.fraction == 1 && last.completed == last.total && last.total > 268_435_456)
         #expect(progress.contains { ($0.bytesPerSecond ?? 0) > 0 }, "a speed once enough time has passed")

@@ -8,17 +8,16 @@ public struct OllamaPullProgress: Sendable, Equatable {
     public var total: Int
     /// The download speed over the last few seconds; nil while nothing is downloading.
     public var bytesPerSecond: Double?
+    /// How much of the pull is done, 0…1; nil before any layer's size is known. It never goes
+    /// back: a small layer announced after a big one is done does not move the bar backwards.
+    public var fraction: Double?
 
-    public init(status: String, completed: Int = 0, total: Int = 0, bytesPerSecond: Double? = nil) {
+    public init(status: String, completed: Int = 0, total: Int = 0, bytesPerSecond: Double? = nil, fraction: Double? = nil) {
         self.status = status
         self.completed = completed
         self.total = total
         self.bytesPerSecond = bytesPerSecond
-    }
-
-    /// How much of the pull is done, 0…1; nil before any layer's size is known.
-    public var fraction: Double? {
-        total > 0 ? min(1, Double(completed) / Double(total)) : nil
+        self.fraction = fraction ?? (total > 0 ? min(1, Double(completed) / Double(total)) : nil)
     }
 
     /// "1.2 GB of 2.5 GB · 35.0 MB/s": the bytes and the speed, when there are any.
@@ -42,6 +41,7 @@ struct OllamaPullTracker {
     static let speedWindow = Duration.seconds(3)
     private var layers: [String: (completed: Int, total: Int)] = [:]
     private var samples: [(time: ContinuousClock.Instant, bytes: Int)] = []
+    private var highestFraction = 0.0
     /// Ollama said "success".
     private(set) var succeeded = false
 
@@ -69,6 +69,8 @@ struct OllamaPullTracker {
                 speed = Double(completed - first.bytes) / seconds
             }
         }
-        return OllamaPullProgress(status: status, completed: completed, total: total, bytesPerSecond: speed)
+        if total > 0 { highestFraction = max(highestFraction, min(1, Double(completed) / Double(total))) }
+        return OllamaPullProgress(status: status, completed: completed, total: total, bytesPerSecond: speed,
+                                  fraction: total > 0 ? highestFraction : nil)
     }
 }
