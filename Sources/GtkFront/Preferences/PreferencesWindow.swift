@@ -11,6 +11,7 @@ final class PreferencesWindow {
     /// What the pages edit until the window closes.
     let settings: SettingsStore
     let servers: ServersPage
+    let ollama: OllamaModelsPage
     let generation: GenerationPage
     let tools: ToolsPage
     let localModel: LocalModelPage
@@ -32,7 +33,8 @@ final class PreferencesWindow {
         generation = GenerationPage(settings: settings)
         tools = ToolsPage(settings: settings, mcp: mcp, window: window)
         localModel = LocalModelPage(settings: settings)
-        for page in [servers.widget, generation.widget, tools.widget, localModel.widget] {
+        ollama = OllamaModelsPage(settings: settings, secrets: secrets)
+        for page in [servers.widget, ollama.widget, generation.widget, tools.widget, localModel.widget] {
             adw_preferences_window_add(window.cast(), page.cast())
         }
 
@@ -52,6 +54,7 @@ final class PreferencesWindow {
                 if id == "remove" { confirmed() }
             }
         }
+        wireOllama()
         servers.chooseCertificate = { [weak self] chosen in
             guard let self else { return }
             FileChooser.choose(over: window, title: "Choose the Server's CA Certificate", saving: nil) { url in
@@ -67,8 +70,36 @@ final class PreferencesWindow {
         Signals.connect(window.raw, "destroy") { [weak self] in
             self?.apply()
             self?.servers.windowClosed()
+            self?.ollama.windowClosed()
             self?.tools.windowClosed()
             closed()
+        }
+    }
+
+    /// Preferences › Ollama: its notices and problems, the delete confirmation, and its servers
+    /// followed whenever the page is shown (they may have changed in Servers).
+    private func wireOllama() {
+        ollama.onNotice = { [weak self] in self?.toast($0) }
+        ollama.onProblem = { [weak self] heading, message in
+            guard let self else { return }
+            _ = ErrorAlert.show(over: window, heading: heading, message: message) {}
+        }
+        ollama.confirmDelete = { [weak self] model, body, confirmed in
+            guard let self else { return }
+            _ = MessageDialog(over: window, heading: "Delete \(model.name)?", body: body,
+                              responses: [.init(id: "cancel", label: "_Cancel"),
+                                          .init(id: "delete", label: "_Delete", appearance: ADW_RESPONSE_DESTRUCTIVE)],
+                              defaultResponse: "cancel", closeResponse: "cancel") { id in
+                if id == "delete" { confirmed() }
+            }
+        }
+        ollama.onShowServers = { [weak self] in
+            guard let self else { return }
+            adw_preferences_window_set_visible_page(window.cast(), servers.widget.cast())
+        }
+        Signals.connect(window.raw, "notify::visible-page") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self, adw_preferences_window_get_visible_page(window.cast()) == ollama.widget.cast() else { return }
+            ollama.refresh()
         }
     }
 

@@ -1,0 +1,220 @@
+import AgentCore
+import CGtk
+
+/// One Ollama server in Preferences › Ollama: "Pull a Model" by name with its progress, and
+/// the server's models, each with its size and family and a Delete button.
+@MainActor
+final class OllamaServerGroup {
+    let profileID: String
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let pullEntry: UnsafeMutablePointer<GtkWidget>
+    let pullButton: UnsafeMutablePointer<GtkWidget>
+    let pullRow = OllamaPullRow()
+    let refreshButton: UnsafeMutablePointer<GtkWidget>
+    /// Says what the list is doing when it shows no models: listing, empty, or why it failed.
+    let statusRow: UnsafeMutablePointer<GtkWidget>
+    /// The models as listed, with their rows and Delete buttons.
+    private(set) var models: [(info: OllamaModelInfo, row: UnsafeMutablePointer<GtkWidget>, delete: UnsafeMutablePointer<GtkWidget>)] = []
+    private(set) var profile: ServerProfile
+    private let secrets: SecretStore
+    private var listing = 0
+    private var pull: Task<Void, Never>?
+    private var closed = false
+
+    var onNotice: ((String) -> Void)?
+    var onProblem: ((String, String) -> Void)?
+    /// Asks the user to confirm deleting a model (name, what the dialog says about it).
+    var confirmDelete: ((OllamaModelInfo, String, @escaping @MainActor () -> Void) -> Void)?
+
+    init(profile: ServerProfile, secrets: SecretStore) {
+        profileID = profile.id
+        self.profile = profile
+        self.secrets = secrets
+        widget = adw_preferences_group_new()
+        refreshButton = gtk_button_new_from_icon_name("view-refresh-symbolic")
+        GtkText.addClasses(refreshButton, "flat")
+        gtk_widget_set_tooltip_text(refreshButton, "List the Models Again")
+        agent_accessible_set_label(refreshButton, "List the models again")
+        adw_preferences_group_set_header_suffix(widget.cast(), refreshButton)
+
+        pullEntry = adw_entry_row_new()
+        adw_preferences_row_set_use_markup(pullEntry.cast(), 0)
+        adw_preferences_row_set_title(pullEntry.cast(), "Pull a Model (such as qwen3:4b)")
+        pullButton = gtk_button_new_with_mnemonic("_Pull")
+        gtk_widget_set_valign(pullButton, GTK_ALIGN_CENTER)
+        gtk_widget_set_tooltip_text(pullButton, "Download the model onto this server")
+        gtk_widget_set_sensitive(pullButton, 0)
+        adw_entry_row_add_suffix(pullEntry.cast(), pullButton)
+        statusRow = PreferenceRows.actionRow(title: "Listing the models…")
+        for row in [pullEntry, pullRow.widget, statusRow] { PreferenceRows.add(row, to: widget) }
+        describe(profile)
+
+        Signals.connect(pullEntry.raw, "changed") { [weak self] in self?.updatePullButton() }
+        Signals.connect(pullEntry.raw, "entry-activated") { [weak self] in self?.startPull() }
+        Signals.connect(pullButton.raw, "clicked") { [weak self] in self?.startPull() }
+        Signals.connect(refreshButton.raw, "clicked") { [weak self] in self?.reload() }
+        pullRow.onButton = { [weak self] in self?.pullRowButton() }
+        reload()
+    }
+
+    /// The profile changed (its name or address): the titles follow; a new address is listed again.
+    func update(_ newProfile: ServerProfile) {
+        let moved = newProfile.url != profile.url || newProfile.caFile != profile.caFile
+        profile = newProfile
+        describe(newProfile)
+        if moved, pull == nil { reload() }
+    }
+
+    /// The window closed: a pull in flight stops (Ollama keeps what it has, so pulling again
+    /// resumes), and late answers are dropped.
+    func windowClosed() {
+        closed = true
+        pull?.cancel()
+    }
+
+    var isPulling: Bool { pull != nil }
+
+    private func describe(_ profile: ServerProfile) {
+        adw_preferences_group_set_title(widget.cast(), profile.name)
+        adw_preferences_group_set_description(widget.cast(), profile.url)
+    }
+
+    private func manager() async -> OllamaModelManager {
+        OllamaModelManager(endpoint: profile.endpoint(apiKey: await secrets.key(for: profile.id)))
+    }
+
+    /// Asks the server for its models and shows them.
+    func reload() {
+        listing += 1
+        let current = listing
+        if models.isEmpty { showStatus("Listing the models…") }
+        Task { [weak self] in
+            guard let self else { return }
+            let result: Result<[OllamaModelInfo], any Error>
+            do {
+                result = .success(try await manager().models())
+            } catch {
+                result = .failure(error)
+            }
+            guard !closed, current == listing else { return }
+            switch result {
+            case .success(let models): show(models)
+            case .failure(let error):
+                show([])
+                showStatus("Could not list the models", detail: ChatError.describe(error), isError: true)
+            }
+        }
+    }
+
+    private func show(_ list: [OllamaModelInfo]) {
+        for model in models { adw_preferences_group_remove(widget.cast(), model.row) }
+        models = list.map { info in
+            let delete: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("user-trash-symbolic")
+            GtkText.addClasses(delete, "flat")
+            gtk_widget_set_tooltip_text(delete, "Delete")
+            let row = PreferenceRows.actionRow(title: info.name, subtitle: info.summary, suffix: delete)
+            agent_accessible_set_label(delete, "Delete \(info.name)")
+            adw_action_row_set_activatable_widget(row.cast(), nil)
+            Signals.connect(delete.raw, "clicked") { [weak self] in self?.askToDelete(info) }
+            PreferenceRows.add(row, to: widget)
+            return (info, row, delete)
+        }
+        if list.isEmpty {
+            showStatus("No models yet", detail: "Pull one by name above; ollama.com/library lists them.")
+        } else {
+            gtk_widget_set_visible(statusRow, 0)
+        }
+    }
+
+    private func showStatus(_ title: String, detail: String? = nil, isError: Bool = false) {
+        adw_preferences_row_set_title(statusRow.cast(), title)
+        adw_action_row_set_subtitle(statusRow.cast(), detail ?? "")
+        if isError { gtk_widget_add_css_class(statusRow, "error") } else { gtk_widget_remove_css_class(statusRow, "error") }
+        gtk_widget_set_visible(statusRow, 1)
+    }
+
+    private var typedName: String { PreferenceRows.text(of: pullEntry).trimmed }
+
+    private func updatePullButton() {
+        gtk_widget_set_sensitive(pullButton, !typedName.isEmpty && pull == nil ? 1 : 0)
+    }
+
+    /// Pulls the typed model, its progress in the pull row, coalesced to one update per main-loop turn.
+    func startPull() {
+        let name = typedName
+        guard !name.isEmpty, pull == nil else { return }
+        pullRow.start(name)
+        let relay = MainActorRelay<OllamaPullProgress> { [weak self] steps in
+            guard let self, let last = steps.last, pull != nil else { return }
+            pullRow.show(last)
+        }
+        pull = Task { [weak self] in
+            guard let manager = await self?.manager() else { return }
+            let outcome: Result<Void, any Error>
+            do {
+                try await manager.pull(name) { relay.push($0) }
+                outcome = .success(())
+            } catch {
+                outcome = .failure(error)
+            }
+            relay.flush()
+            self?.pullEnded(name, outcome)
+        }
+        updatePullButton()
+    }
+
+    private func pullEnded(_ name: String, _ outcome: Result<Void, any Error>) {
+        pull = nil
+        guard !closed else { return }
+        updatePullButton()
+        switch outcome {
+        case .success:
+            pullRow.hide()
+            if typedName == name { gtk_editable_set_text(pullEntry.opaque, "") }
+            onNotice?("Pulled \(name)")
+            reload()
+        case .failure(is CancellationError):
+            pullRow.hide()
+            onNotice?("Stopped pulling \(name)")
+        case .failure(let error):
+            pullRow.fail(name, message: ChatError.describe(error))
+        }
+    }
+
+    private func pullRowButton() {
+        if let pull {
+            pull.cancel()
+        } else {
+            pullRow.hide()
+        }
+    }
+
+    private func askToDelete(_ model: OllamaModelInfo) {
+        let body = "\(profile.name) deletes it from its disk, freeing \(ByteCountText.describe(model.size)). "
+            + "To use it again, pull it again."
+        confirmDelete?(model, body) { [weak self] in self?.delete(model) }
+    }
+
+    private func delete(_ model: OllamaModelInfo) {
+        let button = models.first { $0.info.name == model.name }?.delete
+        if let button { gtk_widget_set_sensitive(button, 0) }
+        Task { [weak self] in
+            guard let self else { return }
+            let failure: (any Error)?
+            do {
+                try await manager().delete(model.name)
+                failure = nil
+            } catch {
+                failure = error
+            }
+            guard !closed else { return }
+            if let failure {
+                if let button { gtk_widget_set_sensitive(button, 1) }
+                onProblem?("Could Not Delete \(model.name)", ChatError.describe(failure))
+            } else {
+                onNotice?("Deleted \(model.name)")
+            }
+            reload()
+        }
+    }
+}
