@@ -25,13 +25,15 @@ server as a user would:
   docs/model-menu.png          the header's model menu: an Ollama server's models and the local ones;
   docs/model-menu-dark.png     the same in dark;
   docs/model-menu-narrow.png   the same at 360×640.
+  docs/ollama-pull.png, docs/ollama-pull-dark.png   Preferences › Ollama pulling a model, half way
+                               (the scripted Ollama, Tests/Servers/ollama_scripted_server.py).
 
 The MCP pictures use the reference server mcp-server-time (scripts/install-test-servers) and
 the scriptable test model server, which calls its tool.
 
 Run inside an X server and a D-Bus session (scripts/screenshot does):
     /usr/bin/python3 Tests/EndToEnd/docs_screenshots.py .build/debug/agent docs/ [mcp]
-(a last argument — one of the keys of PICTURE_SETS: `mcp`, `files`, `servers`, `reasoning`, `models`… —
+(a last argument — one of the keys of PICTURE_SETS: `mcp`, `files`, `servers`, `reasoning`, `models`, `ollama`… —
 takes only those pictures).
 
 The found-server pictures run an imitation Ollama (Tests/Servers/local_model_server.py) on its
@@ -41,10 +43,12 @@ import contextlib
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import app_atspi_test as e2e  # noqa: E402
@@ -493,6 +497,41 @@ def found_preferences(path):
         shoot(x_window("^Preferences$"), path)
         subprocess.run(["xdotool", "windowfocus", "--sync", x_window("^Preferences$"), "key", "--clearmodifiers", "Escape"],
                        check=True)
+OLLAMA_PROFILE = """[general]
+profile=ollama
+
+[profile ollama]
+name=Ollama on this computer
+url={url}
+protocol=ollama
+model=llama3.2
+tools=true
+"""
+
+
+def ollama_pull(path, events_url, store):
+    """Preferences › Ollama with a pull of gemma3:270m held half way by the scripted Ollama."""
+    def body(app, frame):
+        subprocess.run(["xdotool", "key", "--clearmodifiers", "ctrl+comma"], check=True)
+        window = wait_for("the Preferences window", lambda: named(app, "Preferences", [Atspi.Role.FRAME, Atspi.Role.WINDOW,
+                                                                                         Atspi.Role.DIALOG]))
+        preferences = x_window("^Preferences$")
+        subprocess.run(["xdotool", "windowsize", "--sync", preferences, "640", "620"], check=True)
+        click(wait_for("the Ollama page", lambda: named(window, "Ollama", [Atspi.Role.LABEL])), preferences)
+        wait_for("the server's models", lambda: "qwen3:0.6b" in label_texts(window), timeout=10)
+        entry = wait_for("the pull field", lambda: named(window, "Pull a Model (such as qwen3:4b)", [Atspi.Role.LABEL]))
+        click(entry, preferences)
+        subprocess.run(["xdotool", "type", "--delay", "40", "gemma3:270m"], check=True)
+        subprocess.run(["xdotool", "key", "--clearmodifiers", "Return"], check=True)
+
+        def held():
+            with urllib.request.urlopen(events_url) as response:
+                return any(e["event"] == "held" and e["store"] == store for e in json.load(response))
+        wait_for("the pull half way", held, timeout=10)
+        wait_for("the progress shown", lambda: "50%" in label_texts(window) or any("of 27" in t for t in label_texts(window)),
+                 timeout=10)
+        shoot(preferences, path)
+        subprocess.run(["xdotool", "windowfocus", "--sync", preferences, "key", "--clearmodifiers", "Escape"], check=True)
         wait_for("Preferences to close", lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Preferences$"],
                                                                  capture_output=True).returncode != 0, timeout=10)
     return body
@@ -572,6 +611,23 @@ def model_menu_pictures(binary, folder):
     finally:
         server.terminate()
         server.wait()
+def ollama_pictures(binary, folder):
+    for name, dark in [("ollama-pull.png", False), ("ollama-pull-dark.png", True)]:
+        # On Ollama's own port when it is free, so the picture shows its usual address.
+        store = f"p150-hold-{name.split('.')[0]}"
+        with socket.socket() as probe:
+            port = 11434 if probe.connect_ex(("127.0.0.1", 11434)) != 0 else 0
+        server = subprocess.Popen(["python3", os.path.join(SERVERS, "ollama_scripted_server.py"), str(port), store],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            port = int(server.stdout.readline().split()[1])
+            settings = OLLAMA_PROFILE.format(url=f"http://127.0.0.1:{port}")
+            body = ollama_pull(os.path.join(folder, name), f"http://127.0.0.1:{port}/_events", store)
+            with dark_portal() if dark else contextlib.nullcontext():
+                run(binary, settings, body, size=(1000, 700))
+        finally:
+            server.terminate()
+            server.wait()
 
 
 @contextlib.contextmanager
@@ -593,6 +649,7 @@ PICTURE_SETS = {
     "servers": found_server_pictures,
     "reasoning": reasoning_pictures,
     "models": model_menu_pictures,
+    "ollama": ollama_pictures,
 }
 
 

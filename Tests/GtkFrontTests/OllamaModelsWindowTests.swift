@@ -83,7 +83,7 @@ extension GtkSuites {
             #expect(GtkTestHarness.isMapped(row.bar))
             #expect(String(cString: gtk_progress_bar_get_text(row.bar.opaque)) == "50%")
             #expect(row.title == "Pulling smollm2:135m")
-            #expect(row.subtitle.range(of: #"^pulling [0-9a-f]{12} · 136\.\d MB of 272\.\d MB · \d+(\.\d)? (MB|GB)/s$"#,
+            #expect(row.subtitle.range(of: #"^pulling [0-9a-f]{12}\n136\.\d MB of 272\.\d MB · \d+(\.\d)? (MB|GB)/s$"#,
                                        options: .regularExpression) != nil, "Ollama's status, the bytes and the speed: \(row.subtitle)")
             #expect(!GtkTestHarness.isSensitive(group.pullButton), "one pull at a time")
             try await ollama.release("smollm2:135m", in: store)

@@ -4,6 +4,7 @@
 DELETE /api/delete, over a model list that pulls and deletes change.
 
 Each test takes a store of its own by path: /o/<store>/api/…; a new store holds two models.
+Paths without /o/<store> (/api/…, as a real Ollama's) use the store named by the second argument.
 Words in the store name set its pace: "p<ms>" puts <ms> milliseconds between progress lines
 (default 5); "hold" stops every pull half way through its first layer until the test opens
 the gate with GET /_release/<store>/<model>.
@@ -16,7 +17,7 @@ any other name downloads three layers and joins the list.
 GET /_events lists what happened ({"event", "store", "model"}): "held" when a pull waits at
 its gate, "client-closed" when the client hung up before the pull ended.
 
-Prints "PORT <n>" on its first line of stdout once it is listening; exits when stdin closes.
+Usage: ollama_scripted_server.py [PORT [STORE]]. Prints "PORT <n>" on its first line of stdout once it is listening; exits when stdin closes.
 """
 import hashlib
 import json
@@ -32,6 +33,7 @@ LOCK = threading.Lock()
 STORES = {}
 GATES = {}
 EVENTS = []
+DEFAULT_STORE = sys.argv[2] if len(sys.argv) > 2 else "default"
 
 VALID_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9._-]+)*(:[A-Za-z0-9._-]+)?$")
 
@@ -132,9 +134,12 @@ class Handler(socketserver.BaseRequestHandler):
             gate(path[len("/_release/"):]).set()
             return self.send_full(200, "OK", b"{}")
         parts = path.split("/", 3)
-        if len(parts) < 4 or parts[1] != "o":
+        if path.startswith("/api/"):
+            store_name, api = DEFAULT_STORE, path
+        elif len(parts) == 4 and parts[1] == "o":
+            store_name, api = parts[2], "/" + parts[3]
+        else:
             return self.send_full(404, "Not Found", b"404 page not found", "text/plain")
-        store_name, api = parts[2], "/" + parts[3]
         try:
             body = json.loads(raw) if raw else {}
         except ValueError:

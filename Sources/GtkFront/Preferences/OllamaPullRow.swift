@@ -47,9 +47,9 @@ final class OllamaPullRow {
         gtk_widget_set_visible(widget, 1)
     }
 
-    /// "pulling 6e4c38e1172f · 1.2 GB of 2.5 GB · 35.0 MB/s", and the bar at its fraction.
+    /// Ollama's status over "1.2 GB of 2.5 GB · 35.0 MB/s", and the bar at its fraction.
     func show(_ progress: OllamaPullProgress) {
-        adw_action_row_set_subtitle(widget.cast(), ([progress.status] + [progress.bytesText].compactMap { $0 }).joined(separator: " · "))
+        adw_action_row_set_subtitle(widget.cast(), ([progress.status] + [progress.bytesText].compactMap { $0 }).joined(separator: "\n"))
         if let fraction = progress.fraction {
             gtk_progress_bar_set_fraction(bar.opaque, fraction)
             gtk_progress_bar_set_text(bar.opaque, progress.percentText)
