@@ -71,30 +71,30 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { listed(group) == ["llama3.2:latest", "qwen3:0.6b"] }, "the server's models")
             let llama = try #require(group.models.first)
             #expect(String(cString: adw_action_row_get_subtitle(llama.row.cast())) == "2.0 GB · llama · 3.2B · Q4_K_M")
-            #expect(!GtkTestHarness.isVisible(group.statusRow) && !GtkTestHarness.isVisible(group.pullRow.widget))
-            #expect(!GtkTestHarness.isSensitive(group.pullButton), "nothing to pull yet")
+            #expect(!GtkTestHarness.isVisible(group.statusRow) && !GtkTestHarness.isVisible(group.pull.progress.widget))
+            #expect(!GtkTestHarness.isSensitive(group.pull.button), "nothing to pull yet")
 
-            try await preferencesTests.fill(group.pullEntry, with: "smollm2:135m")
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isSensitive(group.pullButton) }, "Pull to become available")
-            try await Xdo.click(group.pullButton)
+            try await preferencesTests.fill(group.pull.entry, with: "smollm2:135m")
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isSensitive(group.pull.button) }, "Pull to become available")
+            try await Xdo.click(group.pull.button)
             #expect(try await ollama.event("held", of: "smollm2:135m", in: store), "the pull is half way through its first layer")
-            let row = group.pullRow
+            let row = group.pull.progress
             try await GtkTestHarness.pump(until: { row.fraction == 0.5 }, "the bar half way")
             #expect(GtkTestHarness.isMapped(row.bar))
             #expect(String(cString: gtk_progress_bar_get_text(row.bar.opaque)) == "50%")
             #expect(row.title == "Pulling smollm2:135m")
             #expect(row.subtitle.range(of: #"^pulling [0-9a-f]{12}\n136\.\d MB of 272\.\d MB · \d+(\.\d)? (MB|GB)/s$"#,
                                        options: .regularExpression) != nil, "Ollama's status, the bytes and the speed: \(row.subtitle)")
-            #expect(!GtkTestHarness.isSensitive(group.pullButton), "one pull at a time")
+            #expect(!GtkTestHarness.isSensitive(group.pull.button), "one pull at a time")
             try await ollama.release("smollm2:135m", in: store)
             try await GtkTestHarness.pump(until: { listed(group).contains("smollm2:135m") }, "the pulled model listed")
             #expect(!GtkTestHarness.isVisible(row.widget), "the bar goes once the pull is done")
-            #expect(PreferenceRows.text(of: group.pullEntry).isEmpty)
+            #expect(PreferenceRows.text(of: group.pull.entry).isEmpty)
             let pulled = try #require(group.models.first { $0.info.name == "smollm2:135m" })
             #expect(String(cString: adw_action_row_get_subtitle(pulled.row.cast())).hasSuffix("smollm · 135M · Q4_K_M"))
 
             // Cancel: Enter starts the pull, Cancel stops it and closes its connection.
-            try await preferencesTests.fill(group.pullEntry, with: "gemma3:270m")
+            try await preferencesTests.fill(group.pull.entry, with: "gemma3:270m")
             try await Xdo.key("Return")
             #expect(try await ollama.event("held", of: "gemma3:270m", in: store))
             try await GtkTestHarness.pump(until: { row.fraction == 0.5 }, "the second pull half way")
@@ -103,11 +103,11 @@ extension GtkSuites {
             #expect(try await ollama.event("client-closed", of: "gemma3:270m", in: store, within: .seconds(5)))
             try await GtkTestHarness.pump(until: { !GtkTestHarness.isVisible(row.widget) }, "the cancelled pull's row to go")
             #expect(!listed(group).contains("gemma3:270m"))
-            #expect(GtkTestHarness.isSensitive(group.pullButton), "the name stays, to pull again")
+            #expect(GtkTestHarness.isSensitive(group.pull.button), "the name stays, to pull again")
 
             // A model Ollama does not know: its words stay in the row until dismissed.
-            try await preferencesTests.fill(group.pullEntry, with: "nosuch-model")
-            try await Xdo.click(group.pullButton)
+            try await preferencesTests.fill(group.pull.entry, with: "nosuch-model")
+            try await Xdo.click(group.pull.button)
             try await GtkTestHarness.pump(until: { row.failed }, "the pull to fail")
             #expect(row.title == "Could not pull nosuch-model")
             #expect(row.subtitle == "pull model manifest: file does not exist")
@@ -144,6 +144,20 @@ extension GtkSuites {
             #expect(refusal == "model 'llama3.2:latest' not found")
             try await GtkTestHarness.pump(until: { listed(group).isEmpty && GtkTestHarness.isVisible(group.statusRow) }, "the list emptied")
             #expect(String(cString: adw_preferences_row_get_title(group.statusRow.cast())) == "No models yet")
+        }
+
+        @Test("An Ollama server that cannot be reached says so in its group")
+        func unreachableServer() async throws {
+            let (app, _, preferences) = try await open(store: "http://127.0.0.1:9")
+            defer { GtkTestHarness.close(app) }
+            let group = try #require(preferences.ollama.groups.first)
+            try await GtkTestHarness.pump(until: {
+                String(cString: adw_preferences_row_get_title(group.statusRow.cast())) == "Could not list the models"
+            }, "the listing to fail")
+            #expect(GtkTestHarness.isMapped(group.statusRow) && gtk_widget_has_css_class(group.statusRow, "error") != 0)
+            #expect(String(cString: adw_action_row_get_subtitle(group.statusRow.cast()))
+                .hasPrefix("Could not get a reply from http://127.0.0.1:9/api/tags:"))
+            #expect(group.models.isEmpty)
         }
 
         @Test("With no Ollama server the page says how to add one, and its button leads to Servers")

@@ -1,15 +1,13 @@
 import AgentCore
 import CGtk
 
-/// One Ollama server in Preferences › Ollama: "Pull a Model" by name with its progress, and
-/// the server's models, each with its size and family and a Delete button.
+/// One Ollama server in Preferences › Ollama: "Pull a Model" (`OllamaPullRows`), and the
+/// server's models, each with its size and family and a Delete button.
 @MainActor
 final class OllamaServerGroup {
     let profileID: String
     let widget: UnsafeMutablePointer<GtkWidget>
-    let pullEntry: UnsafeMutablePointer<GtkWidget>
-    let pullButton: UnsafeMutablePointer<GtkWidget>
-    let pullRow = OllamaPullRow()
+    let pull = OllamaPullRows()
     let refreshButton: UnsafeMutablePointer<GtkWidget>
     /// Says what the list is doing when it shows no models: listing, empty, or why it failed.
     let statusRow: UnsafeMutablePointer<GtkWidget>
@@ -18,7 +16,6 @@ final class OllamaServerGroup {
     private(set) var profile: ServerProfile
     private let secrets: SecretStore
     private var listing = 0
-    private var pull: Task<Void, Never>?
     private var closed = false
 
     var onNotice: ((String) -> Void)?
@@ -37,23 +34,13 @@ final class OllamaServerGroup {
         agent_accessible_set_label(refreshButton, "List the models again")
         adw_preferences_group_set_header_suffix(widget.cast(), refreshButton)
 
-        pullEntry = adw_entry_row_new()
-        adw_preferences_row_set_use_markup(pullEntry.cast(), 0)
-        adw_preferences_row_set_title(pullEntry.cast(), "Pull a Model (such as qwen3:4b)")
-        pullButton = gtk_button_new_with_mnemonic("_Pull")
-        gtk_widget_set_valign(pullButton, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(pullButton, "Download the model onto this server")
-        gtk_widget_set_sensitive(pullButton, 0)
-        adw_entry_row_add_suffix(pullEntry.cast(), pullButton)
         statusRow = PreferenceRows.actionRow(title: "Listing the models…")
-        for row in [pullEntry, pullRow.widget, statusRow] { PreferenceRows.add(row, to: widget) }
+        pull.manager = { [weak self] in await self?.manager() }
+        pull.onNotice = { [weak self] in self?.onNotice?($0) }
+        pull.onPulled = { [weak self] in self?.reload() }
+        for row in [pull.entry, pull.progress.widget, statusRow] { PreferenceRows.add(row, to: widget) }
         describe(profile)
-
-        Signals.connect(pullEntry.raw, "changed") { [weak self] in self?.updatePullButton() }
-        Signals.connect(pullEntry.raw, "entry-activated") { [weak self] in self?.startPull() }
-        Signals.connect(pullButton.raw, "clicked") { [weak self] in self?.startPull() }
         Signals.connect(refreshButton.raw, "clicked") { [weak self] in self?.reload() }
-        pullRow.onButton = { [weak self] in self?.pullRowButton() }
         reload()
     }
 
@@ -62,17 +49,14 @@ final class OllamaServerGroup {
         let moved = newProfile.url != profile.url || newProfile.caFile != profile.caFile
         profile = newProfile
         describe(newProfile)
-        if moved, pull == nil { reload() }
+        if moved, !pull.isPulling { reload() }
     }
 
-    /// The window closed: a pull in flight stops (Ollama keeps what it has, so pulling again
-    /// resumes), and late answers are dropped.
+    /// The window closed: a pull in flight stops, and late answers are dropped.
     func windowClosed() {
         closed = true
-        pull?.cancel()
+        pull.windowClosed()
     }
-
-    var isPulling: Bool { pull != nil }
 
     private func describe(_ profile: ServerProfile) {
         adw_preferences_group_set_title(widget.cast(), profile.name)
@@ -131,62 +115,6 @@ final class OllamaServerGroup {
         adw_action_row_set_subtitle(statusRow.cast(), detail ?? "")
         if isError { gtk_widget_add_css_class(statusRow, "error") } else { gtk_widget_remove_css_class(statusRow, "error") }
         gtk_widget_set_visible(statusRow, 1)
-    }
-
-    private var typedName: String { PreferenceRows.text(of: pullEntry).trimmed }
-
-    private func updatePullButton() {
-        gtk_widget_set_sensitive(pullButton, !typedName.isEmpty && pull == nil ? 1 : 0)
-    }
-
-    /// Pulls the typed model, its progress in the pull row, coalesced to one update per main-loop turn.
-    func startPull() {
-        let name = typedName
-        guard !name.isEmpty, pull == nil else { return }
-        pullRow.start(name)
-        let relay = MainActorRelay<OllamaPullProgress> { [weak self] steps in
-            guard let self, let last = steps.last, pull != nil else { return }
-            pullRow.show(last)
-        }
-        pull = Task { [weak self] in
-            guard let manager = await self?.manager() else { return }
-            let outcome: Result<Void, any Error>
-            do {
-                try await manager.pull(name) { relay.push($0) }
-                outcome = .success(())
-            } catch {
-                outcome = .failure(error)
-            }
-            relay.flush()
-            self?.pullEnded(name, outcome)
-        }
-        updatePullButton()
-    }
-
-    private func pullEnded(_ name: String, _ outcome: Result<Void, any Error>) {
-        pull = nil
-        guard !closed else { return }
-        updatePullButton()
-        switch outcome {
-        case .success:
-            pullRow.hide()
-            if typedName == name { gtk_editable_set_text(pullEntry.opaque, "") }
-            onNotice?("Pulled \(name)")
-            reload()
-        case .failure(is CancellationError):
-            pullRow.hide()
-            onNotice?("Stopped pulling \(name)")
-        case .failure(let error):
-            pullRow.fail(name, message: ChatError.describe(error))
-        }
-    }
-
-    private func pullRowButton() {
-        if let pull {
-            pull.cancel()
-        } else {
-            pullRow.hide()
-        }
     }
 
     private func askToDelete(_ model: OllamaModelInfo) {
