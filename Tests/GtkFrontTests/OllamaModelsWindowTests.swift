@@ -146,6 +146,19 @@ extension GtkSuites {
             #expect(String(cString: adw_preferences_row_get_title(group.statusRow.cast())) == "No models yet")
         }
 
+        @Test("Closing Preferences stops a pull in flight: its connection closes")
+        func closingStopsAPull() async throws {
+            let store = ollama.store(holding: true)
+            let (app, window, preferences) = try await open(store: store)
+            defer { GtkTestHarness.close(app) }
+            let group = try #require(preferences.ollama.groups.first)
+            try await preferencesTests.fill(group.pull.entry, with: "gemma3:270m")
+            try await Xdo.key("Return")
+            #expect(try await ollama.event("held", of: "gemma3:270m", in: store))
+            try await preferencesTests.close(preferences, of: window)
+            #expect(try await ollama.event("client-closed", of: "gemma3:270m", in: store, within: .seconds(5)))
+        }
+
         @Test("An Ollama server that cannot be reached says so in its group")
         func unreachableServer() async throws {
             let (app, _, preferences) = try await open(store: "http://127.0.0.1:9")
