@@ -52,8 +52,16 @@ public struct LocalRuntime: Sendable {
                             modelFiles: manifest.models.mapValues { URL(filePath: $0) })
     }
 
-    /// The model file for `model`, or an error naming the package to install.
+    /// The model file for `model`, or an error naming the package to install (or, for a
+    /// chosen file that has gone, saying so).
     public func modelFile(for model: LocalModel) throws -> URL {
+        if let file = model.file {
+            guard FileManager.default.fileExists(atPath: file.path) else {
+                throw ChatError.localModel("The model file “\(file.lastPathComponent)” is no longer at \(file.path). "
+                    + "Choose another model in Preferences › Local Model.")
+            }
+            return file
+        }
         guard let file = modelFiles[model.id], FileManager.default.fileExists(atPath: file.path) else {
             throw ChatError.localModel("The model \(model.displayName) is not installed. Install it with: \(model.installCommand)")
         }

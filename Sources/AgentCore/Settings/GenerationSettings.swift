@@ -1,10 +1,34 @@
+import FoundationEssentials
+
 /// How replies are generated: sampling, length, context, the default system prompt, and
 /// the model run on this computer.
 extension SettingsStore {
-    /// The local model: SmolLM2 unless Gemma 3 was chosen.
+    /// The local model: a built-in or a chosen GGUF file; SmolLM2 unless another was chosen.
     public var localModel: LocalModel {
-        get { LocalModel.all.first { $0.id == root.string("local-model") } ?? .smolLM2 }
+        get { LocalModel.named(root.string("local-model")) ?? .smolLM2 }
         set { root.set("local-model", newValue.id) }
+    }
+
+    /// The GGUF files the user chose, remembered whether or not they are still there.
+    public var localModelFiles: [URL] {
+        get { root.strings("local-model-files").filter { $0.hasPrefix("/") }.map { URL(filePath: $0) } }
+        set { root.set("local-model-files", newValue.map(\.path)) }
+    }
+
+    /// The models the local runtime can run: the installed built-ins, then the remembered
+    /// files (one that has gone is still listed; starting it says so).
+    public var localModelChoices: [LocalModel] {
+        let runtime = try? LocalRuntime.locate()
+        return LocalModel.all.filter { runtime?.has($0) ?? false } + localModelFiles.map(LocalModel.file)
+    }
+
+    /// How many CPU threads llama-server uses: by default (0) one per core.
+    public var localThreads: Int {
+        get {
+            let chosen = root.int("local-threads")
+            return chosen > 0 ? chosen : ProcessInfo.processInfo.activeProcessorCount
+        }
+        set { root.set("local-threads", max(0, newValue)) }
     }
 
     /// nil: the server's default.

@@ -36,7 +36,7 @@ public enum KeyFileMigration {
                 caFile: value(group, "ca-file"), toolsEnabled: value(group, "tools") != "false"))
         }
         if let profile = value("general", "profile") { settings.activeProfileID = profile }
-        if let model = value("local", "model"), let local = LocalModel.all.first(where: { $0.id == model }) {
+        if let model = value("local", "model"), let local = LocalModel.named(model) {
             settings.localModel = local
         }
         if let temperature = value("generation", "temperature").flatMap(Double.init) { settings.temperature = temperature }
