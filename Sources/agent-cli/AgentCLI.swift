@@ -164,14 +164,18 @@ struct AgentCLI {
             exit(1)
         }
         if let stored { writeError("agent-cli: chat \(stored.chat.id.uuidString)") }
-        var context = stored?.context ?? [user]
-        if let last = context.last, last.role == .user { context[context.count - 1] = KnowledgePrompt.compose(last, passages: passages) }
         let printer = ReplyPrinter(showsReasoning: options.showReasoning)
         let appID = "\(AppIdentity.applicationID).\(settings.installationID.prefix(8))."
             + (stored?.chat.id.uuidString.lowercased() ?? "cli")
+        let userBudget = settings.contextBudget
         let reply = Task { @MainActor in
             let turn = try await connection.turn(appID: appID)
             try Task.checkCancellation()
+            // The local model's budget is known once its server is up.
+            var context = stored?.context(budget: connection.contextBudget(default: userBudget)) ?? [user]
+            if let last = context.last, last.role == .user {
+                context[context.count - 1] = KnowledgePrompt.compose(last, passages: passages)
+            }
             try await turn.run(context: context) { event in
                 printer.handle(event)
                 stored?.handle(event)

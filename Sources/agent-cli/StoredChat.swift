@@ -7,7 +7,8 @@ import Synchronization
 /// the last second, and settled by the window's rules (`ReplyLifecycle`).
 final class StoredChat: Sendable {
     let chat: ChatSummary
-    let context: [ChatMessage]
+    /// The chat so far and the new message, before a budget picks what goes.
+    private let history: [ChatMessage]
     private let lifecycle: ReplyLifecycle
     private let recorder: ReplyRecorder
     private let messages: Mutex<(user: ChatMessage, reply: ChatMessage)>
@@ -45,8 +46,13 @@ final class StoredChat: Sendable {
             AgentCLI.writeError("agent-cli: could not save the chat: \(ChatError.describe(error))")
         }
         lifecycle = ReplyLifecycle(userSeq: userSeq, replySeq: userSeq + 1, recorder: recorder)
-        context = ContextWindow.select(history + [user], systemPrompt: summary.systemPrompt, budget: settings.contextBudget)
+        self.history = history + [user]
         chat = summary
+    }
+
+    /// What the request carries: the system prompt and as many recent turns as fit `budget`.
+    func context(budget: Int) -> [ChatMessage] {
+        ContextWindow.select(history, systemPrompt: chat.systemPrompt, budget: budget)
     }
 
     /// Whether a save failed (the exit status says so).

@@ -65,8 +65,8 @@ let status = MainActor.assumeIsolated {
     // Options given for this run win over the settings, until Preferences changes them.
     let connection = endpoint.map { ChatConnection(endpoint: $0, options: options.generation, toolbox: toolbox, mcp: mcpTools()) }
         ?? (options.usesSettings ? preferences.makeConnection()
-            : ChatConnection(localServer: LocalModelServer(model: settings.localModel), options: options.generation,
-                             toolbox: toolbox, mcp: mcpTools()))
+            : ChatConnection(localServer: LocalModelServer(model: settings.localModel, threads: settings.localThreads),
+                             options: options.generation, toolbox: toolbox, mcp: mcpTools()))
     var store: ChatStore?
     var storeProblem: String?
     do {

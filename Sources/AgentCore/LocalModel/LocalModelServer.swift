@@ -11,6 +11,8 @@ import Synchronization
 @MainActor
 public final class LocalModelServer {
     public let model: LocalModel
+    /// CPU threads llama-server computes with.
+    public let threads: Int
     private let runtimeDirectory: URL
     private let extraArguments: [String]
     private var process: LocalModelProcess?
@@ -18,10 +20,26 @@ public final class LocalModelServer {
     private var starting: Task<ChatEndpoint, any Error>?
     /// How long the model may take to load.
     private let startTimeout: Duration
+    /// What the running server said at `/props`; nil until it is ready.
+    public private(set) var props: ServerProps?
+    /// The longest reply the running server writes (its `--n-predict`); nil until started.
+    public private(set) var longestReply: Int?
 
-    public init(model: LocalModel = .smolLM2, runtimeDirectory: URL = LocalRuntime.defaultDirectory,
+    /// The most context Agent gives a model, whatever it was trained for. The KV cache grows
+    /// with the context: at 16k tokens a 7–8B model's takes about 2 GB (f16), at the 128k
+    /// some models allow, 16 GB — more than most desktops have to spare. And a CPU needs
+    /// minutes to read a prompt of 16k tokens anyway.
+    public static let contextCap = 16384
+    /// How long the server may send nothing before a request is given up.
+    public static let idleTimeout = Duration.seconds(600)
+    /// The context for a file that does not state its own.
+    public static let fallbackContext = 4096
+
+    /// `threads`: nil for one per core.
+    public init(model: LocalModel = .smolLM2, runtimeDirectory: URL = LocalRuntime.defaultDirectory, threads: Int? = nil,
                 extraArguments: [String] = [], startTimeout: Duration = .seconds(120)) {
         self.model = model
+        self.threads = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
         self.runtimeDirectory = runtimeDirectory
         self.extraArguments = extraArguments
         self.startTimeout = startTimeout
@@ -71,6 +89,25 @@ public final class LocalModelServer {
         }
     }
 
+    /// How many tokens of conversation a request to the running server may carry: its real
+    /// context (from `/props`) less the longest reply (`maxTokens` when shorter than the
+    /// server's own limit) and a margin. nil until the server is up.
+    public func contextBudget(maxTokens: Int?) -> Int? {
+        guard let props, let longestReply else { return nil }
+        return props.contextBudget(longestReply: min(longestReply, maxTokens ?? longestReply))
+    }
+
+    /// The context llama-server is started with: the model's own, at most `contextCap`.
+    public static func contextSize(trainedFor trained: Int?) -> Int {
+        min(contextCap, max(512, trained ?? fallbackContext))
+    }
+
+    /// The longest reply for a context: a quarter of it, at most 1024 tokens, so that most
+    /// of the context stays for the conversation.
+    public static func longestReply(forContext context: Int) -> Int {
+        min(1024, context / 4)
+    }
+
     /// Stops the server: a start under way is given up, a running server is asked to end
     /// (and killed if it has not within two seconds). Returns at once.
     public func stop() {
@@ -79,6 +116,7 @@ public final class LocalModelServer {
         process?.terminate()
         process = nil
         endpointIfRunning = nil
+        props = nil
     }
 
     /// Stops the server and waits (at most three seconds) until its process has ended and
@@ -105,14 +143,22 @@ public final class LocalModelServer {
     private func launch() async throws -> ChatEndpoint {
         let runtime = try LocalRuntime.locate(in: runtimeDirectory)
         let modelFile = try runtime.modelFile(for: model)
+        let header: GGUFHeader
+        do {
+            header = try GGUFHeader.read(modelFile)
+        } catch {
+            throw ChatError.localModel(error.description)
+        }
         let port = agent_free_loopback_port()
         guard port > 0 else { throw ChatError.localModel("No free TCP port on 127.0.0.1 for the local model server.") }
-        let threads = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+        let context = Self.contextSize(trainedFor: header.contextLength)
+        let replyLimit = Self.longestReply(forContext: context)
+        // Without --chat-template-file, --jinja applies the template the file carries.
         var arguments = [runtime.serverExecutable.path,
                          "--host", "127.0.0.1", "--port", String(port),
                          "--model", modelFile.path, "--alias", model.displayName,
-                         "--ctx-size", "4096", "--parallel", "1", "--threads", String(threads),
-                         "--n-predict", "512", "--jinja", "--no-webui"]
+                         "--ctx-size", String(context), "--parallel", "1", "--threads", String(threads),
+                         "--n-predict", String(replyLimit), "--jinja", "--no-webui"]
         if let template = model.chatTemplate {
             guard let file = ResourceLocator.file(named: template) else {
                 throw ChatError.localModel("The chat template \(template) for \(model.displayName) is missing from Agent's resources.")
@@ -123,6 +169,7 @@ public final class LocalModelServer {
         try PrivateFiles.makeDirectory(logFile.deletingLastPathComponent())
         let logDescriptor = open(logFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         var pipe: [Int32] = [-1, -1]
+        let props: ServerProps
         guard logDescriptor >= 0, agent_cloexec_pipe(&pipe) == 0 else {
             if logDescriptor >= 0 { close(logDescriptor) }
             throw ChatError.localModel("Could not open the local model's log \(logFile.path): \(String(cString: strerror(errno)))")
@@ -145,10 +192,14 @@ public final class LocalModelServer {
             throw CancellationError()
         }
         process = started
-        let endpoint = ChatEndpoint(serverURL: "http://127.0.0.1:\(port)", model: model.displayName)
+        var endpoint = ChatEndpoint(serverURL: "http://127.0.0.1:\(port)", model: model.displayName)
+        // Reading a long prompt on a CPU can take minutes with nothing sent meanwhile; the
+        // process is watched, so its death is noticed at once whatever the wait.
+        endpoint.idleTimeout = Self.idleTimeout
         do {
             try await started.waitUntilReady()
             try await confirmHealthy(endpoint)
+            props = try await ServerProps.fetch(from: endpoint.serverURL)
         } catch {
             started.terminate()
             if process === started { process = nil }
@@ -165,6 +216,8 @@ public final class LocalModelServer {
             started.terminate()
             throw CancellationError()
         }
+        self.props = props
+        longestReply = replyLimit
         endpointIfRunning = endpoint
         return endpoint
     }

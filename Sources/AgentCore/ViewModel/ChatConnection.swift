@@ -52,7 +52,8 @@ public final class ChatConnection {
             return ChatConnection(profile: profile, secrets: secrets, options: options, toolbox: toolbox, mcp: tools,
                                   idleTimeout: settings.idleTimeout)
         }
-        return ChatConnection(localServer: LocalModelServer(model: settings.localModel), options: options, toolbox: toolbox, mcp: tools)
+        return ChatConnection(localServer: LocalModelServer(model: settings.localModel, threads: settings.localThreads),
+                              options: options, toolbox: toolbox, mcp: tools)
     }
 
     /// Everything replies through this connection depend on, to tell whether changed
@@ -61,7 +62,7 @@ public final class ChatConnection {
     public struct Configuration: Equatable, Sendable {
         fileprivate enum Destination: Equatable, Sendable {
             case endpoint(ChatEndpoint)
-            case local(LocalModel)
+            case local(LocalModel, threads: Int)
             case profile(ServerProfile, Duration?)
         }
 
@@ -74,7 +75,7 @@ public final class ChatConnection {
     public var configuration: Configuration {
         let destination: Configuration.Destination = switch source {
         case .remote(let endpoint): .endpoint(endpoint)
-        case .local(let server): .local(server.model)
+        case .local(let server): .local(server.model, threads: server.threads)
         case .profile(let profile, _, let idleTimeout): .profile(profile, idleTimeout)
         }
         return Configuration(destination: destination, options: options, tools: toolbox.definitions.map(\.name),
@@ -100,6 +101,20 @@ public final class ChatConnection {
         case .local:
             "on this computer"
         }
+    }
+
+    /// How many tokens of conversation (estimated) a request may carry: for the local model,
+    /// once its server is up, what its real context leaves (`LocalModelServer.contextBudget`);
+    /// otherwise `userBudget`, the user's setting.
+    public func contextBudget(default userBudget: Int) -> Int {
+        guard case .local(let server) = source, let budget = server.contextBudget(maxTokens: options.maxTokens) else { return userBudget }
+        return budget
+    }
+
+    /// What the local model's server said at `/props` once it was up (nil for others).
+    public var localServerProps: ServerProps? {
+        if case .local(let server) = source { return server.props }
+        return nil
     }
 
     public var isLocal: Bool {

@@ -30,7 +30,8 @@ public final class ChatViewModel {
     public internal(set) var editingMessageID: UUID?
     /// The message a search result opened the chat at, for the transcript to show and mark.
     public internal(set) var focusedMessageID: UUID?
-    /// The context budget in estimated tokens (system prompt and newest turn always go).
+    /// The context budget in estimated tokens (system prompt and newest turn always go), for
+    /// servers; the local model's comes from its server (`requestBudget`).
     public var contextBudget = 4096
     /// The system prompt new chats start with.
     public var defaultSystemPrompt = ""
@@ -184,7 +185,7 @@ public final class ChatViewModel {
         let text = draft.trimmed
         let userMessage = ChatMessage(role: .user, text: text, state: .sending, attachments: files.items)
         do throws(AttachedFile.Refusal) {
-            try AttachmentMessage.check(userMessage, budget: contextBudget)
+            try AttachmentMessage.check(userMessage, budget: requestBudget)
             try connection.checkCanRead(userMessage.attachments)
         } catch {
             status.report("Not sent: \(error.description)")
@@ -298,12 +299,16 @@ public final class ChatViewModel {
         status.report(ChatError.describe(explained) + (sentImages ? "\n\nThis model may not accept images." : ""))
     }
 
+    /// The budget requests carry now: the local model's from its server once it is up,
+    /// else the user's.
+    public var requestBudget: Int { connection.contextBudget(default: contextBudget) }
+
     /// The messages a request carries: the chat's system prompt, then as many recent turns
     /// as fit the budget — reaching into the store when the loaded page is short.
     /// With `passages` from the chat's folders before the question, in a budget less what
     /// they take.
     private func requestContext(through userIndex: Int, passages: [KnowledgePassage]) -> [ChatMessage] {
-        let budget = contextBudget - KnowledgePrompt.tokens(of: passages)
+        let budget = requestBudget - KnowledgePrompt.tokens(of: passages)
         var messages = conversation.context(through: userIndex)
         if let pager, let first = conversation.messages.first,
            messages.reduce(0, { $0 + ContextWindow.estimatedTokens($1) }) < budget {
@@ -326,7 +331,7 @@ public final class ChatViewModel {
     private func knowledgePassages(for question: ChatMessage) async -> [KnowledgePassage] {
         guard !knowledge.folders.isEmpty else { return [] }
         let generation = generation
-        let budget = KnowledgePrompt.budget(contextBudget: contextBudget, share: knowledgeShare)
+        let budget = KnowledgePrompt.budget(contextBudget: requestBudget, share: knowledgeShare)
         let passages = await knowledge.passages(for: question.text, tokenBudget: budget)
         guard generation == self.generation, !passages.isEmpty, let replyID = flight?.replyID,
               let replyIndex = conversation.index(of: replyID) else { return [] }
