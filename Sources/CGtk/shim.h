@@ -89,20 +89,37 @@ static inline void agent_file_chooser_response(GtkNativeDialog *dialog, int resp
 }
 #endif
 
-/* Asks for a file to open, a file to save to (with `suggested_name`), or a folder, by `mode`.
+/* A filter showing files whose names end in `suffix` (any case), named `name`; NULL without
+ * a suffix. */
+static inline GtkFileFilter *agent_suffix_filter(const char *name, const char *suffix) {
+    if (suffix == NULL) return NULL;
+    GtkFileFilter *filter = gtk_file_filter_new();
+    gtk_file_filter_set_name(filter, name);
+    gtk_file_filter_add_suffix(filter, suffix);
+    return filter;
+}
+
+/* Asks for a file to open, a file to save to (with `suggested_name`), or a folder, by `mode`;
+ * with `suffix`, the files offered are those ending in it (a filter named `filter_name`).
  * `chosen` runs once with the path, or NULL when the user cancelled. GtkFileDialog on GTK
  * 4.10+, GtkFileChooserNative (a portal where there is one) on 4.8. */
-static inline void agent_choose_file(GtkWindow *parent, const char *title, int mode, const char *suggested_name,
-                                     agent_file_chosen chosen, void *context) {
+static inline void agent_choose_filtered_file(GtkWindow *parent, const char *title, int mode, const char *suggested_name,
+                                              const char *filter_name, const char *suffix,
+                                              agent_file_chosen chosen, void *context) {
     gboolean save = mode == AGENT_CHOOSE_SAVE;
     AgentFileState *state = g_new0(AgentFileState, 1);
     state->chosen = chosen;
     state->context = context;
+    GtkFileFilter *filter = agent_suffix_filter(filter_name, suffix);
 #if GTK_CHECK_VERSION(4, 10, 0)
     GtkFileDialog *dialog = gtk_file_dialog_new();
     g_object_set_data(G_OBJECT(dialog), "agent-mode", GINT_TO_POINTER(mode));
     gtk_file_dialog_set_title(dialog, title);
     gtk_file_dialog_set_modal(dialog, TRUE);
+    if (filter != NULL) {
+        gtk_file_dialog_set_default_filter(dialog, filter);
+        g_object_unref(filter);
+    }
     if (save) {
         if (suggested_name) gtk_file_dialog_set_initial_name(dialog, suggested_name);
         gtk_file_dialog_save(dialog, parent, NULL, agent_file_dialog_finished, state);
@@ -119,9 +136,19 @@ static inline void agent_choose_file(GtkWindow *parent, const char *title, int m
         save ? "_Save" : mode == AGENT_CHOOSE_FOLDER ? "_Select" : "_Open", "_Cancel");
     gtk_native_dialog_set_modal(GTK_NATIVE_DIALOG(dialog), TRUE);
     if (save && suggested_name) gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(dialog), suggested_name);
+    if (filter != NULL) {
+        gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(dialog), filter);
+        g_object_unref(filter);
+    }
     g_signal_connect(dialog, "response", G_CALLBACK(agent_file_chooser_response), state);
     gtk_native_dialog_show(GTK_NATIVE_DIALOG(dialog));
 #endif
+}
+
+/* `agent_choose_filtered_file` offering every file. */
+static inline void agent_choose_file(GtkWindow *parent, const char *title, int mode, const char *suggested_name,
+                                     agent_file_chosen chosen, void *context) {
+    agent_choose_filtered_file(parent, title, mode, suggested_name, NULL, NULL, chosen, context);
 }
 
 /* Two boxes for one child below lay it out themselves (GtkCustomLayout, whose callbacks
