@@ -33,8 +33,9 @@ final class GenerationPage {
 
         let context = PreferenceRows.group(in: widget, title: "Context")
         let budget = PreferenceRows.spinRow(title: "Context Budget",
-                                            subtitle: "How many tokens of a chat each request carries. The oldest turns are left out "
-                                                + "first; the system prompt and your newest message always go.",
+                                            subtitle: "How many tokens of a chat each request to a server carries. The oldest turns are "
+                                                + "left out first; the system prompt and your newest message always go. "
+                                                + "The local model’s budget comes from the model.",
                                             range: 256...1_048_576, step: 256, settings: root, key: "context-budget")
         contextBudget = budget.spin
         PreferenceRows.add(budget.row, to: context)

@@ -1,19 +1,33 @@
 import AgentCore
 import CGtk
+import FoundationEssentials
 
-/// Preferences › Local Model: which small model Agent runs on this computer when chats go
-/// to "This computer", and whether it is installed.
+/// Preferences › Local Model: which model Agent runs on this computer when chats go to
+/// "This computer" — a small built-in, or a GGUF file the user chose (remembered, listed
+/// beside the built-ins, shown as missing when it has gone) — and how many threads it uses.
 @MainActor
 final class LocalModelPage {
     let widget: UnsafeMutablePointer<GtkWidget>
-    /// One radio button per model, in `LocalModel.all` order.
+    /// One radio button per built-in, in `LocalModel.all` order.
     let choices: [UnsafeMutablePointer<GtkWidget>]
+    /// The rows of the chosen files, in the order they were chosen.
+    private(set) var fileRows: [LocalModelFileRow] = []
+    /// "Choose a GGUF File…": opens the file chooser.
+    let chooseRow: UnsafeMutablePointer<GtkWidget>
+    let threads: UnsafeMutablePointer<GtkWidget>
+    /// The alert showing why a file cannot be used, while it is open.
+    private(set) var alert: MessageDialog?
+    private let filesGroup: UnsafeMutablePointer<GtkWidget>
+    private let settings: SettingsStore
+    private let window: UnsafeMutablePointer<GtkWidget>
 
-    init(settings: SettingsStore) {
+    init(settings: SettingsStore, window: UnsafeMutablePointer<GtkWidget>) {
+        self.settings = settings
+        self.window = window
         widget = PreferenceRows.page(title: "Local Model", icon: "computer-symbolic", name: "local-model")
         let group = PreferenceRows.group(in: widget, title: "The Model on This Computer",
                                          description: "When chats go to “This computer”, Agent runs llama.cpp with one of these "
-                                             + "small models. It starts with the first message and stops when Agent quits.")
+                                             + "models. It starts with the first message and stops when Agent quits.")
         let runtime = try? LocalRuntime.locate()
         var buttons: [UnsafeMutablePointer<GtkWidget>] = []
         for model in LocalModel.all {
@@ -36,6 +50,91 @@ final class LocalModelPage {
             }
         }
         choices = buttons
+
+        filesGroup = PreferenceRows.group(in: widget, title: "Your GGUF Files",
+                                          description: "Any model in llama.cpp’s GGUF format, such as those on Hugging Face. "
+                                              + "It runs with its own chat template and context, up to "
+                                              + "\(LocalModelServer.contextCap / 1024)k tokens.")
+        let icon: UnsafeMutablePointer<GtkWidget> = gtk_image_new_from_icon_name("document-open-symbolic")
+        chooseRow = PreferenceRows.actionRow(title: "Choose a GGUF File…")
+        adw_action_row_add_suffix(chooseRow.cast(), icon)
+        gtk_list_box_row_set_activatable(chooseRow.cast(), 1)
+        gtk_widget_set_name(chooseRow, "choose-gguf")
+
+        let performance = PreferenceRows.group(in: widget, title: "Performance")
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let threadsRow = PreferenceRows.spinRow(title: "Threads",
+                                                subtitle: "CPU threads the model computes with; 0: one per core (\(cores) here).",
+                                                range: 0...1024, step: 1, settings: settings.root, key: "local-threads")
+        threads = threadsRow.spin
+        PreferenceRows.add(threadsRow.row, to: performance)
+        Signals.connect(chooseRow.raw, "activated") { [weak self] in self?.chooseFile() }
+        showFiles()
+    }
+
+    /// Lists the remembered files, then the row that adds one (held while it is out of the
+    /// group, which owns it).
+    private func showFiles() {
+        for row in fileRows { adw_preferences_group_remove(filesGroup.cast(), row.widget) }
+        let placed = gtk_widget_get_parent(chooseRow) != nil
+        if placed {
+            g_object_ref(chooseRow.raw)
+            adw_preferences_group_remove(filesGroup.cast(), chooseRow)
+        }
+        defer { if placed { g_object_unref(chooseRow.raw) } }
+        fileRows = settings.localModelFiles.map { file in
+            let row = LocalModelFileRow(file: file, group: choices[0])
+            row.isSelected = settings.localModel.file == file
+            row.onSelected = { [weak self] in self?.select(row) }
+            row.onRemove = { [weak self] in self?.remove(file) }
+            PreferenceRows.add(row.widget, to: filesGroup)
+            return row
+        }
+        PreferenceRows.add(chooseRow, to: filesGroup)
+    }
+
+    private func chooseFile() {
+        FileChooser.choose(over: window, title: "Choose a GGUF Model File", saving: nil, filter: ("GGUF models", "gguf")) { [weak self] url in
+            guard let self, let url else { return }
+            add(url)
+        }
+    }
+
+    /// Remembers `file` and makes it the local model, once its header shows it is GGUF.
+    func add(_ file: URL) {
+        do {
+            _ = try GGUFHeader.read(file)
+        } catch {
+            problem("Not a Model File", error.description)
+            return
+        }
+        if !settings.localModelFiles.contains(file) { settings.localModelFiles.append(file) }
+        settings.localModel = .file(file)
+        showFiles()
+    }
+
+    private func select(_ row: LocalModelFileRow) {
+        guard row.isPresent else {
+            problem("Model File Missing", "“\(row.file.lastPathComponent)” is no longer at \(row.file.path). "
+                        + "Choose it again from where it is now, or remove it from the list.")
+            showFiles()
+            if let index = LocalModel.all.firstIndex(of: settings.localModel) { gtk_check_button_set_active(choices[index].cast(), 1) }
+            return
+        }
+        settings.localModel = .file(row.file)
+    }
+
+    private func remove(_ file: URL) {
+        settings.localModelFiles.removeAll { $0 == file }
+        if settings.localModel.file == file {
+            settings.localModel = .smolLM2
+            gtk_check_button_set_active(choices[0].cast(), 1)
+        }
+        showFiles()
+    }
+
+    private func problem(_ heading: String, _ message: String) {
+        alert = ErrorAlert.show(over: window, heading: heading, message: message) { [weak self] in self?.alert = nil }
     }
 
     private static func describe(_ model: LocalModel) -> String {

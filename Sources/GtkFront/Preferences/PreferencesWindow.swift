@@ -32,7 +32,7 @@ final class PreferencesWindow {
         servers = ServersPage(settings: settings, secrets: secrets)
         generation = GenerationPage(settings: settings)
         tools = ToolsPage(settings: settings, mcp: mcp, window: window)
-        localModel = LocalModelPage(settings: settings)
+        localModel = LocalModelPage(settings: settings, window: window)
         ollama = OllamaModelsPage(settings: settings, secrets: secrets)
         for page in [servers.widget, ollama.widget, generation.widget, tools.widget, localModel.widget] {
             adw_preferences_window_add(window.cast(), page.cast())

@@ -1,0 +1,150 @@
+import AgentCore
+import CGtk
+import Foundation
+@testable import GtkFront
+import TestSupport
+import Testing
+
+extension GtkSuites {
+    /// A GGUF file of the user's own, chosen in Preferences › Local Model as a person does —
+    /// clicks, the file chooser, typed paths — then answering in the window from the real
+    /// llama-server running that file; a file that is not GGUF and one that has gone, refused
+    /// with a clear message.
+    @MainActor
+    @Suite("A GGUF file as the local model (GTK under Xvfb, real llama-server)", .serialized)
+    struct LocalModelFileWindowTests {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "agent-gguf-window-\(UUID().uuidString)")
+
+        func launch(settings: SettingsStore) async throws -> (AgentApplication, ChatWindow) {
+            let secrets = SecretStore()
+            let preferences = AppPreferences(settings: settings, secrets: secrets) {
+                ChatConnection.fromSettings(settings, secrets: secrets, toolbox: Toolbox())
+            }
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: TestServer.shared.url("echo"), model: "unused"),
+                                                preferences: preferences)
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            return (app, window)
+        }
+
+        /// Picks `file` in the file chooser that opened over Preferences: its location typed
+        /// (Ctrl+L), then Enter.
+        func choose(_ file: URL, over preferences: PreferencesWindow) async throws {
+            var chooser: UnsafeMutablePointer<GtkWidget>?
+            try await GtkTestHarness.pump(until: {
+                chooser = Self.toplevel { $0 != preferences.window && gtk_window_get_transient_for($0.cast()) == preferences.window.cast() }
+                return chooser != nil
+            }, "the file chooser")
+            let dialog = try #require(chooser)
+            try await Xdo.focus(dialog)
+            try await Xdo.key("ctrl+l")
+            try await Xdo.type(file.path)
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { Self.toplevel { $0 == dialog } == nil }, "the file chooser to close")
+            try await Xdo.focus(preferences.window)
+        }
+
+        /// A mapped window of this process that `matches`.
+        static func toplevel(_ matches: (UnsafeMutablePointer<GtkWidget>) -> Bool) -> UnsafeMutablePointer<GtkWidget>? {
+            let list = gtk_window_list_toplevels()
+            defer { g_list_free(list) }
+            var node = list
+            while let current = node {
+                if let data = current.pointee.data {
+                    let widget = data.assumingMemoryBound(to: GtkWidget.self)
+                    if GtkTestHarness.isMapped(widget), matches(widget) { return widget }
+                }
+                node = current.pointee.next
+            }
+            return nil
+        }
+
+        /// The alert the page opened: its heading and message, then OK clicked.
+        func dismissAlert(of page: LocalModelPage, over preferences: PreferencesWindow) async throws -> (heading: String, body: String) {
+            try await GtkTestHarness.pump(until: { page.alert != nil }, "the alert")
+            let alert = try #require(page.alert)
+            let said = (alert.heading, alert.body)
+            try await GtkTestHarness.answer(alert, "OK")
+            try await GtkTestHarness.pump(until: { page.alert == nil }, "the alert to close")
+            try await Xdo.focus(preferences.window)
+            return said
+        }
+
+        @Test("Gemma 3 270M's GGUF file chosen with the file chooser answers in the window; a text file and a deleted file are refused, saying why")
+        func chooseAFileAndChat() async throws {
+            let gemma = try #require(try LocalRuntime.locate().modelFiles["gemma3"], "the test runtime has Gemma 3 270M")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let notes = folder.appending(path: "notes.gguf")
+            try Data("Not a model, just notes.\n".utf8).write(to: notes)
+            let gone = folder.appending(path: "deleted-model.gguf")
+            let settings = try TestTools.settings()
+            settings.localModelFiles = [gone]
+            // A base model rambles: a short reply keeps the test quick on a loaded machine.
+            settings.maxTokens = 24
+            let (app, window) = try await launch(settings: settings)
+            defer {
+                window.viewModel.connection.shutdown()
+                GtkTestHarness.close(app)
+            }
+            try await Xdo.key("ctrl+comma")
+            try await GtkTestHarness.pump(until: { window.preferencesWindow.map { GtkTestHarness.isMapped($0.window) } == true },
+                                          "Preferences on screen")
+            let preferences = try #require(window.preferencesWindow)
+            try await Xdo.focus(preferences.window)
+            let label = try #require(DesktopMannersTests.label("Local Model", in: preferences.window))
+            try await Xdo.click(label)
+            try await GtkTestHarness.pump(until: {
+                adw_preferences_window_get_visible_page_name(preferences.window.cast()).map { String(cString: $0) } == "local-model"
+            }, "the Local Model page")
+            let page = preferences.localModel
+
+            // The remembered file that has gone: shown as missing; picking it says so and changes nothing.
+            let missing = try #require(page.fileRows.first)
+            #expect(!missing.isPresent)
+            #expect(adw_action_row_get_subtitle(missing.widget.cast()).map { String(cString: $0) } == "Missing: no longer at \(gone.path)")
+            try await GtkTestHarness.pump(for: .milliseconds(150))
+            try await Xdo.click(missing.button)
+            let missingAlert = try await dismissAlert(of: page, over: preferences)
+            #expect(missingAlert.heading == "Model File Missing")
+            #expect(missingAlert.body.contains("“deleted-model.gguf” is no longer at \(gone.path)"), "\(missingAlert.body)")
+            #expect(settings.localModel == .smolLM2)
+            #expect(gtk_check_button_get_active(page.choices[0].cast()) != 0, "the model in use stays selected")
+
+            // A file that is not GGUF, whatever its name.
+            try await Xdo.click(page.chooseRow)
+            try await choose(notes, over: preferences)
+            let refusal = try await dismissAlert(of: page, over: preferences)
+            #expect(refusal.heading == "Not a Model File")
+            #expect(refusal.body.contains("“notes.gguf” is not a GGUF model file"), "\(refusal.body)")
+            #expect(settings.localModelFiles == [gone])
+
+            // The real model file.
+            try await Xdo.click(page.chooseRow)
+            try await choose(gemma, over: preferences)
+            try await GtkTestHarness.pump(until: { page.fileRows.count == 2 }, "the file's row")
+            let chosen = page.fileRows[1]
+            #expect(chosen.file == gemma && chosen.isPresent && chosen.isSelected)
+            #expect(settings.localModelFiles == [gone], "nothing is written until Preferences closes")
+
+            let closeButton = try #require(GtkTestHarness.descendant(withCSSClass: "close", in: preferences.window))
+            try await Xdo.click(closeButton)
+            try await GtkTestHarness.pump(until: { window.preferencesWindow == nil }, "Preferences to close")
+            try await Xdo.focus(window.window)
+            #expect(settings.localModel == .file(gemma), "written when Preferences closed")
+            #expect(settings.localModelFiles == [gone, gemma], "and remembered")
+            let model = window.viewModel
+            try await GtkTestHarness.pump(until: { model.connection.modelName == "gemma-3-270m-q4_k_m" }, "the chat to use the file")
+
+            try await Xdo.click(window.composer.input.textView)
+            try await Xdo.type("Hello! What is the capital of France?")
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { !model.isSending && model.conversation.count == 2 }, timeout: .seconds(180), "the reply")
+            #expect(!model.status.showError, "\(model.status.errorMessage)")
+            let reply = model.conversation[1]
+            #expect(reply.state == .done && !reply.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+            #expect(reply.model == "gemma-3-270m-q4_k_m")
+            #expect(model.connection.localServerProps?.modelPath == gemma.path, "llama-server ran the chosen file")
+            #expect(model.requestBudget == 16384 - 24 - 2048, "the budget comes from the server's context, less the reply and a margin")
+        }
+    }
+}
