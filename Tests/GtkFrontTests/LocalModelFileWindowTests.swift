@@ -70,6 +70,40 @@ extension GtkSuites {
             return said
         }
 
+        @Test("A file chosen outside Preferences (gsettings) is listed and selected there, and removing it goes back to SmolLM2")
+        func aFileChosenElsewhere() async throws {
+            let gemma = try #require(try LocalRuntime.locate().modelFiles["gemma3"], "the test runtime has Gemma 3 270M")
+            let settings = try TestTools.settings()
+            let profile = ServerProfile(name: "Echo", url: TestServer.shared.url("echo"), model: "echo-model")
+            settings.saveProfile(profile)
+            settings.activeProfileID = profile.id
+            settings.localModel = .file(gemma)
+            let (app, window) = try await launch(settings: settings)
+            defer { GtkTestHarness.close(app) }
+            try await Xdo.key("ctrl+comma")
+            try await GtkTestHarness.pump(until: { window.preferencesWindow.map { GtkTestHarness.isMapped($0.window) } == true },
+                                          "Preferences on screen")
+            let preferences = try #require(window.preferencesWindow)
+            try await Xdo.focus(preferences.window)
+            let label = try #require(DesktopMannersTests.label("Local Model", in: preferences.window))
+            try await Xdo.click(label)
+            try await GtkTestHarness.pump(until: {
+                adw_preferences_window_get_visible_page_name(preferences.window.cast()).map { String(cString: $0) } == "local-model"
+            }, "the Local Model page")
+            let page = preferences.localModel
+            #expect(page.fileRows.map(\.file) == [gemma])
+            #expect(page.fileRows.first?.isSelected == true)
+            try await GtkTestHarness.pump(for: .milliseconds(150))
+            try await Xdo.click(try #require(page.fileRows.first).removeButton)
+            try await GtkTestHarness.pump(until: { page.fileRows.isEmpty }, "the row gone")
+            #expect(gtk_check_button_get_active(page.choices[0].cast()) != 0)
+            let closeButton = try #require(GtkTestHarness.descendant(withCSSClass: "close", in: preferences.window))
+            try await Xdo.click(closeButton)
+            try await GtkTestHarness.pump(until: { window.preferencesWindow == nil }, "Preferences to close")
+            #expect(settings.localModel == .smolLM2 && settings.localModelFiles.isEmpty)
+            #expect(FileManager.default.fileExists(atPath: gemma.path), "the file itself stays")
+        }
+
         @Test("Gemma 3 270M's GGUF file chosen with the file chooser answers in the window; a text file and a deleted file are refused, saying why")
         func chooseAFileAndChat() async throws {
             let gemma = try #require(try LocalRuntime.locate().modelFiles["gemma3"], "the test runtime has Gemma 3 270M")
@@ -101,7 +135,7 @@ extension GtkSuites {
             // The remembered file that has gone: shown as missing; picking it says so and changes nothing.
             let missing = try #require(page.fileRows.first)
             #expect(!missing.isPresent)
-            #expect(adw_action_row_get_subtitle(missing.widget.cast()).map { String(cString: $0) } == "Missing: no longer at \(gone.path)")
+            #expect(adw_action_row_get_subtitle(missing.widget.cast()).map { String(cString: $0) } == "Missing: no longer at \(LocalModelFileRow.shortPath(gone))")
             try await GtkTestHarness.pump(for: .milliseconds(150))
             try await Xdo.click(missing.button)
             let missingAlert = try await dismissAlert(of: page, over: preferences)

@@ -69,6 +69,10 @@ final class LocalModelPage {
         threads = threadsRow.spin
         PreferenceRows.add(threadsRow.row, to: performance)
         Signals.connect(chooseRow.raw, "activated") { [weak self] in self?.chooseFile() }
+        // A file chosen elsewhere (gsettings, an older settings file) is listed like the others.
+        if let current = settings.localModel.file, !settings.localModelFiles.contains(current) {
+            settings.localModelFiles.append(current)
+        }
         showFiles()
     }
 
