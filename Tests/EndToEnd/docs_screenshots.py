@@ -27,14 +27,16 @@ server as a user would:
   docs/model-menu-narrow.png   the same at 360×640.
   docs/ollama-pull.png, docs/ollama-pull-dark.png   Preferences › Ollama pulling a model, half way
                                (the scripted Ollama, Tests/Servers/ollama_scripted_server.py).
+  docs/local-model-file.png    Preferences › Local Model with a GGUF file (Gemma 3 270M) chosen;
+  docs/local-model-file-dark.png  the same in dark.
 
 The MCP pictures use the reference server mcp-server-time (scripts/install-test-servers) and
 the scriptable test model server, which calls its tool.
 
 Run inside an X server and a D-Bus session (scripts/screenshot does):
     /usr/bin/python3 Tests/EndToEnd/docs_screenshots.py .build/debug/agent docs/ [mcp]
-(a last argument — one of the keys of PICTURE_SETS: `mcp`, `files`, `servers`, `reasoning`, `models`, `ollama`… —
-takes only those pictures).
+(a last argument, one of the keys of PICTURE_SETS — mcp, files, servers, reasoning, models,
+ollama, local-model, setup — takes only those pictures).
 
 The found-server pictures run an imitation Ollama (Tests/Servers/local_model_server.py) on its
 own port, 11434, which must be free.
@@ -416,6 +418,52 @@ def knowledge(path):
     return body
 
 
+def gguf_file():
+    """The test runtime's Gemma 3 270M file, from its manifest."""
+    data_home = os.environ.get("XDG_DATA_HOME", os.path.expanduser("~/.local/share"))
+    runtime = os.environ.get("AGENT_RUNTIME_DIR", os.path.join(data_home, "io.github.agentdesktop.Agent", "runtime"))
+    with open(os.path.join(runtime, "manifest.json")) as f:
+        return json.load(f)["models"]["gemma3"]
+
+
+def local_model_file(path):
+    """Preferences › Local Model after choosing a GGUF file with the file chooser, as a person does."""
+    def body(app, frame):
+        subprocess.run(["xdotool", "key", "--clearmodifiers", "ctrl+comma"], check=True)
+        window = wait_for("the Preferences window", lambda: named(app, "Preferences", [Atspi.Role.FRAME, Atspi.Role.WINDOW,
+                                                                                         Atspi.Role.DIALOG]))
+        preferences = x_window("^Preferences$")
+        subprocess.run(["xdotool", "windowsize", "--sync", preferences, "640", "640"], check=True)
+        def shown(name):
+            """The label `name` that is on screen, topmost first (the view switcher's before the page's)."""
+            nodes = [node for node in e2e.descendants(window) if safe_name(node) == name
+                     and node.get_extents(Atspi.CoordType.WINDOW).width > 0]
+            return min(nodes, key=lambda node: node.get_extents(Atspi.CoordType.WINDOW).y) if nodes else None
+        page = wait_for("the Local Model page's name", lambda: shown("Local Model"))
+        time.sleep(0.5)
+        click(page, preferences)
+        choose = wait_for("Choose a GGUF File… on screen", lambda: shown("Choose a GGUF File…"))
+        time.sleep(0.5)
+        click(choose, preferences)
+        chooser = x_window("^Choose a GGUF Model File$")
+        subprocess.run(["xdotool", "windowfocus", "--sync", chooser, "key", "--clearmodifiers", "ctrl+l"], check=True)
+        subprocess.run(["xdotool", "type", "--delay", "12", gguf_file()], check=True)
+        subprocess.run(["xdotool", "key", "--clearmodifiers", "Return"], check=True)
+        wait_for("the file's row", lambda: named(window, "gemma-3-270m-q4_k_m", [Atspi.Role.LABEL]), timeout=10)
+        subprocess.run(["xdotool", "windowfocus", "--sync", preferences], check=True)
+        shoot(preferences, path)
+        subprocess.run(["xdotool", "key", "--clearmodifiers", "Escape"], check=True)
+        wait_for("Preferences to close", lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Preferences$"],
+                                                                 capture_output=True).returncode != 0, timeout=10)
+    return body
+
+
+def local_model_pictures(binary, folder):
+    run(binary, GENERATION, local_model_file(os.path.join(folder, "local-model-file.png")), size=(1000, 860))
+    with dark_portal():
+        run(binary, GENERATION, local_model_file(os.path.join(folder, "local-model-file-dark.png")), size=(1000, 860))
+
+
 def attachment_pictures(binary, folder):
     run(binary, GENERATION, attachments(os.path.join(folder, "attach-composer.png"), os.path.join(folder, "attach-sent.png")))
     run(binary, GENERATION, attachments_narrow(os.path.join(folder, "attach-narrow.png")), size=(360, 640))
@@ -650,6 +698,7 @@ PICTURE_SETS = {
     "reasoning": reasoning_pictures,
     "models": model_menu_pictures,
     "ollama": ollama_pictures,
+    "local-model": local_model_pictures,
 }
 
 
