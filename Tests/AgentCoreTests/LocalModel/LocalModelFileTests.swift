@@ -115,6 +115,7 @@ struct LocalModelFileTests {
         let index = try #require(arguments.firstIndex(of: "--threads"))
         #expect(arguments[index + 1] == String(cores))
         #expect(server.props?.contextSize == 8192)
+        #expect(server.props?.chatTemplate.contains("<|im_start|>") == true, "the file's own (ChatML) template")
         #expect(server.contextBudget(maxTokens: nil) == 8192 - 1024 - 1024)
     }
 
