@@ -2,12 +2,10 @@ import Glibc
 import FoundationEssentials
 
 /// What a GGUF model file says about itself, read from its header without loading it: that
-/// it is GGUF at all (the "GGUF" magic), the model's name and the context it was trained
+/// it is GGUF at all (the "GGUF" magic), its architecture and the context it was trained
 /// for. The metadata is read in order and reading stops once these are known, so a file of
 /// gigabytes costs a few kilobytes.
 public struct GGUFHeader: Sendable, Equatable {
-    /// `general.name`, when the file has one.
-    public let name: String?
     /// `general.architecture` ("llama", "gemma3", …).
     public let architecture: String?
     /// `<architecture>.context_length`: the context the model was trained for, in tokens.
@@ -41,7 +39,6 @@ public struct GGUFHeader: Sendable, Equatable {
     }
 
     private init(metadata: [String: Value]) {
-        name = metadata["general.name"]?.text
         architecture = metadata["general.architecture"]?.text
         contextLength = architecture.flatMap { metadata["\($0).context_length"]?.number }
     }
@@ -60,10 +57,10 @@ public struct GGUFHeader: Sendable, Equatable {
         var found: [String: Value] = [:]
         for _ in 0..<min(count, 100_000) {
             guard let key = reader.string(), let type = reader.integer(4) else { break }
-            guard let value = reader.value(type: type) else { break }
+            guard case .read(let value) = reader.value(type: type) else { break }
             if let value { found[key] = value }
             let architecture = found["general.architecture"]?.text
-            if found["general.name"] != nil, let architecture, found["\(architecture).context_length"] != nil { break }
+            if let architecture, found["\(architecture).context_length"] != nil { break }
         }
         return found
     }
@@ -123,27 +120,36 @@ public struct GGUFHeader: Sendable, Equatable {
         /// The bytes of each fixed-size value type, by GGUF type number.
         static let sizes: [Int: Int] = [0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8]
 
-        /// A value of GGUF type `type`: .some(nil) for one read past but not kept (floats,
-        /// arrays), nil when the file is damaged or ends.
-        mutating func value(type: Int) -> Value?? {
+        /// What reading a value came to.
+        enum Outcome {
+            /// Read: the value when it is text or an unsigned integer, nil for the others
+            /// (floats, arrays), which are read past.
+            case read(Value?)
+            /// The file is damaged or ends here.
+            case damaged
+        }
+
+        /// A value of GGUF type `type`.
+        mutating func value(type: Int) -> Outcome {
             switch type {
             case 8:
-                return string().map { .text($0) }
+                return string().map { .read(.text($0)) } ?? .damaged
             case 4, 10:
-                return integer(Self.sizes[type] ?? 0).map { .number($0) }
+                return integer(Self.sizes[type] ?? 0).map { .read(.number($0)) } ?? .damaged
             case 9:
-                guard let elementType = integer(4), let count = integer(8) else { return nil }
+                guard let elementType = integer(4), let count = integer(8) else { return .damaged }
                 if let size = Self.sizes[elementType] {
-                    return skip(count.multipliedReportingOverflow(by: size).overflow ? -1 : count * size) ? .some(nil) : nil
+                    let (bytes, overflow) = count.multipliedReportingOverflow(by: size)
+                    return !overflow && skip(bytes) ? .read(nil) : .damaged
                 }
-                guard elementType == 8 else { return nil }
+                guard elementType == 8 else { return .damaged }
                 for _ in 0..<count {
-                    guard let length = integer(8), skip(length) else { return nil }
+                    guard let length = integer(8), skip(length) else { return .damaged }
                 }
-                return .some(nil)
+                return .read(nil)
             default:
-                guard let size = Self.sizes[type] else { return nil }
-                return skip(size) ? .some(nil) : nil
+                guard let size = Self.sizes[type], skip(size) else { return .damaged }
+                return .read(nil)
             }
         }
     }

@@ -15,7 +15,7 @@ struct GGUFHeaderTests {
         return url
     }
 
-    @Test("The runtime's model files: architecture, name and trained context")
+    @Test("The runtime's model files: architecture and trained context")
     func realFiles() throws {
         let runtime = try LocalRuntime.locate()
         let gemma = try GGUFHeader.read(try #require(runtime.modelFiles["gemma3"]))
@@ -61,6 +61,6 @@ struct GGUFHeaderTests {
         bytes += [UInt8](repeating: 0xFF, count: 8)
         let lying = try write("lying.gguf", bytes)
         let header = try GGUFHeader.read(lying)
-        #expect(header.name == nil && header.contextLength == nil)
+        #expect(header.architecture == nil && header.contextLength == nil)
     }
 }
