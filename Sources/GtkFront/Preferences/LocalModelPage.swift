@@ -105,7 +105,7 @@ final class LocalModelPage {
     }
 
     /// Remembers `file` and makes it the local model, once its header shows it is GGUF.
-    func add(_ file: URL) {
+    private func add(_ file: URL) {
         do {
             _ = try GGUFHeader.read(file)
         } catch {
