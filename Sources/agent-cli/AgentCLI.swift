@@ -148,7 +148,7 @@ struct AgentCLI {
         } else {
             connection = ChatConnection(localServer: LocalModelServer(), options: options.generation, toolbox: toolbox, mcp: mcp)
         }
-        connection = CLIChatModel.continuing(connection, options: options)
+        connection = CLIChatModel.continuing(connection, options: options, settings: settings)
         if connection.isLocal { writeError("agent-cli: using the local model \(connection.modelName)") }
         connection.onlyTools = options.onlyTools
         if let mcp { await CLIServers.start(mcp) }

@@ -18,8 +18,7 @@ extension SettingsStore {
     /// The models the local runtime can run: the installed built-ins, then the remembered
     /// files (one that has gone is still listed; starting it says so).
     public var localModelChoices: [LocalModel] {
-        let runtime = try? LocalRuntime.locate()
-        return LocalModel.all.filter { runtime?.has($0) ?? false } + localModelFiles.map(LocalModel.file)
+        ((try? InstalledModels.builtIns()) ?? []) + localModelFiles.map(LocalModel.file)
     }
 
     /// How many CPU threads llama-server uses: by default (0) one per core.

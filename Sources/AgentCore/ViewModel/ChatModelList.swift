@@ -30,14 +30,8 @@ public final class ChatModelList {
     /// Changes with every listing asked for, so a late answer from an earlier one is dropped.
     private var generation = 0
 
-    public init(local: [LocalModel] = ChatModelList.installedLocalModels()) {
+    public init(local: [LocalModel] = (try? InstalledModels.builtIns()) ?? []) {
         self.local = local
-    }
-
-    /// The built-in models the runtime in `directory` has installed (none without a runtime).
-    public static func installedLocalModels(in directory: URL = LocalRuntime.defaultDirectory) -> [LocalModel] {
-        guard let runtime = try? LocalRuntime.locate(in: directory) else { return [] }
-        return LocalModel.all.filter(runtime.has)
     }
 
     /// Asks `connection`'s server for its models, off the main thread; `server` follows.

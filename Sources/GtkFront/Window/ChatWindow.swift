@@ -136,7 +136,7 @@ public final class ChatWindow {
 
     /// The models the model menu offers under "On This Computer".
     private func refreshLocalModels() {
-        viewModel.models.local = ChatModelList.installedLocalModels()
+        viewModel.models.local = preferences?.settings.localModelChoices ?? (try? InstalledModels.builtIns()) ?? []
     }
 
     /// Remembers the window's size for the next start.

@@ -144,7 +144,7 @@ struct ChatModelChoiceTests {
 
     @Test("Choosing a local model for a chat on the local runtime restarts llama-server with that model")
     func localModelRestartsTheServer() async throws {
-        let installed = ChatModelList.installedLocalModels()
+        let installed = try InstalledModels.builtIns()
         try #require(installed.contains(.gemma3) && installed.contains(.smolLM2), "the test runtime has both models")
         let server = LocalModelServer()
         let model = ChatViewModel(connection: ChatConnection(localServer: server,
