@@ -13,7 +13,8 @@ public final class LocalModelServer {
     public let model: LocalModel
     /// CPU threads llama-server computes with.
     public let threads: Int
-    private let runtimeDirectory: URL
+    /// Where its runtime (llama-server and the model files) is installed.
+    public let runtimeDirectory: URL
     private let extraArguments: [String]
     private var process: LocalModelProcess?
     private var endpointIfRunning: ChatEndpoint?

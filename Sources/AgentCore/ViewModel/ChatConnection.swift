@@ -122,6 +122,12 @@ public final class ChatConnection {
         return false
     }
 
+    /// The model server the app runs itself, when chats go to it.
+    public var localServer: LocalModelServer? {
+        if case .local(let server) = source { return server }
+        return nil
+    }
+
     /// Refuses images for a model known to read text only: the local models Agent runs
     /// have no vision encoder. A remote model's abilities are its server's to say.
     public func checkCanRead(_ files: [AttachedFile]) throws(AttachedFile.Refusal) {

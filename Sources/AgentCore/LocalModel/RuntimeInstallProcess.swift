@@ -1,0 +1,142 @@
+import Glibc
+import Dispatch
+import FoundationEssentials
+import Synchronization
+
+/// One run of the install script: a child in a process group of its own (pip, cmake and
+/// the compiler are its grandchildren), its stdout read for progress lines and its stderr
+/// copied to the log as they arrive — blocking reads on threads of their own, no polling.
+/// Its end is learnt from `waitid`; whatever it left in its group is killed then, and the
+/// child is reaped only after that, so the group's id is still its own when signalled.
+final class RuntimeInstallProcess: Sendable {
+    /// What the run reports, in order.
+    enum Event: Sendable {
+        case progress(RuntimeInstallProgress)
+        /// It ended, with this wait status.
+        case ended(Int32)
+    }
+
+    let pid: pid_t
+    private let reaped = Mutex(false)
+    /// The log's last bytes, for the error shown when the set-up fails.
+    private let tail = Mutex<[UInt8]>([])
+    private static let tailBytes = 8 * 1024
+
+    /// Starts `script --progress` (plus `options`) with `environment`; its stderr and any
+    /// other output go to `log`. `report` is called from other threads.
+    static func start(script: URL, options: [String], environment: [String], log: URL,
+                      report: @escaping @Sendable (Event) -> Void) async throws -> RuntimeInstallProcess {
+        try PrivateFiles.makeDirectory(log.deletingLastPathComponent())
+        let logDescriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard logDescriptor >= 0 else {
+            throw ChatError.localModel("Could not open the set-up's log \(log.path): \(String(cString: strerror(errno)))")
+        }
+        let child: TiedChildLauncher.PipedChild
+        do {
+            child = try await TiedChildLauncher.shared.spawnPiped(script.path, arguments: ["--progress"] + options,
+                                                                  environment: environment, workingDirectory: nil)
+        } catch {
+            close(logDescriptor)
+            throw ChatError.localModel("Could not start \(script.path): \(ChatError.describe(error))")
+        }
+        close(child.stdin)
+        let process = RuntimeInstallProcess(pid: child.pid)
+        process.watch(child, logDescriptor: logDescriptor, report: report)
+        return process
+    }
+
+    private init(pid: pid_t) {
+        self.pid = pid
+    }
+
+    /// Stops the whole set-up: SIGTERM to its group, SIGKILL two seconds later if it has
+    /// not ended. Returns at once.
+    func cancel() {
+        signalGroup(SIGTERM)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2) { [self] in signalGroup(SIGKILL) }
+    }
+
+    /// The log's last `count` lines.
+    func logTail(lines count: Int = 12) -> String {
+        let text = String(decoding: tail.withLock { $0 }, as: UTF8.self)
+        return text.split(separator: "\n", omittingEmptySubsequences: true).suffix(count).joined(separator: "\n")
+    }
+
+    private func signalGroup(_ signal: Int32) {
+        reaped.withLock { if !$0 { kill(-pid, signal) } }
+    }
+
+    private func keepTail(_ bytes: UnsafeRawBufferPointer) {
+        tail.withLock { tail in
+            tail.append(contentsOf: bytes)
+            if tail.count > Self.tailBytes { tail.removeFirst(tail.count - Self.tailBytes) }
+        }
+    }
+
+    private func watch(_ child: TiedChildLauncher.PipedChild, logDescriptor: Int32, report: @escaping @Sendable (Event) -> Void) {
+        let stdoutDrained = DispatchSemaphore(value: 0)
+        let stderrDrained = DispatchSemaphore(value: 0)
+        // Both readers write to the log (stdout a whole line at a time); -1 once it is closed.
+        let log = Mutex(logDescriptor)
+        let writeLog: @Sendable (UnsafeRawBufferPointer) -> Void = { bytes in
+            log.withLock { descriptor in
+                if descriptor >= 0 { FileDescriptorWriting.writeAll(bytes, to: descriptor) }
+            }
+        }
+        DetachedThread.start { [self] in
+            Self.drain(child.stderr) { bytes in
+                writeLog(bytes)
+                keepTail(bytes)
+            }
+            close(child.stderr)
+            stderrDrained.signal()
+        }
+        DetachedThread.start { [self] in
+            var splitter = NDJSONLineSplitter(limit: 64 * 1024)
+            let handle: ([UInt8]) -> Void = { line in
+                if let progress = RuntimeInstallProgress.parse(String(decoding: line, as: UTF8.self)) {
+                    report(.progress(progress))
+                } else {
+                    (line + [0x0A]).withUnsafeBytes { bytes in
+                        writeLog(bytes)
+                        self.keepTail(bytes)
+                    }
+                }
+            }
+            Self.drain(child.stdout) { splitter.feed($0, onLine: handle) }
+            splitter.finish(onLine: handle)
+            close(child.stdout)
+            stdoutDrained.signal()
+        }
+        DetachedThread.start { [self] in
+            ChildExit.waitWithoutReaping(child.pid)
+            // What it started and left running goes with it (its group's id is still its own).
+            kill(-child.pid, SIGKILL)
+            var status: Int32 = 0
+            reaped.withLock { done in
+                while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+                done = true
+            }
+            // Its last lines explain the end: read them before telling of it.
+            _ = stdoutDrained.wait(timeout: .now() + .seconds(1))
+            _ = stderrDrained.wait(timeout: .now() + .seconds(1))
+            log.withLock { descriptor in
+                close(descriptor)
+                descriptor = -1
+            }
+            report(.ended(status))
+        }
+    }
+
+    /// Reads `descriptor` until end of file, handing on what arrives.
+    private static func drain(_ descriptor: Int32, _ handle: (UnsafeRawBufferPointer) -> Void) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            handle(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+}

