@@ -9,6 +9,8 @@ let usage = """
     Opens the Agent chat window.
 
     \(LaunchOptions.optionsHelp)
+      --set-up-local-model  set up the local model at once when it is not installed
+                            (otherwise the window offers it)
     """
 
 /// Writes `text` and a newline to stderr (FoundationEssentials has no FileHandle).
@@ -83,6 +85,9 @@ let status = MainActor.assumeIsolated {
     let library = store.map { ChatLibrary(store: $0, viewModel: viewModel, settings: settings) }
     // Options for one run must not be handed to an already running instance.
     let unique = options.usesSettings
-    return AgentApplication(viewModel: viewModel, library: library, preferences: preferences, storeProblem: storeProblem, unique: unique).run()
+    let application = AgentApplication(viewModel: viewModel, library: library, preferences: preferences, storeProblem: storeProblem,
+                                       unique: unique)
+    application.setsUpLocalModel = options.setUpLocalModel
+    return application.run()
 }
 exit(status)

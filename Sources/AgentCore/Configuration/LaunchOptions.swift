@@ -60,6 +60,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var listModels = false
     public var words: [String] = []
     public var showHelp = false
+    /// agent: set up the local model at once when it is missing (`--set-up-local-model`).
+    public var setUpLocalModel = false
     public var showVersion = false
 
     /// The model asked for when a server is given without `--model`.
@@ -104,6 +106,7 @@ public struct LaunchOptions: Sendable, Equatable {
             if argument == "--help" { options.showHelp = true; continue }
             if argument == "--version" { options.showVersion = true; continue }
             if argument == "--no-tools" { options.noTools = true; continue }
+            if argument == "--set-up-local-model", !acceptsWords { options.setUpLocalModel = true; continue }
             if argument == "--list-chats", acceptsWords { options.listChats = true; continue }
             if argument == "--list-tools", acceptsWords { options.listTools = true; continue }
             if argument == "--passages", acceptsWords { options.printPassages = true; continue }

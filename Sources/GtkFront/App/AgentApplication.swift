@@ -20,6 +20,9 @@ public final class AgentApplication {
     public private(set) var window: ChatWindow?
     /// Benchmarks: `AGENT_REPORT_FIRST_FRAME=exit|stay` prints when the first frame is painted.
     private let firstFrameReport = ProcessInfo.processInfo.environment["AGENT_REPORT_FIRST_FRAME"]
+    /// Starts setting up the local model without a click when it is missing (`agent
+    /// --set-up-local-model`, as scripts/run starts it); otherwise it is only offered.
+    public var setsUpLocalModel = false
     /// Benchmarks: `AGENT_REPORT_FRAMES=FILE` measures the work in each frame.
     private var frameMeter: FrameMeter?
 
@@ -90,6 +93,7 @@ public final class AgentApplication {
             guard let self else { return }
             if let report = firstFrameReport { reportFirstFrame(thenQuit: report == "exit") }
             if let mcp = preferences?.mcp { Task { await mcp.load() } }
+            if setsUpLocalModel { chatWindow.chatPage.runtimeSetup.start() }
         }
         viewModel.prepare()
         chatWindow.present()

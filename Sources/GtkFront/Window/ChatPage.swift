@@ -20,6 +20,8 @@ final class ChatPage {
     let banner = Banner(buttonLabel: "_Preferences", action: "win.preferences")
     /// That the chat's model has gone from its server, with the model menu a click away.
     let modelBanner = Banner(buttonLabel: "Choose _Model…", action: "win.choose-model")
+    /// Sets up the local model when it is not installed.
+    let runtimeSetup: RuntimeSetupBar
     /// A problem that lasts the whole session (the chat store could not be opened).
     var lastingProblem: String? {
         didSet { refreshBanner() }
@@ -33,6 +35,7 @@ final class ChatPage {
         transcript = TranscriptView(viewModel: viewModel)
         composer = ComposerBar(viewModel: viewModel)
         knowledgeBar = KnowledgeBar(knowledge: viewModel.knowledge)
+        runtimeSetup = RuntimeSetupBar(viewModel: viewModel)
         let composer = composer
         emptyPage = EmptyChatPage(viewModel: viewModel) { prompt in
             viewModel.draft = prompt
@@ -63,10 +66,12 @@ final class ChatPage {
         gtk_box_append(widget.cast(), headerBar)
         gtk_box_append(widget.cast(), banner.widget)
         gtk_box_append(widget.cast(), modelBanner.widget)
+        gtk_box_append(widget.cast(), runtimeSetup.widget)
         gtk_box_append(widget.cast(), knowledgeBar.widget)
         gtk_box_append(widget.cast(), content)
         gtk_box_append(widget.cast(), composer.widget)
         FileIntake.acceptDrops(on: widget, into: viewModel.files)
+        runtimeSetup.onShownChanged = { [weak self] in self?.refreshBanner() }
         showContent()
     }
 
@@ -79,11 +84,11 @@ final class ChatPage {
 
     var showsEmptyPage: Bool { viewModel.conversation.count == 0 }
 
-    /// The banner says why the model cannot answer — unless the empty chat's page says it
-    /// already — and any lasting problem.
+    /// The banner says why the model cannot answer — unless the empty chat's page or the
+    /// set-up bar says it already — and any lasting problem.
     private func refreshBanner() {
         var problems = lastingProblem.map { [$0] } ?? []
-        if case .unavailable(let reason) = viewModel.status.connection, !showsEmptyPage {
+        if case .unavailable(let reason) = viewModel.status.connection, !showsEmptyPage, !runtimeSetup.isShown {
             problems.append("\(viewModel.connection.modelName) is unavailable. \(reason)")
         }
         banner.show(problems.isEmpty ? nil : problems.joined(separator: "\n\n"))
@@ -112,6 +117,7 @@ final class ChatPage {
         case .status:
             header.refresh()
             emptyPage.refresh()
+            runtimeSetup.refresh()
             refreshBanner()
         case .messageInserted(let index):
             showContent()

@@ -116,6 +116,7 @@ public final class ChatWindow {
         files.onSaved = { [weak self] message in self?.toasts.show(message) }
         transcript.onCopied = { [weak self] in self?.toasts.show("Copied", seconds: 2) }
         header.menu.onClosed = { [weak self] in self?.composer.input.focus() }
+        chatPage.runtimeSetup.onInstalled = { [weak self] in self?.toasts.show("The local model is set up") }
         if let leaflet {
             Signals.connect(leaflet.raw, "notify::folded") { [weak self] (_: UnsafeMutableRawPointer?) in self?.foldChanged() }
             Signals.connect(leaflet.raw, "notify::visible-child") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateActions() }
@@ -125,6 +126,8 @@ public final class ChatWindow {
             guard let self, gtk_window_is_active(window.cast()) != 0 else { return }
             ReplyNotification.withdraw(from: window)
         }
+        // The set-up runs behind this window only.
+        Signals.connect(window.raw, "destroy") { [weak self] in self?.chatPage.runtimeSetup.cancel() }
         Signals.connectReturning(window.raw, "close-request") { [weak self] in
             self?.saveWindowState()
             return false
