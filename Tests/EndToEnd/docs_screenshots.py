@@ -29,6 +29,8 @@ server as a user would:
                                (the scripted Ollama, Tests/Servers/ollama_scripted_server.py).
   docs/local-model-file.png    Preferences › Local Model with a GGUF file (Gemma 3 270M) chosen;
   docs/local-model-file-dark.png  the same in dark.
+  docs/setup-progress.png      the local model being set up behind the window (light; -dark: dark);
+  docs/setup-failed.png        a set-up that failed, with the end of its log.
 
 The MCP pictures use the reference server mcp-server-time (scripts/install-test-servers) and
 the scriptable test model server, which calls its tool.
@@ -679,6 +681,64 @@ def ollama_pictures(binary, folder):
 
 
 @contextlib.contextmanager
+def scripted_setup():
+    """No local runtime, and a set-up (Tests/Servers/scripted-install-runtime) whose steps
+    are written to the FIFO this yields."""
+    folder = tempfile.mkdtemp(prefix="agent-setup-")
+    fifo = os.path.join(folder, "steps")
+    os.mkfifo(fifo)
+    steps = os.open(fifo, os.O_RDWR)
+    saved = {name: os.environ.get(name) for name in ("AGENT_RUNTIME_DIR", "AGENT_INSTALL_RUNTIME_SCRIPT", "AGENT_TEST_INSTALL_STEPS")}
+    os.environ.update(AGENT_RUNTIME_DIR=os.path.join(folder, "runtime"), AGENT_TEST_INSTALL_STEPS=fifo,
+                      AGENT_INSTALL_RUNTIME_SCRIPT=os.path.join(SERVERS, "scripted-install-runtime"))
+    try:
+        yield lambda line: os.write(steps, (line + "\n").encode())
+    finally:
+        os.close(steps)
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def setup_progress(path, step):
+    def body(app, frame):
+        wait_for("the set-up", lambda: any(t.startswith("Starting") for t in label_texts(frame)))
+        step("PROGRESS 0 Creating the environment")
+        step("PROGRESS 45 Building llama.cpp")
+        wait_for("the build's progress", lambda: "Building llama.cpp — 45 %" in label_texts(frame))
+        shoot(x_window("^Agent$"), path)
+    return body
+
+
+def setup_failed(path, step):
+    def body(app, frame):
+        wait_for("the set-up", lambda: any(t.startswith("Starting") for t in label_texts(frame)))
+        step("PROGRESS 38 Building llama.cpp")
+        for line in ["[ 37%] Building CXX object src/CMakeFiles/llama.dir/llama-model.cpp.o",
+                     "c++: fatal error: Killed signal terminated program cc1plus",
+                     "compilation terminated.",
+                     "gmake[2]: *** [src/CMakeFiles/llama.dir/build.make:300: src/CMakeFiles/llama.dir/llama-model.cpp.o] Error 1",
+                     "error: subprocess-exited-with-error"]:
+            step("LOG " + line)
+        step("EXIT 1")
+        wait_for("the failure", lambda: any(t.startswith("The local model could not be set up") for t in label_texts(frame)))
+        shoot(x_window("^Agent$"), path)
+    return body
+
+
+def setup_pictures(binary, folder):
+    arguments = ["--set-up-local-model"]
+    with scripted_setup() as step:
+        run(binary, GENERATION, setup_progress(os.path.join(folder, "setup-progress.png"), step), arguments=arguments)
+    with dark_portal(), scripted_setup() as step:
+        run(binary, GENERATION, setup_progress(os.path.join(folder, "setup-progress-dark.png"), step), arguments=arguments)
+    with scripted_setup() as step:
+        run(binary, GENERATION, setup_failed(os.path.join(folder, "setup-failed.png"), step), arguments=arguments)
+
+
+@contextlib.contextmanager
 def dark_portal():
     """Dark, as the desktop asks: the settings portal says "prefer dark" before the app starts."""
     portal = subprocess.Popen(["/usr/bin/python3", "-m", "dbusmock", "--template", os.path.join(SERVERS, "portal_settings_template.py"),
@@ -699,6 +759,7 @@ PICTURE_SETS = {
     "models": model_menu_pictures,
     "ollama": ollama_pictures,
     "local-model": local_model_pictures,
+    "setup": setup_pictures,
 }
 
 

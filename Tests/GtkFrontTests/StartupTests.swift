@@ -11,7 +11,7 @@ extension GtkSuites {
     @MainActor
     @Suite("Starting up (GTK under Xvfb)", .serialized)
     struct StartupTests {
-        @Test("No local runtime installed: the empty chat says so and how to install it; every key typed reaches the entry")
+        @Test("No local runtime installed: the empty chat says so and how to set it up; every key typed reaches the entry")
         func noRuntimeInstalled() async throws {
             let connection = ChatConnection(localServer: LocalModelServer(runtimeDirectory: URL(filePath: "/nonexistent/runtime")))
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: "http://127.0.0.1:9", model: "unused"), connection: connection)
@@ -27,7 +27,8 @@ extension GtkSuites {
             #expect(window.alert == nil, "no alert")
             #expect(window.composer.input.text == "Hello there friend", "no key was lost")
             let page = window.chatPage.emptyPage
-            #expect(page.title == "SmolLM2-135M-Instruct Is Unavailable")
+            #expect(page.title == "The Local Model Is Not Set Up")
+            #expect(window.chatPage.runtimeSetup.isShown, "the set-up is offered")
             #expect(page.descriptionText.contains(LocalRuntime.installCommand), "\(page.descriptionText)")
             #expect(window.header.subtitleText == "SmolLM2-135M-Instruct is unavailable")
         }

@@ -46,6 +46,12 @@ final class EmptyChatPage {
         let title: String
         let description: String
         switch viewModel.status.connection {
+        case .unavailable where viewModel.localServerMissingRuntime != nil:
+            icon = "folder-download-symbolic"
+            title = "The Local Model Is Not Set Up"
+            description = "Setting it up (the bar above) builds llama.cpp on this computer, \(RuntimeInstaller.expectedDuration) "
+                + "the first time; you can keep writing meanwhile. Or install it from a terminal: \(LocalRuntime.installCommand)"
+                + "\n\nPreferences (Ctrl+,) can send chats to another server."
         case .unavailable(let reason):
             icon = "dialog-warning-symbolic"
             title = "\(model) Is Unavailable"
