@@ -149,6 +149,25 @@ extension GtkSuites {
             await window.viewModel.connection.shutdownAndWait()
         }
 
+        @Test("Started as scripts/run starts it (--set-up-local-model), the set-up begins after the first frame without a click")
+        func startsWithoutAClickWhenAsked() async throws {
+            let setUp = try ScriptedSetUp()
+            defer { setUp.end() }
+            let connection = ChatConnection(localServer: LocalModelServer(runtimeDirectory: setUp.runtimeDirectory))
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: "http://127.0.0.1:9", model: "unused"), connection: connection)
+            defer { GtkTestHarness.close(app) }
+            app.setsUpLocalModel = true
+            let window = try #require(app.window)
+            let bar = window.chatPage.runtimeSetup
+            #expect(bar.installer == nil, "nothing starts before the window is on screen")
+            try await GtkTestHarness.show(window)
+            try await GtkTestHarness.pump(until: { bar.installer?.isRunning == true }, "the set-up to start")
+            setUp.step("PROGRESS 0 Creating the environment")
+            try await GtkTestHarness.pump(until: { Self.message(bar) == "Creating the environment — 0 %" }, "its first phase")
+            try await Self.click(bar.cancelButton, in: bar)
+            try await GtkTestHarness.pump(until: { bar.installer?.isRunning == false }, "the set-up to end")
+        }
+
         /// Gone, or a zombie waiting for whoever adopted it to reap it.
         static func isGone(_ pid: pid_t) -> Bool {
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

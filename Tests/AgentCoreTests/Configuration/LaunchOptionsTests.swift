@@ -45,6 +45,15 @@ struct LaunchOptionsTests {
         }
     }
 
+    @Test("--set-up-local-model is the window's (scripts/run passes it) and leaves the saved settings in charge")
+    func setUpLocalModelIsTheWindowsOption() throws {
+        let options = try LaunchOptions.parse(["--set-up-local-model"], acceptsWords: false)
+        #expect(options.setUpLocalModel)
+        #expect(options.usesSettings)
+        #expect(try !LaunchOptions.parse([], acceptsWords: false).setUpLocalModel)
+        #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--set-up-local-model"], acceptsWords: true) }
+    }
+
     @Test("An API key never shows in descriptions")
     func apiKeyIsRedacted() {
         let endpoint = ChatEndpoint(serverURL: "http://x", model: "m", apiKey: APIKey("sk-very-secret"))
