@@ -14,8 +14,8 @@ final class RuntimeInstallProcess: Sendable {
     /// What the run reports, in order.
     enum Event: Sendable {
         case progress(RuntimeInstallProgress)
-        /// It ended, with this wait status.
-        case ended(Int32)
+        /// It ended, with this wait status; the end of its log.
+        case ended(Int32, logTail: String)
     }
 
     let pid: pid_t
@@ -58,7 +58,7 @@ final class RuntimeInstallProcess: Sendable {
     }
 
     /// The log's last `count` lines.
-    func logTail(lines count: Int = 12) -> String {
+    private func logTail(lines count: Int = 12) -> String {
         let text = String(decoding: tail.withLock { $0 }, as: UTF8.self)
         return text.split(separator: "\n", omittingEmptySubsequences: true).suffix(count).joined(separator: "\n")
     }
@@ -126,7 +126,7 @@ final class RuntimeInstallProcess: Sendable {
                 close(descriptor)
                 descriptor = -1
             }
-            report(.ended(status))
+            report(.ended(status, logTail: logTail()))
         }
     }
 

@@ -33,6 +33,8 @@ public final class RuntimeInstaller {
     private let script: URL?
     private var process: RuntimeInstallProcess?
     private var cancelled = false
+    /// The run's end has been handled (it can come before the spawn's result is back).
+    private var ended = false
     /// What the whole set-up takes on two cores the first time (llama.cpp's build), as offered.
     public static let expectedDuration = "about 7 minutes"
 
@@ -63,6 +65,7 @@ public final class RuntimeInstaller {
             return
         }
         cancelled = false
+        ended = false
         state = .running(RuntimeInstallProgress(percent: 0, phase: "Starting"))
         var environment = ProcessInfo.processInfo.environment
         environment["AGENT_RUNTIME_DIR"] = runtimeDirectory.path
@@ -75,6 +78,7 @@ public final class RuntimeInstaller {
             do {
                 let started = try await RuntimeInstallProcess.start(script: script, options: options, environment: variables,
                                                                     log: logFile) { relay.push($0) }
+                guard !ended else { return }
                 process = started
                 if cancelled { started.cancel() }
             } catch {
@@ -95,8 +99,8 @@ public final class RuntimeInstaller {
         switch event {
         case .progress(let progress):
             if case .running = state { state = .running(progress) }
-        case .ended(let status):
-            let tail = process?.logTail() ?? ""
+        case .ended(let status, let tail):
+            ended = true
             process = nil
             if cancelled {
                 state = .idle
