@@ -695,6 +695,7 @@ def scripted_setup():
         yield lambda line: os.write(steps, (line + "\n").encode())
     finally:
         os.close(steps)
+        shutil.rmtree(folder, ignore_errors=True)
         for name, value in saved.items():
             if value is None:
                 os.environ.pop(name, None)

@@ -40,8 +40,9 @@ struct RuntimeInstallerTests {
         return directory
     }
 
-    static func script(_ body: String) throws -> URL {
-        let file = try temporaryDirectory().appending(path: "install-runtime")
+    /// A script in `directory` that stands in for install-runtime.
+    static func script(_ body: String, in directory: URL) throws -> URL {
+        let file = directory.appending(path: "install-runtime")
         try ("#!/usr/bin/env bash\n" + body).write(to: file, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
         return file
@@ -128,13 +129,14 @@ struct RuntimeInstallerTests {
 
     @Test("A failing set-up says how it ended and shows the end of its log")
     func failureShowsTheLogTail() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let script = try Self.script("""
             echo "PROGRESS 5 Building llama.cpp"
             for i in $(seq 1 30); do echo "compiling part $i" >&2; done
             echo "error: the compiler ran out of memory" >&2
             exit 3
-            """)
-        let directory = try Self.temporaryDirectory()
+            """, in: directory)
         let installer = RuntimeInstaller(runtimeDirectory: directory, model: .smolLM2, script: script,
                                          logFile: directory.appending(path: "install.log"))
         let states = await Self.run(installer)
@@ -152,7 +154,8 @@ struct RuntimeInstallerTests {
     @Test("A script that ends well without installing anything is a failure, not a success")
     func successWithoutManifestFails() async throws {
         let directory = try Self.temporaryDirectory()
-        let installer = RuntimeInstaller(runtimeDirectory: directory, model: .smolLM2, script: try Self.script("exit 0\n"),
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let installer = RuntimeInstaller(runtimeDirectory: directory, model: .smolLM2, script: try Self.script("exit 0\n", in: directory),
                                          logFile: directory.appending(path: "install.log"))
         _ = await Self.run(installer)
         guard case .failed(let reason, _) = installer.state else {
@@ -165,13 +168,14 @@ struct RuntimeInstallerTests {
     @Test("Cancel ends the script and what it started (its whole process group); the offer comes back")
     func cancelEndsTheWholeGroup() async throws {
         let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let grandchildFile = directory.appending(path: "grandchild")
         let script = try Self.script("""
             sleep 1000 &
             echo $! > "\(grandchildFile.path)"
             echo "PROGRESS 40 Building llama.cpp"
             wait
-            """)
+            """, in: directory)
         let installer = RuntimeInstaller(runtimeDirectory: directory, model: .smolLM2, script: script,
                                          logFile: directory.appending(path: "install.log"))
         var scriptPID: pid_t?
