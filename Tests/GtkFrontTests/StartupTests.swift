@@ -30,7 +30,7 @@ extension GtkSuites {
             #expect(page.title == "The Local Model Is Not Set Up")
             #expect(window.chatPage.runtimeSetup.isShown, "the set-up is offered")
             #expect(page.descriptionText.contains(LocalRuntime.installCommand), "\(page.descriptionText)")
-            #expect(window.header.subtitleText == "SmolLM2-135M-Instruct is unavailable")
+            #expect(window.header.subtitleText == "SmolLM2-135M-Instruct · not set up yet")
         }
 
         @Test("Chats that could not be opened: a banner says so, and the window still chats")

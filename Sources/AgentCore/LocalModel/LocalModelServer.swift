@@ -168,14 +168,13 @@ public final class LocalModelServer {
         }
         arguments += extraArguments
         try PrivateFiles.makeDirectory(logFile.deletingLastPathComponent())
-        let logDescriptor = open(logFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let logDescriptor = LocalModelLog.open(logFile, heading: "\(Date().formatted(.iso8601)) llama-server for \(model.displayName)")
         var pipe: [Int32] = [-1, -1]
         let props: ServerProps
         guard logDescriptor >= 0, agent_cloexec_pipe(&pipe) == 0 else {
             if logDescriptor >= 0 { close(logDescriptor) }
             throw ChatError.localModel("Could not open the local model's log \(logFile.path): \(String(cString: strerror(errno)))")
         }
-        fchmod(logDescriptor, 0o600)
         let pid: pid_t
         do {
             pid = try await TiedChildLauncher.shared.spawn(arguments, output: pipe[1])

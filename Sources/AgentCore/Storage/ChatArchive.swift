@@ -42,8 +42,18 @@ public enum ChatArchive {
         ]
         if let model = chat.summary.model { members.append(("model", .string(model))) }
         if let profile = chat.summary.serverProfile { members.append(("serverProfile", .string(profile))) }
+        if let choice = chat.summary.chosenModel {
+            members.append(("chosenModel", .object([("name", .string(choice.name)), ("place", .string(choice.place.rawValue))])))
+        }
         members.append(("messages", .array(chat.messages.map(json))))
         return .object(members)
+    }
+
+    /// A chat's chosen model as exported; nil when its name or place is not one this build knows.
+    private static func modelChoice(_ json: JSONValue) -> ModelChoice? {
+        guard let name = json["name"]?.stringValue, !name.isEmpty,
+              let place = json["place"]?.stringValue.flatMap(ModelChoice.Place.init(rawValue:)) else { return nil }
+        return ModelChoice(name: name, place: place)
     }
 
     private static func json(_ message: ChatMessage) -> JSONValue {
@@ -112,7 +122,8 @@ public enum ChatArchive {
                                       created: Self.date(chat["created"]),
                                       updated: Self.date(chat["updated"]),
                                       model: chat["model"]?.stringValue, serverProfile: chat["serverProfile"]?.stringValue,
-                                      systemPrompt: chat["systemPrompt"]?.stringValue ?? "")
+                                      systemPrompt: chat["systemPrompt"]?.stringValue ?? "",
+                                      chosenModel: chat["chosenModel"].flatMap(Self.modelChoice))
             let messages = try (chat["messages"]?.arrayValue ?? []).map { message -> ChatMessage in
                 guard let id = message["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
                       let role = message["role"]?.stringValue.flatMap(Role.init(rawValue:)),
@@ -213,7 +224,7 @@ extension ChatStore {
                 if taken > 0 {
                     summary = ChatSummary(title: summary.title, created: summary.created, updated: summary.updated,
                                           model: summary.model, serverProfile: summary.serverProfile, systemPrompt: summary.systemPrompt,
-                                          knowledgeFolders: summary.knowledgeFolders)
+                                          knowledgeFolders: summary.knowledgeFolders, chosenModel: summary.chosenModel)
                     messages = messages.map { message in
                         ChatMessage(role: message.role, text: message.text, model: message.model, time: message.time,
                                     state: message.state, toolCalls: message.toolCalls, usage: message.usage,

@@ -35,6 +35,7 @@ final class HeaderTitle {
         let connection = viewModel.connection
         switch viewModel.status.connection {
         case .starting: return "Starting \(connection.modelName)…"
+        case .unavailable where viewModel.localServerMissingRuntime != nil: return "\(connection.modelName) · not set up yet"
         case .unavailable: return "\(connection.modelName) is unavailable"
         case .idle, .ready: return "\(viewModel.modelName) · \(connection.locationDescription)"
         }

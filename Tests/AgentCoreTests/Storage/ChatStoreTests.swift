@@ -167,7 +167,7 @@ struct ChatArchiveTests {
         let store = try ChatStore(file: temporaryDatabase())
         let chat = try store.createChat(ChatSummary(title: "Weather “today”", created: Date(timeIntervalSince1970: 1_700_000_000.25),
                                                     updated: Date(timeIntervalSince1970: 1_700_000_100.5), model: "qwen3",
-                                                    systemPrompt: "Be terse."))
+                                                    systemPrompt: "Be terse.", chosenModel: .server("qwen3:4b")))
         let call = ToolCall(id: "call_1", name: "get_location", arguments: .object([("precise", .bool(true)), ("n", .number(2.5))]),
                             result: "latitude: 1.0, longitude: 2.0", textOffset: 6, round: 0)
         try store.saveAll([
