@@ -17,9 +17,13 @@ static inline void agent_markdown_register_extensions(void) {
 }
 
 /* Parses `length` bytes of Markdown with the GFM extensions attached. Free the result
- * with cmark_node_free. */
+ * with cmark_node_free. One parse at a time: a parser adds its extensions' special
+ * characters (strikethrough's `~`) to a table cmark-gfm shares between all parsers, and
+ * takes them out again when it finishes — in the middle of another thread's parse. */
 static inline cmark_node *agent_markdown_parse(const char *text, size_t length) {
+    static pthread_mutex_t parsing = PTHREAD_MUTEX_INITIALIZER;
     agent_markdown_register_extensions();
+    pthread_mutex_lock(&parsing);
     cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_FOOTNOTES);
     const char *names[] = { "table", "strikethrough", "autolink", "tasklist" };
     for (size_t index = 0; index < sizeof names / sizeof names[0]; index++) {
@@ -29,6 +33,7 @@ static inline cmark_node *agent_markdown_parse(const char *text, size_t length) 
     cmark_parser_feed(parser, text, length);
     cmark_node *document = cmark_parser_finish(parser);
     cmark_parser_free(parser);
+    pthread_mutex_unlock(&parsing);
     return document;
 }
 

@@ -1,5 +1,6 @@
 @testable import AgentCore
 import Foundation
+import TestSupport
 import Testing
 
 /// Setting up the local model runtime from the app: the real `scripts/install-runtime
@@ -98,8 +99,15 @@ struct RuntimeInstallerTests {
     func realScriptEndsWithTheApp() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // pip asks an index that accepts and never answers, so the set-up cannot finish on its
+        // own before the test closes stdin, however late a loaded machine runs the test.
+        let index = try LocalModelServerImitation(.stall)
+        defer { index.stop() }
         // Started as the app starts it: a process group of its own, pipes for stdin, stdout, stderr.
-        let environment = ProcessInfo.processInfo.environment.merging(["AGENT_RUNTIME_DIR": directory.appending(path: "runtime").path]) { $1 }
+        let environment = ProcessInfo.processInfo.environment.merging([
+            "AGENT_RUNTIME_DIR": directory.appending(path: "runtime").path,
+            "PIP_INDEX_URL": index.url + "/simple", "PIP_DEFAULT_TIMEOUT": "120", "PIP_NO_CACHE_DIR": "1",
+        ]) { $1 }
         let child = try await TiedChildLauncher.shared.spawnPiped(
             Self.sourceTree.appending(path: "scripts/install-runtime").path, arguments: ["--progress"],
             environment: environment.map { "\($0.key)=\($0.value)" }, workingDirectory: nil)
