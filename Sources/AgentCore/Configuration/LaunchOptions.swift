@@ -53,11 +53,11 @@ public struct LaunchOptions: Sendable, Equatable {
     public var pullModel: String?
     /// agent-cli: delete this model from the Ollama server (`--delete NAME`).
     public var deleteModel: String?
-    /// The prompt words (agent-cli only).
     /// agent-cli: print the model servers running on this computer (`--discover`).
     public var discover = false
     /// agent-cli: print the models of the server given, or the local runtime's (`--list-models`).
     public var listModels = false
+    /// The prompt words (agent-cli only).
     public var words: [String] = []
     public var showHelp = false
     /// agent: set up the local model at once when it is missing (`--set-up-local-model`).

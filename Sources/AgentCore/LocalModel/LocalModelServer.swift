@@ -48,7 +48,8 @@ public final class LocalModelServer {
 
     /// A server like this one (the same runtime and arguments) for `model`; not started.
     public func serving(_ model: LocalModel) -> LocalModelServer {
-        LocalModelServer(model: model, runtimeDirectory: runtimeDirectory, extraArguments: extraArguments, startTimeout: startTimeout)
+        LocalModelServer(model: model, runtimeDirectory: runtimeDirectory, threads: threads, extraArguments: extraArguments,
+                         startTimeout: startTimeout)
     }
 
     /// The running server's process, for tests and diagnostics.

@@ -101,7 +101,7 @@ public final class ChatWindow {
         adw_application_window_set_content(window.cast(), toasts.overlay)
         files = ChatFiles(window: window, library: library, viewModel: viewModel)
         serverOffer = preferences.map { preferences in
-            FoundServerOffer(window: shown, settings: preferences.settings) { viewModel.upcomingConnection.isLocal }
+            FoundServerOffer(window: shown, settings: preferences.settings) { viewModel.defaultConnection.isLocal }
         }
         if let serverOffer {
             gtk_box_insert_child_after(chatPage.widget.cast(), serverOffer.banner.widget, chatPage.banner.widget)
@@ -317,7 +317,7 @@ public final class ChatWindow {
         defer { serverOffer?.refresh() }
         let connection = preferences.makeConnection()
         guard connection.configuration != connectionBefore,
-              connection.configuration != viewModel.upcomingConnection.configuration else { return }
+              connection.configuration != viewModel.defaultConnection.configuration else { return }
         viewModel.use(connection)
     }
 
