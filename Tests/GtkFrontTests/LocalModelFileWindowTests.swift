@@ -86,7 +86,7 @@ extension GtkSuites {
             let preferences = try #require(window.preferencesWindow)
             try await Xdo.focus(preferences.window)
             let label = try #require(DesktopMannersTests.label("Local Model", in: preferences.window))
-            try await Xdo.click(label)
+            try await Xdo.click(gtk_widget_get_ancestor(label, gtk_button_get_type()) ?? label)
             try await GtkTestHarness.pump(until: {
                 adw_preferences_window_get_visible_page_name(preferences.window.cast()).map { String(cString: $0) } == "local-model"
             }, "the Local Model page")
@@ -126,7 +126,7 @@ extension GtkSuites {
             let preferences = try #require(window.preferencesWindow)
             try await Xdo.focus(preferences.window)
             let label = try #require(DesktopMannersTests.label("Local Model", in: preferences.window))
-            try await Xdo.click(label)
+            try await Xdo.click(gtk_widget_get_ancestor(label, gtk_button_get_type()) ?? label)
             try await GtkTestHarness.pump(until: {
                 adw_preferences_window_get_visible_page_name(preferences.window.cast()).map { String(cString: $0) } == "local-model"
             }, "the Local Model page")
