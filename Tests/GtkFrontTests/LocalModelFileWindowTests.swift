@@ -85,11 +85,7 @@ extension GtkSuites {
                                           "Preferences on screen")
             let preferences = try #require(window.preferencesWindow)
             try await Xdo.focus(preferences.window)
-            let label = try #require(DesktopMannersTests.label("Local Model", in: preferences.window))
-            try await Xdo.click(gtk_widget_get_ancestor(label, gtk_button_get_type()) ?? label)
-            try await GtkTestHarness.pump(until: {
-                adw_preferences_window_get_visible_page_name(preferences.window.cast()).map { String(cString: $0) } == "local-model"
-            }, "the Local Model page")
+            try await PreferencesWindowTests().showPage("Local Model", of: preferences)
             let page = preferences.localModel
             #expect(page.fileRows.map(\.file) == [gemma])
             #expect(page.fileRows.first?.isSelected == true)
@@ -125,11 +121,7 @@ extension GtkSuites {
                                           "Preferences on screen")
             let preferences = try #require(window.preferencesWindow)
             try await Xdo.focus(preferences.window)
-            let label = try #require(DesktopMannersTests.label("Local Model", in: preferences.window))
-            try await Xdo.click(gtk_widget_get_ancestor(label, gtk_button_get_type()) ?? label)
-            try await GtkTestHarness.pump(until: {
-                adw_preferences_window_get_visible_page_name(preferences.window.cast()).map { String(cString: $0) } == "local-model"
-            }, "the Local Model page")
+            try await PreferencesWindowTests().showPage("Local Model", of: preferences)
             let page = preferences.localModel
 
             // The remembered file that has gone: shown as missing; picking it says so and changes nothing.

@@ -202,6 +202,31 @@ enum GtkTestHarness {
     static func isMapped(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_get_mapped(widget) != 0 }
     static func isSensitive(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_get_sensitive(widget) != 0 }
 
+    /// The label under `widget` reading `text` that a click at its middle reaches: a view
+    /// switcher keeps a label per layout (wide and narrow), both mapped, one drawn elsewhere.
+    static func reachableLabel(_ text: String, in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
+        if GtkText.isLabel(widget), isMapped(widget), label(widget).replacing("_", with: "") == text, isReachable(widget) {
+            return widget
+        }
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            if let found = reachableLabel(text, in: current) { return found }
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return nil
+    }
+
+    /// Whether what a click at the middle of `widget` lands on is `widget`, inside it, or holds it.
+    private static func isReachable(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        guard let native = gtk_widget_get_native(widget) else { return false }
+        let root = UnsafeMutableRawPointer(native).assumingMemoryBound(to: GtkWidget.self)
+        var middle = graphene_point_t(x: Float(gtk_widget_get_width(widget)) / 2, y: Float(gtk_widget_get_height(widget)) / 2)
+        var point = graphene_point_t()
+        guard gtk_widget_compute_point(widget, root, &middle, &point) != 0,
+              let picked = gtk_widget_pick(root, Double(point.x), Double(point.y), GTK_PICK_DEFAULT) else { return false }
+        return picked == widget || gtk_widget_is_ancestor(picked, widget) != 0 || gtk_widget_is_ancestor(widget, picked) != 0
+    }
+
     static func label(_ widget: UnsafeMutablePointer<GtkWidget>) -> String {
         String(cString: gtk_label_get_text(widget.opaque))
     }
