@@ -1,0 +1,60 @@
+import AgentCore
+import CGtk
+
+/// The window and Preferences: opening it, and what its settings change once it closes —
+/// the connection chats go to, the budget, the local models the model menu offers.
+extension ChatWindow {
+    /// Opens Preferences (Ctrl+,). What it changes is written when it closes; the chat
+    /// switches connection only if something the connection depends on changed.
+    func showPreferences() {
+        guard let preferences else { return }
+        if let preferencesWindow {
+            preferencesWindow.present()
+            return
+        }
+        let before = preferences.makeConnection().configuration
+        do {
+            let opened = try PreferencesWindow(parent: window, settings: preferences.settings, secrets: preferences.secrets,
+                                               mcp: preferences.mcp) { [weak self] in
+                guard let self else { return }
+                preferencesWindow = nil
+                applyPreferences(connectionBefore: before)
+            }
+            preferencesWindow = opened
+            opened.present()
+        } catch {
+            viewModel.status.report("Preferences could not be opened: \(ChatError.describe(error))")
+        }
+    }
+
+    /// A connection is made anew only when the settings it comes from changed in this
+    /// Preferences session, and then only if it differs from the one chats go to (or will,
+    /// once a streaming reply has ended).
+    func applyPreferences(connectionBefore: ChatConnection.Configuration) {
+        guard let preferences else { return }
+        viewModel.contextBudget = preferences.settings.contextBudget
+        viewModel.knowledgeShare = preferences.settings.knowledgeShare
+        viewModel.defaultSystemPrompt = preferences.settings.systemPrompt
+        refreshLocalModels()
+        defer { serverOffer?.refresh() }
+        let connection = preferences.makeConnection()
+        guard connection.configuration != connectionBefore,
+              connection.configuration != viewModel.defaultConnection.configuration else { return }
+        viewModel.use(connection)
+    }
+
+    /// Chats go to `server` from now on, as a server profile of its own.
+    func use(_ server: FoundServer) {
+        guard let preferences else { return }
+        let before = preferences.makeConnection().configuration
+        preferences.settings.use(server)
+        applyPreferences(connectionBefore: before)
+        toasts.show("Chats now go to \(server.title)")
+        composer.input.focus()
+    }
+
+    /// The models the model menu offers under "On This Computer".
+    func refreshLocalModels() {
+        viewModel.models.local = preferences?.settings.localModelChoices ?? (try? InstalledModels.builtIns()) ?? []
+    }
+}
