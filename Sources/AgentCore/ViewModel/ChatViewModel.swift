@@ -59,11 +59,14 @@ public final class ChatViewModel {
     private var flight: Flight?
     /// Changes whenever the reply in flight is given up (another chat opened), so its task's
     /// late results are dropped.
-    private var generation = 0
+    private(set) var generation = 0
     /// A connection chosen while a reply streamed: it takes over once the reply ends.
     private var pendingConnection: ChatConnection?
     /// What the composer held when an edit began, given back when it is cancelled.
     private var composerBeforeEdit: (draft: String, files: [AttachedFile])?
+
+    /// The reply streaming now, if any.
+    var replyInFlightID: UUID? { flight?.replyID }
 
     private struct Flight {
         let replyID: UUID
@@ -297,47 +300,6 @@ public final class ChatViewModel {
         if noticeMissingModel(explained, on: connection) { return }
         let sentImages = conversation.messages.last { $0.role == .user }?.attachments.contains { $0.kind == .image } == true
         status.report(ChatError.describe(explained) + (sentImages ? "\n\nThis model may not accept images." : ""))
-    }
-
-    /// The budget requests carry now: the local model's from its server once it is up,
-    /// else the user's.
-    public var requestBudget: Int { connection.contextBudget(default: contextBudget) }
-
-    /// The messages a request carries: the chat's system prompt, then as many recent turns
-    /// as fit the budget — reaching into the store when the loaded page is short.
-    /// With `passages` from the chat's folders before the question, in a budget less what
-    /// they take.
-    private func requestContext(through userIndex: Int, passages: [KnowledgePassage]) -> [ChatMessage] {
-        let budget = requestBudget - KnowledgePrompt.tokens(of: passages)
-        var messages = conversation.context(through: userIndex)
-        if let pager, let first = conversation.messages.first,
-           messages.reduce(0, { $0 + ContextWindow.estimatedTokens($1) }) < budget {
-            do {
-                messages = Conversation(messages: try pager.stored(before: first.id, limit: 400)).context() + messages
-            } catch {
-                status.report("Could not read the chat's earlier messages; this request carries only the recent ones: "
-                              + ChatError.describe(error))
-            }
-        }
-        var context = ContextWindow.select(messages, systemPrompt: chat?.systemPrompt ?? defaultSystemPrompt, budget: budget)
-        if let question = context.last, question.role == .user {
-            context[context.count - 1] = KnowledgePrompt.compose(question, passages: passages)
-        }
-        return context
-    }
-
-    /// The best passages from the chat's folders for `question`, their sources recorded on
-    /// the reply in flight — unless the reply was given up meanwhile (another chat opened).
-    private func knowledgePassages(for question: ChatMessage) async -> [KnowledgePassage] {
-        guard !knowledge.folders.isEmpty else { return [] }
-        let generation = generation
-        let budget = KnowledgePrompt.budget(contextBudget: requestBudget, share: knowledgeShare)
-        let passages = await knowledge.passages(for: question.text, tokenBudget: budget)
-        guard generation == self.generation, !passages.isEmpty, let replyID = flight?.replyID,
-              let replyIndex = conversation.index(of: replyID) else { return [] }
-        conversation[replyIndex].sources = KnowledgeSource.unique(in: passages)
-        notify(.messageChanged(replyIndex))
-        return passages
     }
 
     /// Applies a batch of turn events (on the main actor) with one change notification.
