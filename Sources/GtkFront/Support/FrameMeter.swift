@@ -50,6 +50,10 @@ final class FrameMeter {
             "loop_over_16ms \(loop.over_budget)",
             "slow_frames_at_us \(slowFrames.map(String.init).joined(separator: ","))",
         ]
-        FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+        let report = Data((lines.joined(separator: "\n") + "\n").utf8)
+        if !FileManager.default.createFile(atPath: path, contents: report) {
+            let message = "Could not write the frame report to \(path)\n"
+            _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+        }
     }
 }

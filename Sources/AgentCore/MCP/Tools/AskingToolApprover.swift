@@ -20,7 +20,7 @@ public struct AskingToolApprover: MCPToolApprover {
         case .allowOnce:
             return true
         case .allowAlways:
-            await MainActor.run { settings.alwaysAllowedMCPTools.insert(key) }
+            await MainActor.run { _ = settings.alwaysAllowedMCPTools.insert(key) }
             return true
         }
     }
@@ -33,7 +33,7 @@ public struct AskingToolApprover: MCPToolApprover {
         let fingerprint = config.launchFingerprint
         if await MainActor.run(body: { settings.approvedMCPLaunches.contains(fingerprint) }) { return true }
         guard await consent.ask(.serverLaunch(config)) != .deny else { return false }
-        await MainActor.run { settings.approvedMCPLaunches.insert(fingerprint) }
+        await MainActor.run { _ = settings.approvedMCPLaunches.insert(fingerprint) }
         return true
     }
 }
