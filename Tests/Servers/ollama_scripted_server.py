@@ -29,6 +29,9 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from openai_test_server import read_request  # noqa: E402
+
 LOCK = threading.Lock()
 STORES = {}
 GATES = {}
@@ -85,28 +88,6 @@ class Handler(socketserver.BaseRequestHandler):
     def setup(self):
         self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-    def read_request(self):
-        data = b""
-        while b"\r\n\r\n" not in data:
-            chunk = self.request.recv(65536)
-            if not chunk:
-                return None
-            data += chunk
-        head, _, rest = data.partition(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        method, path, _ = lines[0].split(" ", 2)
-        headers = {}
-        for line in lines[1:]:
-            key, _, value = line.partition(":")
-            headers[key.strip().lower()] = value.strip()
-        length = int(headers.get("content-length", "0"))
-        while len(rest) < length:
-            chunk = self.request.recv(65536)
-            if not chunk:
-                break
-            rest += chunk
-        return method, path, rest[:length]
-
     def send_full(self, status, reason, body, content_type="application/json; charset=utf-8"):
         head = f"HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\n" \
                "Connection: close\r\n\r\n"
@@ -123,10 +104,10 @@ class Handler(socketserver.BaseRequestHandler):
             raise ClientGone()
 
     def handle(self):
-        request = self.read_request()
+        request = read_request(self.request)
         if request is None:
             return
-        method, path, raw = request
+        method, path, _, raw = request
         if path == "/_events":
             with LOCK:
                 return self.send_full(200, "OK", json.dumps(EVENTS).encode())

@@ -143,6 +143,31 @@ OLLAMA_TAGS = {"models": [
 ]}
 
 
+def read_request(sock):
+    """One HTTP/1.1 request from `sock`: (method, path, headers with lower-case names, body),
+    or None when the client closed before a whole head arrived."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return None
+        data += chunk
+    head, _, rest = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    method, path, _ = lines[0].split(" ", 2)
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    length = int(headers.get("content-length", "0"))
+    while len(rest) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        rest += chunk
+    return method, path, headers, rest[:length]
+
+
 class Handler(socketserver.BaseRequestHandler):
     def setup(self):
         self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -152,26 +177,7 @@ class Handler(socketserver.BaseRequestHandler):
 
     # --- HTTP plumbing -------------------------------------------------------------
     def read_request(self):
-        data = b""
-        while b"\r\n\r\n" not in data:
-            chunk = self.request.recv(65536)
-            if not chunk:
-                return None
-            data += chunk
-        head, _, rest = data.partition(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        method, path, _ = lines[0].split(" ", 2)
-        headers = {}
-        for line in lines[1:]:
-            name, _, value = line.partition(":")
-            headers[name.strip().lower()] = value.strip()
-        length = int(headers.get("content-length", "0"))
-        while len(rest) < length:
-            chunk = self.request.recv(65536)
-            if not chunk:
-                break
-            rest += chunk
-        return method, path, headers, rest[:length]
+        return read_request(self.request)
 
     def send_head(self, status, reason, content_type, chunked=True, extra=()):
         lines = [f"HTTP/1.1 {status} {reason}", f"Content-Type: {content_type}", "Connection: close"]
