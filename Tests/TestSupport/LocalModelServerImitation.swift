@@ -20,37 +20,23 @@ public final class LocalModelServerImitation: Sendable {
 
     public let host: String
     public let port: Int
-    private let process: Process
-    private let lifeline: Pipe
+    private let script: ServerScript
 
     /// The URL discovery reports for it: `http://127.0.0.1:PORT` or `http://[::1]:PORT`.
     public var url: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 
     /// Starts one on `host` and `port` (0: any free port); throws when it cannot listen there.
     public init(_ kind: Kind, host: String = "127.0.0.1", port: Int = 0) throws {
-        let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appending(path: "Servers/local_model_server.py")
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--host", host, "--port", String(port)] + kind.arguments
-        let output = Pipe()
-        process.standardOutput = output
-        let lifeline = Pipe()
-        process.standardInput = lifeline
-        try process.run()
-        let fields = (output.fileHandleForReading.readLine() ?? "").split(separator: " ")
-        guard fields.count == 2, let listening = Int(fields[1]) else {
+        script = try ServerScript("local_model_server.py", ["--host", host, "--port", String(port)] + kind.arguments, showErrors: true)
+        guard script.fields.count == 2, let listening = Int(script.fields[1]) else {
             throw CannotListen(host: host, port: port)
         }
         self.host = host
         self.port = listening
-        self.process = process
-        self.lifeline = lifeline
     }
 
     public func stop() {
-        try? lifeline.fileHandleForWriting.close()
-        process.waitUntilExit()
+        script.stop()
     }
 
     public struct CannotListen: Error, CustomStringConvertible {

@@ -37,34 +37,23 @@ public enum MCPTestServers {
     public final class HTTPServer: @unchecked Sendable {
         public let port: Int
         public let token: String
-        private let process: Process
-        private let lifeline: Pipe
+        private let script: ServerScript
 
         /// `transport`: "streamable-http" or "sse"; `port` 0 picks a free one.
         /// `tlsDirectory`: serve HTTPS with its server.crt and server.key.
         public init(transport: String = "streamable-http", token: String = "s3cret-\(UUID().uuidString.prefix(8))", port: Int = 0,
                     tlsDirectory: String? = nil) throws {
-            let process = Process()
-            process.executableURL = MCPTestServers.venv.appending(path: "bin/python")
-            process.arguments = [MCPTestServers.servers.appending(path: "mcp_http_server.py").path,
-                                 "--port", String(port), "--token", token, "--transport", transport]
-                + (tlsDirectory.map { ["--tls-dir", $0] } ?? [])
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            let lifeline = Pipe()
-            process.standardInput = lifeline
-            try process.run()
-            let line = output.fileHandleForReading.readLine() ?? ""
-            guard line.hasPrefix("READY "), let ready = Int(line.dropFirst(6)) else {
-                process.terminate()
+            script = try ServerScript("mcp_http_server.py", ["--port", String(port), "--token", token, "--transport", transport]
+                                      + (tlsDirectory.map { ["--tls-dir", $0] } ?? []),
+                                      python: MCPTestServers.venv.appending(path: "bin/python"))
+            let line = script.fields.joined(separator: " ")
+            guard script.fields.count == 2, script.fields[0] == "READY", let ready = Int(script.fields[1]) else {
+                script.stop()
                 throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the MCP HTTP server did not start: \(line)"])
             }
             self.port = ready
             self.token = token
             scheme = tlsDirectory == nil ? "http" : "https"
-            self.process = process
-            self.lifeline = lifeline
         }
 
         private let scheme: String
@@ -81,8 +70,7 @@ public enum MCPTestServers {
         /// Ends the server at once: it exits when its stdin closes (uvicorn's own shutdown
         /// on SIGTERM waits for open sessions).
         public func stop() {
-            try? lifeline.fileHandleForWriting.close()
-            process.waitUntilExit()
+            script.stop()
         }
     }
 }

@@ -14,8 +14,7 @@ public final class OllamaTestServer: Sendable {
     }()
 
     public let port: Int
-    private let process: Process
-    private let lifeline: Pipe
+    private let script: ServerScript
 
     /// The base URL of a new model store of its own (two models at first). `paceMilliseconds`:
     /// the time between progress lines; `holding`: every pull stops half way through its first
@@ -52,22 +51,8 @@ public final class OllamaTestServer: Sendable {
     }
 
     private init() throws {
-        let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appending(path: "Servers/ollama_scripted_server.py")
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        // The server exits when this pipe closes, that is when the test process ends.
-        let lifeline = Pipe()
-        process.standardInput = lifeline
-        try process.run()
-        let fields = (output.fileHandleForReading.readLine() ?? "").split(separator: " ")
-        guard fields.count == 2, let port = Int(fields[1]) else { throw CocoaError(.fileReadCorruptFile) }
+        script = try ServerScript("ollama_scripted_server.py")
+        guard script.fields.count == 2, let port = Int(script.fields[1]) else { throw CocoaError(.fileReadCorruptFile) }
         self.port = port
-        self.process = process
-        self.lifeline = lifeline
     }
 }

@@ -17,8 +17,7 @@ public final class TestServer: Sendable {
     /// The same server over HTTPS, its certificate signed by the CA in `caFile`.
     public let tlsPort: Int
     public let caFile: String
-    private let process: Process
-    private let lifeline: Pipe
+    private let script: ServerScript
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -43,27 +42,14 @@ public final class TestServer: Sendable {
     }
 
     private init() throws {
-        let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appending(path: "Servers/openai_test_server.py")
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        // The server exits when this pipe closes, that is when the test process ends.
-        let lifeline = Pipe()
-        process.standardInput = lifeline
-        try process.run()
-        let fields = (output.fileHandleForReading.readLine() ?? "").split(separator: " ").map(String.init)
+        script = try ServerScript("openai_test_server.py")
+        let fields = script.fields
         guard fields.count == 6, let port = Int(fields[1]), let tlsPort = Int(fields[3]) else {
             throw CocoaError(.fileReadCorruptFile)
         }
         self.port = port
         self.tlsPort = tlsPort
         caFile = fields[5]
-        self.process = process
-        self.lifeline = lifeline
     }
 
     /// The requests the server has recorded whose path contains `marker`.

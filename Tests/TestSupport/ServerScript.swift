@@ -1,0 +1,40 @@
+import Foundation
+
+/// A test server script (Tests/Servers/) run for this test process: it says where it listens
+/// on the first line of its stdout and exits when its stdin closes — when `stop()` closes it,
+/// or when the test process ends, killed or not.
+public final class ServerScript: Sendable {
+    /// The first line the script wrote ("PORT 41234", "READY 41234"), split at spaces.
+    public let fields: [String]
+    private let process: Process
+    private let lifeline: Pipe
+
+    /// Runs `script` from Tests/Servers/ with `python` (python3 on the PATH when nil); its
+    /// stderr goes to the test's own when `showErrors`, else nowhere.
+    public init(_ script: String, _ arguments: [String] = [], python: URL? = nil, showErrors: Bool = false) throws {
+        let path = TiedProcess.serversDirectory.appending(path: script).path
+        let process = Process()
+        if let python {
+            process.executableURL = python
+            process.arguments = [path] + arguments
+        } else {
+            process.executableURL = URL(filePath: "/usr/bin/env")
+            process.arguments = ["python3", path] + arguments
+        }
+        let output = Pipe()
+        process.standardOutput = output
+        if !showErrors { process.standardError = FileHandle.nullDevice }
+        let lifeline = Pipe()
+        process.standardInput = lifeline
+        try process.run()
+        fields = (output.fileHandleForReading.readLine() ?? "").split(separator: " ").map(String.init)
+        self.process = process
+        self.lifeline = lifeline
+    }
+
+    /// Ends the script and waits for it.
+    public func stop() {
+        try? lifeline.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
