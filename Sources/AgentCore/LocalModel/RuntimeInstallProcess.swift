@@ -85,7 +85,7 @@ final class RuntimeInstallProcess: Sendable {
             }
         }
         DetachedThread.start { [self] in
-            Self.drain(child.stderr) { bytes in
+            FileDescriptorReading.drain(child.stderr) { bytes in
                 writeLog(bytes)
                 keepTail(bytes)
             }
@@ -104,7 +104,7 @@ final class RuntimeInstallProcess: Sendable {
                     }
                 }
             }
-            Self.drain(child.stdout) { splitter.feed($0, onLine: handle) }
+            FileDescriptorReading.drain(child.stdout) { splitter.feed($0, onLine: handle) }
             splitter.finish(onLine: handle)
             close(child.stdout)
             stdoutDrained.signal()
@@ -129,18 +129,6 @@ final class RuntimeInstallProcess: Sendable {
                 descriptor = -1
             }
             report(.ended(status, logTail: logTail()))
-        }
-    }
-
-    /// Reads `descriptor` until end of file, handing on what arrives.
-    private static func drain(_ descriptor: Int32, _ handle: (UnsafeRawBufferPointer) -> Void) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            handle(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
     }
 }

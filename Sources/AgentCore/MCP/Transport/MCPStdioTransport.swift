@@ -90,7 +90,7 @@ final class MCPStdioTransport: MCPTransport {
         let log = log
         let stderrDrained = DispatchSemaphore(value: 0)
         DetachedThread.start {
-            Self.drain(child.stderr) { log.serverOutput($0) }
+            FileDescriptorReading.drain(child.stderr) { log.serverOutput($0) }
             Glibc.close(child.stderr)
             stderrDrained.signal()
         }
@@ -103,7 +103,7 @@ final class MCPStdioTransport: MCPTransport {
                     log.note("skipped a line on stdout that is not JSON: \(String(decoding: line.prefix(200), as: UTF8.self))")
                 }
             }
-            Self.drain(child.stdout) { splitter.feed($0, onLine: deliver) }
+            FileDescriptorReading.drain(child.stdout) { splitter.feed($0, onLine: deliver) }
             splitter.finish(onLine: deliver)
             if splitter.overflowed { log.note("skipped a line longer than \(Self.lineLimit >> 20) MB") }
             Glibc.close(child.stdout)
@@ -146,18 +146,6 @@ final class MCPStdioTransport: MCPTransport {
                 state.stdinOpen = false
                 Glibc.close(child.stdin)
             }
-        }
-    }
-
-    /// Reads `descriptor` until end of file, handing on what arrives.
-    private static func drain(_ descriptor: Int32, _ handle: (UnsafeRawBufferPointer) -> Void) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            handle(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
     }
 
