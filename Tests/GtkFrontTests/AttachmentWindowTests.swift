@@ -41,53 +41,6 @@ extension GtkSuites {
             return url
         }
 
-        /// A window of this process on screen other than `window`: a dialog GTK opened.
-        func otherWindow(than window: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
-            let list = gtk_window_list_toplevels()
-            defer { g_list_free(list) }
-            var node = list
-            while let current = node {
-                if let data = current.pointee.data {
-                    let widget = data.assumingMemoryBound(to: GtkWidget.self)
-                    if widget != window, GtkTestHarness.isMapped(widget) { return widget }
-                }
-                node = current.pointee.next
-            }
-            return nil
-        }
-
-        /// Picks `file` in the file chooser that just opened: its location typed, as a person
-        /// does with Ctrl+L, then Enter.
-        func choose(_ file: URL, over window: ChatWindow) async throws {
-            var chooser: UnsafeMutablePointer<GtkWidget>?
-            try await GtkTestHarness.pump(until: {
-                chooser = otherWindow(than: window.window)
-                return chooser != nil
-            }, "the file chooser")
-            let dialog = try #require(chooser)
-            try await Xdo.focus(dialog)
-            try await Xdo.key("ctrl+l")
-            try await Xdo.type(file.path)
-            try await Xdo.key("Return")
-            try await GtkTestHarness.pump(until: { otherWindow(than: window.window) == nil }, "the file chooser to close")
-            // The window manager gives the window its focus back; there is none under Xvfb.
-            try await Xdo.focus(window.window)
-        }
-
-        /// Waits until `widget` has its place and size on screen (a chip just added is mapped a
-        /// frame before it is laid out), so that a click lands on it.
-        func laidOut(_ widget: UnsafeMutablePointer<GtkWidget>) async throws {
-            try await GtkTestHarness.pump(until: {
-                var bounds = graphene_rect_t()
-                guard let root = gtk_widget_get_root(widget),
-                      gtk_widget_compute_bounds(widget, UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self), &bounds) != 0
-                else { return false }
-                return bounds.size.width > 0 && bounds.size.height > 0 && gtk_widget_get_child_visible(widget) != 0
-                    && (gtk_widget_get_frame_clock(widget).map { gdk_frame_clock_get_frame_counter($0) } ?? 0) > 0
-            }, "\(String(cString: gtk_widget_get_name(widget))) laid out")
-            GtkTestHarness.pumpPending()
-        }
-
         /// The texts of the labels inside `widget`, in order.
         func labels(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
             var found: [String] = []
@@ -132,17 +85,17 @@ extension GtkSuites {
             #expect(!GtkTestHarness.isVisible(shelf), "no files, no shelf")
 
             try await Xdo.click(window.composer.attachButton)
-            try await choose(notes, over: window)
+            try await GtkTestHarness.chooseFile(notes, over: window.window)
             try await GtkTestHarness.pump(until: { viewModel.files.items.count == 1 && GtkTestHarness.isMapped(shelf) }, "the chip")
             #expect(labels(in: shelf) == ["notes.txt", "28 bytes"])
             let remove = try #require(GtkTestHarness.descendant(withCSSClass: "attachment-remove", in: shelf))
-            try await laidOut(remove)
+            try await GtkTestHarness.laidOut(remove)
             try await Xdo.click(remove)
             try await GtkTestHarness.pump(until: { viewModel.files.items.isEmpty && !GtkTestHarness.isVisible(shelf) }, "the chip removed")
 
             try await Xdo.focus(window.window)
             try await Xdo.key("ctrl+o")
-            try await choose(notes, over: window)
+            try await GtkTestHarness.chooseFile(notes, over: window.window)
             try await GtkTestHarness.pump(until: { viewModel.files.items.count == 1 }, "the chip again")
             try await Xdo.focus(window.window)
             try await Xdo.click(window.composer.input.textView)
@@ -162,7 +115,7 @@ extension GtkSuites {
 
             // Clicked, the sent file opens in the desktop's app for it: the copy kept with the chat.
             let before = TestOpener.opened().count
-            try await laidOut(chip)
+            try await GtkTestHarness.laidOut(chip)
             try await Xdo.click(chip)
             try await GtkTestHarness.pump(until: { TestOpener.opened().count > before }, "the default app to open the file")
             let opened = try #require(TestOpener.opened().last)
@@ -216,7 +169,7 @@ extension GtkSuites {
             var sawProgress = false
             viewModel.observe { _ in if GtkTestHarness.isVisible(bar.progress) { sawProgress = true } }
             try await Xdo.key("ctrl+shift+o")
-            try await choose(notes, over: window)
+            try await GtkTestHarness.chooseFile(notes, over: window.window)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(bar.widget) }, "the folder's strip")
             #expect(labels(in: bar.widget).contains("notes"))
             try await GtkTestHarness.pump(until: { viewModel.knowledge.indexing == nil && viewModel.knowledge.folders.count == 1 },
@@ -237,13 +190,13 @@ extension GtkSuites {
             #expect(((body["messages"] as? [[String: Any]])?.last?["content"] as? String)?.contains("Pemberton") == true)
             let link = try #require(GtkTestHarness.descendant(withCSSClass: "source-link", in: row.sources.widget))
             let before = TestOpener.opened().count
-            try await laidOut(link)
+            try await GtkTestHarness.laidOut(link)
             try await Xdo.click(link)
             try await GtkTestHarness.pump(until: { TestOpener.opened().count > before }, "the source to open")
             #expect(TestOpener.opened().last == factFile.path)
 
             let remove = try #require(GtkTestHarness.descendant(withCSSClass: "knowledge-remove", in: bar.widget))
-            try await laidOut(remove)
+            try await GtkTestHarness.laidOut(remove)
             try await Xdo.click(remove)
             try await GtkTestHarness.pump(until: { viewModel.knowledge.folders.isEmpty && !GtkTestHarness.isVisible(bar.widget) },
                                           "the folder gone")

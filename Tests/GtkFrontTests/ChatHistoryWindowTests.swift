@@ -26,25 +26,16 @@ extension GtkSuites {
             FileManager.default.temporaryDirectory.appending(path: "agent-window-\(UUID())/chats.sqlite")
         }
 
-        func send(_ text: String, in window: ChatWindow) async throws {
-            let count = window.viewModel.conversation.count
-            try await Xdo.type(text)
-            try await Xdo.key("Return")
-            try await GtkTestHarness.pump(until: { !window.viewModel.isSending && window.viewModel.conversation.count >= count + 2 },
-                                          "the reply to “\(text)”")
-            try await GtkTestHarness.settle(window)
-        }
-
         @Test("Two chats survive a restart; a search hit opens its chat at the hit, marked")
         func chatsSurviveARestartAndSearchFindsTheOlderOne() async throws {
             let file = Self.temporaryFile()
             let settings = try TestTools.settings()
             do {
                 let (app, window) = try await launch(file: file, settings: settings)
-                try await send("Pelicans live near water", in: window)
+                try await GtkTestHarness.send("Pelicans live near water", in: window, settling: true)
                 try await Xdo.key("ctrl+n")
                 try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 0 }, "an empty new chat")
-                try await send("What is a good sourdough starter?", in: window)
+                try await GtkTestHarness.send("What is a good sourdough starter?", in: window, settling: true)
                 let sidebar = try #require(window.sidebar)
                 #expect(window.library?.chats.map(\.title) == ["What is a good sourdough starter?", "Pelicans live near water"])
                 #expect(sidebar.chatList.row(for: try #require(window.library?.chats.first?.id))?.title == "What is a good sourdough starter?")
@@ -125,7 +116,7 @@ extension GtkSuites {
         func deleteAndUndo() async throws {
             let (app, window) = try await launch(file: Self.temporaryFile(), settings: try TestTools.settings())
             defer { GtkTestHarness.close(app) }
-            try await send("Keep me", in: window)
+            try await GtkTestHarness.send("Keep me", in: window, settling: true)
             let library = try #require(window.library)
             let chat = try #require(library.chats.first)
             let row = try #require(window.sidebar?.chatList.row(for: chat.id))
@@ -144,10 +135,10 @@ extension GtkSuites {
         func secondDeleteHasItsOwnUndo() async throws {
             let (app, window) = try await launch(file: Self.temporaryFile(), settings: try TestTools.settings())
             defer { GtkTestHarness.close(app) }
-            try await send("First to go", in: window)
+            try await GtkTestHarness.send("First to go", in: window, settling: true)
             try await Xdo.key("ctrl+n")
             try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 0 }, "a new chat")
-            try await send("Second to go", in: window)
+            try await GtkTestHarness.send("Second to go", in: window, settling: true)
             let library = try #require(window.library)
             let sidebar = try #require(window.sidebar)
             for title in ["Second to go", "First to go"] {
@@ -172,8 +163,8 @@ extension GtkSuites {
             let (app, window) = try await launch(file: Self.temporaryFile(), settings: try TestTools.settings(),
                                                  scenario: "counter-\(uniqueMarker())")
             defer { GtkTestHarness.close(app) }
-            try await send("first", in: window)
-            try await send("second", in: window)
+            try await GtkTestHarness.send("first", in: window, settling: true)
+            try await GtkTestHarness.send("second", in: window, settling: true)
             let model = window.viewModel
             let lastReply = try #require(window.transcript.boundRow(for: model.conversation[3].id))
             #expect(GtkTestHarness.isVisible(lastReply.regenerateButton))

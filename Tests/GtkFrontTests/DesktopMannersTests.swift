@@ -27,15 +27,6 @@ extension GtkSuites {
             return (app, window)
         }
 
-        func send(_ text: String, in window: ChatWindow) async throws {
-            let count = window.viewModel.conversation.count
-            try await Xdo.type(text)
-            try await Xdo.key("Return")
-            try await GtkTestHarness.pump(until: { !window.viewModel.isSending && window.viewModel.conversation.count >= count + 2 },
-                                          "the reply to “\(text)”")
-            try await GtkTestHarness.settle(window)
-        }
-
         /// Clicks the item labelled `label` in the menu `button` opens.
         func choose(_ label: String, from button: UnsafeMutablePointer<GtkWidget>) async throws {
             try await Xdo.click(button)
@@ -69,7 +60,7 @@ extension GtkSuites {
             defer { _ = try? portal.mockCall("SetColorScheme", ["0"]) }
             #expect(adw_style_manager_get_system_supports_color_schemes(style) != 0, "libadwaita found the portal")
             #expect(adw_style_manager_get_dark(style) == 0)
-            try await send("Show me code", in: window)
+            try await GtkTestHarness.send("Show me code", in: window, settling: true)
             let row = try #require(window.transcript.boundRow(for: window.viewModel.conversation[1].id))
             let code = try #require(row.reply.codeBlocks.first)
             #expect(code.styleSchemeID == "Adwaita")
@@ -91,7 +82,7 @@ extension GtkSuites {
             let scenario = server.gate(passing: 1, reply: "markup")
             let (app, window) = try await launch(scenario)
             defer { GtkTestHarness.close(app) }
-            try await send("Are you there?", in: window)
+            try await GtkTestHarness.send("Are you there?", in: window, settling: true)
             #expect(!(try daemon.mockCall("GetCalls")).contains("Notify"), "no notification while the user is looking")
 
             // The user sends, then goes to another window while the reply streams.
@@ -142,7 +133,7 @@ extension GtkSuites {
         func usageAndContextMenu() async throws {
             let (app, window) = try await launch("emptychoices")
             defer { GtkTestHarness.close(app) }
-            try await send("Count my tokens", in: window)
+            try await GtkTestHarness.send("Count my tokens", in: window, settling: true)
             let reply = window.viewModel.conversation[1]
             #expect(reply.usage?.completionTokens == 2 && reply.usage?.promptTokens == 3)
             let row = try #require(window.transcript.boundRow(for: reply.id))
@@ -197,10 +188,10 @@ extension GtkSuites {
             let file = FileManager.default.temporaryDirectory.appending(path: "agent-fold-\(UUID())/chats.sqlite")
             let (app, window) = try await launch("echo", store: try ChatStore(file: file))
             defer { GtkTestHarness.close(app) }
-            try await send("A chat to let go", in: window)
+            try await GtkTestHarness.send("A chat to let go", in: window, settling: true)
             try await Xdo.key("ctrl+n")
             try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 0 }, "a new chat")
-            try await send("A chat to come back to", in: window)
+            try await GtkTestHarness.send("A chat to come back to", in: window, settling: true)
             #expect(!window.isFolded)
             #expect(!GtkTestHarness.isVisible(window.chatPage.backButton))
 

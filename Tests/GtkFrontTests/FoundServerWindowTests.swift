@@ -29,20 +29,13 @@ extension GtkSuites {
             return (app, window)
         }
 
-        func send(_ text: String, in window: ChatWindow) async throws {
-            let count = window.viewModel.conversation.count
-            try await Xdo.type(text)
-            try await Xdo.key("Return")
-            try await GtkTestHarness.pump(until: { !window.viewModel.isSending && window.viewModel.conversation.count >= count + 2 },
-                                          timeout: .seconds(60), "the reply to “\(text)”")
-        }
-
         /// Waits for the look at this computer's ports after the first frame, and its offer.
         func offer(in window: ChatWindow) async throws -> FoundServerOffer {
             let offer = try #require(window.serverOffer)
             try await GtkTestHarness.pump(until: { offer.looked }, "the look at this computer's ports")
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(offer.banner.button) }, "the offer on screen")
-            try await GtkTestHarness.pump(for: .milliseconds(300))
+            try await GtkTestHarness.pump(until: { gtk_revealer_get_child_revealed(offer.banner.widget.opaque) != 0 },
+                                          "the offer on screen, slid down")
+            try await GtkTestHarness.laidOut(offer.banner.button)
             return offer
         }
 
@@ -69,7 +62,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Chats now go to Ollama on this computer") },
                                           "the toast saying where chats go")
             try await Xdo.focus(window.window)
-            try await send("hello there", in: window)
+            try await GtkTestHarness.send("hello there", in: window, timeout: .seconds(60))
             #expect(window.viewModel.conversation.messages.last?.text == "Echo: hello there", "Ollama answered")
         }
 
@@ -110,15 +103,11 @@ extension GtkSuites {
             let noRuntime = FileManager.default.temporaryDirectory.appending(path: "no-runtime-\(UUID())")
             let (app, window) = try await launch(settings: settings, runtime: noRuntime)
             defer { GtkTestHarness.close(app) }
-            try await Xdo.key("ctrl+comma")
-            try await GtkTestHarness.pump(until: { window.preferencesWindow != nil }, "Preferences to open")
-            let preferences = try #require(window.preferencesWindow)
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(preferences.window) }, "Preferences on screen")
-            try await Xdo.focus(preferences.window)
+            let preferences = try await PreferencesWindowTests().openPreferences(window)
             let found = preferences.servers.found
             try await GtkTestHarness.pump(until: { found.addButtons[Self.ollamaURL].map(GtkTestHarness.isMapped) == true },
                                           "the server found, with its Add button")
-            try await GtkTestHarness.pump(for: .milliseconds(300))
+            try await GtkTestHarness.laidOut(try #require(found.addButtons[Self.ollamaURL]))
             #expect(found.found.map(\.title) == ["Ollama on this computer"])
             let row = try #require(DesktopMannersTests.label("Ollama on this computer", in: preferences.window))
             #expect(GtkTestHarness.isMapped(row))

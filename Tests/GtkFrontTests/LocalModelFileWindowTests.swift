@@ -27,38 +27,6 @@ extension GtkSuites {
             return (app, window)
         }
 
-        /// Picks `file` in the file chooser that opened over Preferences: its location typed
-        /// (Ctrl+L), then Enter.
-        func choose(_ file: URL, over preferences: PreferencesWindow) async throws {
-            var chooser: UnsafeMutablePointer<GtkWidget>?
-            try await GtkTestHarness.pump(until: {
-                chooser = Self.toplevel { $0 != preferences.window && gtk_window_get_transient_for($0.cast()) == preferences.window.cast() }
-                return chooser != nil
-            }, "the file chooser")
-            let dialog = try #require(chooser)
-            try await Xdo.focus(dialog)
-            try await Xdo.key("ctrl+l")
-            try await Xdo.type(file.path)
-            try await Xdo.key("Return")
-            try await GtkTestHarness.pump(until: { Self.toplevel { $0 == dialog } == nil }, "the file chooser to close")
-            try await Xdo.focus(preferences.window)
-        }
-
-        /// A mapped window of this process that `matches`.
-        static func toplevel(_ matches: (UnsafeMutablePointer<GtkWidget>) -> Bool) -> UnsafeMutablePointer<GtkWidget>? {
-            let list = gtk_window_list_toplevels()
-            defer { g_list_free(list) }
-            var node = list
-            while let current = node {
-                if let data = current.pointee.data {
-                    let widget = data.assumingMemoryBound(to: GtkWidget.self)
-                    if GtkTestHarness.isMapped(widget), matches(widget) { return widget }
-                }
-                node = current.pointee.next
-            }
-            return nil
-        }
-
         /// The alert the page opened: its heading and message, then OK clicked.
         func dismissAlert(of page: LocalModelPage, over preferences: PreferencesWindow) async throws -> (heading: String, body: String) {
             try await GtkTestHarness.pump(until: { page.alert != nil }, "the alert")
@@ -80,22 +48,18 @@ extension GtkSuites {
             settings.localModel = .file(gemma)
             let (app, window) = try await launch(settings: settings)
             defer { GtkTestHarness.close(app) }
-            try await Xdo.key("ctrl+comma")
-            try await GtkTestHarness.pump(until: { window.preferencesWindow.map { GtkTestHarness.isMapped($0.window) } == true },
-                                          "Preferences on screen")
-            let preferences = try #require(window.preferencesWindow)
-            try await Xdo.focus(preferences.window)
-            try await PreferencesWindowTests().showPage("Local Model", of: preferences)
+            let steps = PreferencesWindowTests()
+            let preferences = try await steps.openPreferences(window)
+            try await steps.showPage("Local Model", of: preferences)
             let page = preferences.localModel
             #expect(page.fileRows.map(\.file) == [gemma])
             #expect(page.fileRows.first?.isSelected == true)
-            try await GtkTestHarness.pump(for: .milliseconds(150))
-            try await Xdo.click(try #require(page.fileRows.first).removeButton)
+            let removeButton = try #require(page.fileRows.first).removeButton
+            try await GtkTestHarness.laidOut(removeButton)
+            try await Xdo.click(removeButton)
             try await GtkTestHarness.pump(until: { page.fileRows.isEmpty }, "the row gone")
             #expect(gtk_check_button_get_active(page.choices[0].cast()) != 0)
-            let closeButton = try #require(GtkTestHarness.descendant(withCSSClass: "close", in: preferences.window))
-            try await Xdo.click(closeButton)
-            try await GtkTestHarness.pump(until: { window.preferencesWindow == nil }, "Preferences to close")
+            try await steps.close(preferences, of: window)
             #expect(settings.localModel == .smolLM2 && settings.localModelFiles.isEmpty)
             #expect(FileManager.default.fileExists(atPath: gemma.path), "the file itself stays")
         }
@@ -116,19 +80,16 @@ extension GtkSuites {
                 window.viewModel.connection.shutdown()
                 GtkTestHarness.close(app)
             }
-            try await Xdo.key("ctrl+comma")
-            try await GtkTestHarness.pump(until: { window.preferencesWindow.map { GtkTestHarness.isMapped($0.window) } == true },
-                                          "Preferences on screen")
-            let preferences = try #require(window.preferencesWindow)
-            try await Xdo.focus(preferences.window)
-            try await PreferencesWindowTests().showPage("Local Model", of: preferences)
+            let steps = PreferencesWindowTests()
+            let preferences = try await steps.openPreferences(window)
+            try await steps.showPage("Local Model", of: preferences)
             let page = preferences.localModel
 
             // The remembered file that has gone: shown as missing; picking it says so and changes nothing.
             let missing = try #require(page.fileRows.first)
             #expect(!missing.isPresent)
             #expect(adw_action_row_get_subtitle(missing.widget.cast()).map { String(cString: $0) } == "Missing: no longer at \(LocalModelFileRow.shortPath(gone))")
-            try await GtkTestHarness.pump(for: .milliseconds(150))
+            try await GtkTestHarness.laidOut(missing.button)
             try await Xdo.click(missing.button)
             let missingAlert = try await dismissAlert(of: page, over: preferences)
             #expect(missingAlert.heading == "Model File Missing")
@@ -138,7 +99,7 @@ extension GtkSuites {
 
             // A file that is not GGUF, whatever its name.
             try await Xdo.click(page.chooseRow)
-            try await choose(notes, over: preferences)
+            try await GtkTestHarness.chooseFile(notes, over: preferences.window)
             let refusal = try await dismissAlert(of: page, over: preferences)
             #expect(refusal.heading == "Not a Model File")
             #expect(refusal.body.contains("“notes.gguf” is not a GGUF model file"), "\(refusal.body)")
@@ -146,16 +107,13 @@ extension GtkSuites {
 
             // The real model file.
             try await Xdo.click(page.chooseRow)
-            try await choose(gemma, over: preferences)
+            try await GtkTestHarness.chooseFile(gemma, over: preferences.window)
             try await GtkTestHarness.pump(until: { page.fileRows.count == 2 }, "the file's row")
             let chosen = page.fileRows[1]
             #expect(chosen.file == gemma && chosen.isPresent && chosen.isSelected)
             #expect(settings.localModelFiles == [gone], "nothing is written until Preferences closes")
 
-            let closeButton = try #require(GtkTestHarness.descendant(withCSSClass: "close", in: preferences.window))
-            try await Xdo.click(closeButton)
-            try await GtkTestHarness.pump(until: { window.preferencesWindow == nil }, "Preferences to close")
-            try await Xdo.focus(window.window)
+            try await steps.close(preferences, of: window)
             #expect(settings.localModel == .file(gemma), "written when Preferences closed")
             #expect(settings.localModelFiles == [gone, gemma], "and remembered")
             let model = window.viewModel

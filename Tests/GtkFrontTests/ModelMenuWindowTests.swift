@@ -30,14 +30,6 @@ extension GtkSuites {
             try await server.requests(containing: marker).compactMap { ($0["body"] as? [String: Any])?["model"] as? String }
         }
 
-        func send(_ text: String, in window: ChatWindow) async throws {
-            let count = window.viewModel.conversation.count
-            try await Xdo.type(text)
-            try await Xdo.key("Return")
-            try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == count + 2 && !window.viewModel.isSending },
-                                          "the reply to “\(text)”")
-        }
-
         /// Waits for the menu on screen with the server's models listed.
         func waitForMenu(_ menu: ModelMenu) async throws {
             try await GtkTestHarness.pump(until: { menu.isOpen && GtkTestHarness.isMapped(menu.listBox) }, "the model menu")
@@ -58,7 +50,7 @@ extension GtkSuites {
             let header = window.header
             let menu = header.menu
             #expect(header.subtitleText == "test-model · 127.0.0.1")
-            try await send("first chat", in: window)
+            try await GtkTestHarness.send("first chat", in: window)
 
             try await Xdo.click(header.widget)
             try await waitForMenu(menu)
@@ -73,14 +65,14 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { !menu.isOpen }, "the menu closes")
             #expect(header.subtitleText == "test-model-large · 127.0.0.1")
             #expect(window.viewModel.chosenModel == .server("test-model-large"))
-            try await send("second turn", in: window)
+            try await GtkTestHarness.send("second turn", in: window)
             #expect(try await requestedModels(marker) == ["test-model", "test-model-large"])
             let first = try #require(window.viewModel.chat)
 
             try await Xdo.key("ctrl+n")
             try await GtkTestHarness.pump(until: { window.viewModel.chat == nil }, "a new chat")
             #expect(header.subtitleText == "test-model · 127.0.0.1", "a new chat starts with the default")
-            try await send("another chat", in: window)
+            try await GtkTestHarness.send("another chat", in: window)
             #expect(try await requestedModels(marker).last == "test-model")
             let second = try #require(window.viewModel.chat)
 
@@ -146,7 +138,7 @@ extension GtkSuites {
             let large = try #require(menu.rows.firstIndex { $0?.title == "test-model-large" })
             try await Xdo.click(try row(large, of: menu))
             try await GtkTestHarness.pump(until: { banner.text == nil }, "the message goes")
-            try await send("still there?", in: window)
+            try await GtkTestHarness.send("still there?", in: window)
             #expect(try await requestedModels(marker) == ["test-model-large"])
             #expect(window.viewModel.conversation.messages.last?.state == .done)
         }

@@ -32,20 +32,7 @@ extension GtkSuites {
 
         /// The message dialogs on screen.
         func dialogs() -> [UnsafeMutablePointer<GtkWidget>] {
-            let list = gtk_window_list_toplevels()
-            defer { g_list_free(list) }
-            var found: [UnsafeMutablePointer<GtkWidget>] = []
-            var node = list
-            while let current = node {
-                if let data = current.pointee.data {
-                    let widget = data.assumingMemoryBound(to: GtkWidget.self)
-                    if g_type_check_instance_is_a(widget.cast(), adw_message_dialog_get_type()) != 0, GtkTestHarness.isMapped(widget) {
-                        found.append(widget)
-                    }
-                }
-                node = current.pointee.next
-            }
-            return found
+            GtkTestHarness.mappedToplevels().filter { g_type_check_instance_is_a($0.cast(), adw_message_dialog_get_type()) != 0 }
         }
 
         /// Answers the dialog headed `heading` with `button`, as a person does; returns its body.

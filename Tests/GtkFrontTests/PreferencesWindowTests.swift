@@ -63,14 +63,6 @@ extension GtkSuites {
             try await GtkTestHarness.pump(for: .milliseconds(150))
         }
 
-        func send(_ text: String, in window: ChatWindow) async throws {
-            let count = window.viewModel.conversation.count
-            try await Xdo.type(text)
-            try await Xdo.key("Return")
-            try await GtkTestHarness.pump(until: { !window.viewModel.isSending && window.viewModel.conversation.count >= count + 2 },
-                                          timeout: .seconds(60), "the reply to “\(text)”")
-        }
-
         @Test("A server added in Preferences: model picked from its list, key in the keyring; chats use it; the key is on no disk")
         func serverProfileWithAKeyInTheKeyring() async throws {
             _ = try TestKeyring.directory()
@@ -113,7 +105,7 @@ extension GtkSuites {
             #expect(settings.activeProfileID == saved.id, "the new server is where chats go")
             #expect(window.viewModel.connection.modelName == "test-model-large")
             #expect(window.header.subtitleText.contains("test-model-large"))
-            try await send("Is the key sent?", in: window)
+            try await GtkTestHarness.send("Is the key sent?", in: window, timeout: .seconds(60))
             #expect(window.viewModel.conversation.messages.last?.text == "Authorized reply", "the request carried the keyring's key")
 
             let leaks = TestKeyring.files(containing: key, under: TestKeyring.userDirectories() + [FileManager.default.temporaryDirectory])
@@ -163,7 +155,7 @@ extension GtkSuites {
             #expect(settings.disabledTools == ["get_location"])
             #expect(settings.manualLocation == Coordinates(latitude: 48.8566, longitude: 2.3522))
             #expect(settings.localModel == .gemma3)
-            try await send("Hello there", in: window)
+            try await GtkTestHarness.send("Hello there", in: window, timeout: .seconds(60))
             let request = try #require(try await server.requests(containing: marker).last)
             let body = try #require(request["body"] as? [String: Any])
             #expect(body["temperature"] as? Double == 0.3)
@@ -215,7 +207,7 @@ extension GtkSuites {
             }
             let model = window.viewModel
             #expect(model.connection.isLocal)
-            try await send("Say hello.", in: window)
+            try await GtkTestHarness.send("Say hello.", in: window, timeout: .seconds(60))
             let connection = model.connection
             try await GtkTestHarness.pump(until: { model.status.connection == .ready }, timeout: .seconds(60), "the local model ready")
             let before = try #require(Self.llamaServers(of: getpid()))
@@ -228,7 +220,7 @@ extension GtkSuites {
             #expect(model.connection === connection)
             #expect(Self.llamaServers(of: getpid()) == before, "the same llama-server, still running")
             #expect(model.status.connection == .ready)
-            try await send("And goodbye.", in: window)
+            try await GtkTestHarness.send("And goodbye.", in: window, timeout: .seconds(60))
             #expect(model.conversation.messages.last?.state == .done)
             #expect(Self.llamaServers(of: getpid()) == before, "and it answered the next message")
         }

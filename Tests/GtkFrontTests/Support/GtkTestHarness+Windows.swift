@@ -1,0 +1,56 @@
+import CGtk
+import Foundation
+@testable import GtkFront
+import Testing
+
+extension GtkTestHarness {
+    /// This process's windows on screen.
+    @MainActor
+    static func mappedToplevels() -> [UnsafeMutablePointer<GtkWidget>] {
+        let list = gtk_window_list_toplevels()
+        defer { g_list_free(list) }
+        var found: [UnsafeMutablePointer<GtkWidget>] = []
+        var node = list
+        while let current = node {
+            if let data = current.pointee.data {
+                let widget = data.assumingMemoryBound(to: GtkWidget.self)
+                if isMapped(widget) { found.append(widget) }
+            }
+            node = current.pointee.next
+        }
+        return found
+    }
+
+    /// Waits until `widget` has its place and size on screen (a widget just added is mapped a
+    /// frame before it is laid out), so that a click lands on it.
+    @MainActor
+    static func laidOut(_ widget: UnsafeMutablePointer<GtkWidget>) async throws {
+        try await pump(until: {
+            var bounds = graphene_rect_t()
+            guard let root = gtk_widget_get_root(widget),
+                  gtk_widget_compute_bounds(widget, UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self), &bounds) != 0
+            else { return false }
+            return bounds.size.width > 0 && bounds.size.height > 0 && gtk_widget_get_child_visible(widget) != 0
+                && (gtk_widget_get_frame_clock(widget).map { gdk_frame_clock_get_frame_counter($0) } ?? 0) > 0
+        }, "\(String(cString: gtk_widget_get_name(widget))) laid out")
+        pumpPending()
+    }
+
+    /// Picks `file` in the file chooser that opened over `parent`: its location typed, as a
+    /// person does with Ctrl+L, then Enter. The focus goes back to `parent` (a window manager
+    /// would give it back; there is none under Xvfb).
+    @MainActor
+    static func chooseFile(_ file: URL, over parent: UnsafeMutablePointer<GtkWidget>) async throws {
+        func chooser() -> UnsafeMutablePointer<GtkWidget>? {
+            mappedToplevels().first { $0 != parent && gtk_window_get_transient_for($0.cast()) == parent.cast() }
+        }
+        try await pump(until: { chooser() != nil }, "the file chooser")
+        let dialog = try #require(chooser())
+        try await Xdo.focus(dialog)
+        try await Xdo.key("ctrl+l")
+        try await Xdo.type(file.path)
+        try await Xdo.key("Return")
+        try await pump(until: { !mappedToplevels().contains(dialog) }, "the file chooser to close")
+        try await Xdo.focus(parent)
+    }
+}
