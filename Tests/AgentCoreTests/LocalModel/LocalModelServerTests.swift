@@ -216,9 +216,7 @@ struct LocalModelServerTests {
     }
 
     func waitFor(timeout: Duration, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(condition())
+        try #require(try await TestTiming.eventually(within: timeout, condition))
     }
 
     @Test func aMissingRuntimeNamesTheInstallCommand() async {

@@ -23,11 +23,8 @@ struct ChatModelChoiceTests {
         try await server.requests(containing: marker).compactMap { ($0["body"] as? [String: Any])?["model"] as? String }
     }
 
-    func waitFor(_ what: String, seconds: Int = 10, _ condition: () -> Bool) async throws {
-        for _ in 0..<(200 * seconds * TestTiming.scale) where !condition() {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(condition(), "\(what)")
+    func waitFor(_ what: String, seconds: Int = 60, _ condition: () -> Bool) async throws {
+        try #require(try await TestTiming.eventually(within: .seconds(seconds), condition), "\(what)")
     }
 
     @Test("The chosen model is stored with the chat, survives reopening, and is what the next requests carry")

@@ -395,9 +395,6 @@ struct ChatStoreFailureTests {
     }
 
     func waitFor(_ condition: () -> Bool) async throws {
-        for _ in 0..<(2000 * TestTiming.scale) where !condition() {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(condition())
+        try #require(try await TestTiming.eventually(condition))
     }
 }

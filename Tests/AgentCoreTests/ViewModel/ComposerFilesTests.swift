@@ -35,10 +35,7 @@ struct ComposerFilesTests {
     }
 
     func waitFor(_ what: String, _ condition: () -> Bool) async throws {
-        for _ in 0..<(2000 * TestTiming.scale) where !condition() {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(condition(), "\(what)")
+        try #require(try await TestTiming.eventually(condition), "\(what)")
     }
 
     @Test("Files are read in the background, Send waits for them; a refused one is reported and the rest stay; sent, they leave the composer")
