@@ -2,10 +2,11 @@
 /// models, or a model the app runs itself.
 extension ChatConnection {
     /// This connection with `choice` in place of its model: another of the server's models (the
-    /// same server, options and tools), or one of `localModels` run by the app's llama-server.
-    /// Nil, the model it has already, a server model with no server (the local default) or a
-    /// local model not among `localModels` keep this connection.
-    public func choosing(_ choice: ModelChoice?, localModels: [LocalModel]) -> ChatConnection {
+    /// same server, options and tools), or one of `localModels` run by the app's llama-server
+    /// (with `localThreads` when a server is the default; nil: one per core). Nil, the model it
+    /// has already, a server model with no server (the local default) or a local model not among
+    /// `localModels` keep this connection.
+    public func choosing(_ choice: ModelChoice?, localModels: [LocalModel], localThreads: Int? = nil) -> ChatConnection {
         guard let choice else { return self }
         let chosen: ChatConnection
         switch (choice.place, source) {
@@ -25,7 +26,7 @@ extension ChatConnection {
             chosen = ChatConnection(localServer: server.serving(model), options: options, toolbox: toolbox, mcp: mcp)
         case (.thisComputer, .remote), (.thisComputer, .profile):
             guard let model = localModels.first(where: { $0.id == choice.name }) else { return self }
-            chosen = ChatConnection(localServer: LocalModelServer(model: model), options: options, toolbox: toolbox, mcp: mcp)
+            chosen = ChatConnection(localServer: LocalModelServer(model: model, threads: localThreads), options: options, toolbox: toolbox, mcp: mcp)
         }
         chosen.onlyTools = onlyTools
         return chosen

@@ -25,6 +25,10 @@ public final class ChatModelList {
         didSet { if local != oldValue { onChange?() } }
     }
 
+    /// The CPU threads a local model chosen for a chat runs with while the default is a
+    /// server (the local default's server has its own); nil: one per core.
+    public var localThreads: Int?
+
     /// Told when either list changed.
     var onChange: (() -> Void)?
     /// Changes with every listing asked for, so a late answer from an earlier one is dropped.

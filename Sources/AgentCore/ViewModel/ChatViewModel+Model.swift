@@ -60,7 +60,7 @@ extension ChatViewModel {
 
     /// Switches to the chosen model's connection unless the one replies go to already is it.
     func applyChosenModel() {
-        let wanted = defaultConnection.choosing(chosenModel, localModels: models.local)
+        let wanted = defaultConnection.choosing(chosenModel, localModels: models.local, localThreads: models.localThreads)
         guard wanted.configuration != upcomingConnection.configuration else { return }
         switchConnection(to: wanted)
     }

@@ -160,7 +160,7 @@ public final class ChatViewModel {
         defaultConnection = newConnection
         missingModel = nil
         models.forgetServer()
-        switchConnection(to: newConnection.choosing(chosenModel, localModels: models.local))
+        switchConnection(to: newConnection.choosing(chosenModel, localModels: models.local, localThreads: models.localThreads))
     }
 
     /// Makes `newConnection` the one replies go through (once the reply in flight has ended).

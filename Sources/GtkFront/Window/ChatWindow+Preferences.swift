@@ -53,8 +53,9 @@ extension ChatWindow {
         composer.input.focus()
     }
 
-    /// The models the model menu offers under "On This Computer".
+    /// The models the model menu offers under "On This Computer", and the threads they run with.
     func refreshLocalModels() {
         viewModel.models.local = preferences?.settings.localModelChoices ?? (try? InstalledModels.builtIns()) ?? []
+        viewModel.models.localThreads = preferences?.settings.localThreads
     }
 }

@@ -133,6 +133,20 @@ struct ChatModelChoiceTests {
         #expect(model.goneModel == nil)
     }
 
+    @Test("A local model chosen for a chat while a server is the default runs with the threads set in Preferences")
+    func localModelBesideAServerKeepsTheThreads() {
+        let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("echo"), model: "test-model")))
+        model.models.local = [.smolLM2]
+        model.models.localThreads = 1
+        model.choose(.local(.smolLM2))
+        #expect(model.connection.localModel == .smolLM2)
+        #expect(model.connection.localServer?.threads == 1)
+        model.models.localThreads = nil
+        model.choose(nil)
+        model.choose(.local(.smolLM2))
+        #expect(model.connection.localServer?.threads == ProcessInfo.processInfo.activeProcessorCount, "nil: one per core")
+    }
+
     @Test("Chats from before models were chosen per chat use the default")
     func migratedChatsUseTheDefault() throws {
         let store = try ChatStore(file: try ChatStoreTests.database(atVersion: 6))
