@@ -103,6 +103,21 @@ extension GtkSuites {
             #expect(!GtkTestHarness.isVisible(bar.progressBar))
         }
 
+        @Test("With llama-server there and only the model missing, the offer says it downloads the model, in a minute or two")
+        func onlyTheModelMissing() async throws {
+            let setUp = try ScriptedSetUp()
+            defer { setUp.end() }
+            try FileManager.default.createDirectory(at: setUp.runtimeDirectory, withIntermediateDirectories: true)
+            try Data(#"{"llama_server": "/bin/true", "models": {}}"#.utf8).write(to: setUp.runtimeDirectory.appending(path: "manifest.json"))
+            let (app, window) = try await Self.launch(setUp)
+            defer { GtkTestHarness.close(app) }
+            let bar = window.chatPage.runtimeSetup
+            try await GtkTestHarness.pump(until: { bar.isShown }, "the offer")
+            #expect(Self.message(bar) == "Set up the local model — a minute or two. Agent downloads the model; the window stays usable meanwhile.")
+            let page = window.chatPage.emptyPage
+            #expect(page.descriptionText.contains("Setting it up (the bar above) downloads the model, a minute or two"), "\(page.descriptionText)")
+        }
+
         @Test("A failed set-up says so with the end of its log, and offers to try again")
         func failureShowsTheLogTail() async throws {
             let setUp = try ScriptedSetUp()

@@ -35,8 +35,13 @@ public final class RuntimeInstaller {
     private var cancelled = false
     /// The run's end has been handled (it can come before the spawn's result is back).
     private var ended = false
-    /// What the whole set-up takes on two cores the first time (llama.cpp's build), as offered.
-    public static let expectedDuration = "about 7 minutes"
+    /// What setting up `runtimeDirectory` does and takes on two cores, as offered: llama.cpp
+    /// built the first time; with llama-server there already, only a model downloaded.
+    public static func plan(in runtimeDirectory: URL) -> (work: String, duration: String) {
+        (try? LocalRuntime.locate(in: runtimeDirectory)) == nil
+            ? ("builds llama.cpp on this computer", "about 7 minutes")
+            : ("downloads the model", "a minute or two")
+    }
 
     public init(runtimeDirectory: URL, model: LocalModel, script: URL? = RuntimeInstallScript.locate(),
                 logFile: URL = AppIdentity.cacheDirectory.appending(path: "install-runtime.log")) {

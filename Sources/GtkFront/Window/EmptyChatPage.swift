@@ -47,10 +47,12 @@ final class EmptyChatPage {
         let description: String
         switch viewModel.status.connection {
         case .unavailable where viewModel.localServerMissingRuntime != nil:
+            let server = viewModel.localServerMissingRuntime
+            let plan = RuntimeInstaller.plan(in: server?.runtimeDirectory ?? LocalRuntime.defaultDirectory)
             icon = "folder-download-symbolic"
             title = "The Local Model Is Not Set Up"
-            description = "Setting it up (the bar above) builds llama.cpp on this computer, \(RuntimeInstaller.expectedDuration) "
-                + "the first time; you can keep writing meanwhile. Or install it from a terminal: \(LocalRuntime.installCommand)"
+            description = "Setting it up (the bar above) \(plan.work), \(plan.duration); you can keep writing meanwhile. "
+                + "Or install it from a terminal: \(server?.model.installCommand ?? LocalRuntime.installCommand)"
                 + "\n\nPreferences (Ctrl+,) can send chats to another server."
         case .unavailable(let reason):
             icon = "dialog-warning-symbolic"

@@ -94,7 +94,8 @@ final class RuntimeSetupBar {
     /// while it runs, its failure until tried again; hidden otherwise.
     func refresh() {
         let state = installer?.state ?? .idle
-        let offered = viewModel.localServerMissingRuntime != nil
+        let missing = viewModel.localServerMissingRuntime
+        let offered = missing != nil
         var message = ""
         var startLabel = "_Set Up"
         var fraction: Double?
@@ -111,8 +112,8 @@ final class RuntimeSetupBar {
             startLabel = "_Try Again"
             tail = logTail
         case .idle, .finished:
-            message = "Set up the local model — \(RuntimeInstaller.expectedDuration). Agent builds llama.cpp on this computer; "
-                + "the window stays usable meanwhile."
+            let plan = RuntimeInstaller.plan(in: missing?.runtimeDirectory ?? installer?.runtimeDirectory ?? LocalRuntime.defaultDirectory)
+            message = "Set up the local model — \(plan.duration). Agent \(plan.work); the window stays usable meanwhile."
         }
         let shown = installer?.isRunning == true || (offered && state != .finished)
         gtk_label_set_text(messageLabel.opaque, message)
