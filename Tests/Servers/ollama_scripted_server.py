@@ -30,7 +30,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from openai_test_server import read_request  # noqa: E402
+from openai_test_server import Server, exit_when_parent_goes, read_request  # noqa: E402
 
 LOCK = threading.Lock()
 STORES = {}
@@ -213,17 +213,6 @@ class Handler(socketserver.BaseRequestHandler):
             self.request.sendall(b"0\r\n\r\n")
         except OSError:
             pass
-
-
-class Server(socketserver.ThreadingTCPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-
-def exit_when_parent_goes():
-    """The test process holds our stdin open; when it ends, so do we."""
-    sys.stdin.buffer.read()
-    os._exit(0)
 
 
 def main():
