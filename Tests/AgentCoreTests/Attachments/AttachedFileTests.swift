@@ -7,13 +7,11 @@ import TestSupport
 /// sizes past the budget — and `agent-cli --attach`.
 @Suite("Attached files")
 struct AttachedFileTests {
-    let folder = FileManager.default.temporaryDirectory.appending(path: "agent-attach-\(UUID().uuidString)")
+    let scratch = TemporaryFolder("agent-attach")
+    var folder: URL { scratch.url }
 
     func write(_ name: String, _ bytes: [UInt8]) throws -> URL {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appending(path: name)
-        try Data(bytes).write(to: url)
-        return url
+        try scratch.write(name, bytes)
     }
 
     @Test("UTF-8 with and without a byte-order mark, UTF-16 LE and BE with one, and Latin-1")

@@ -1,18 +1,17 @@
 @testable import AgentCore
 import Foundation
+import TestSupport
 import Testing
 
 /// The header of a GGUF file, read without loading the model: real files from the test
 /// runtime, and files that are not GGUF or are cut short.
 @Suite("GGUF header")
 struct GGUFHeaderTests {
-    let folder = FileManager.default.temporaryDirectory.appending(path: "agent-gguf-\(UUID().uuidString)")
+    let scratch = TemporaryFolder("agent-gguf")
+    var folder: URL { scratch.url }
 
     func write(_ name: String, _ bytes: [UInt8]) throws -> URL {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appending(path: name)
-        try Data(bytes).write(to: url)
-        return url
+        try scratch.write(name, bytes)
     }
 
     @Test("The runtime's model files: architecture and trained context")

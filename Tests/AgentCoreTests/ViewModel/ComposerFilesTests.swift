@@ -10,13 +10,11 @@ import Testing
 @Suite("Files in the composer")
 struct ComposerFilesTests {
     let server = TestServer.shared
-    let folder = FileManager.default.temporaryDirectory.appending(path: "agent-composer-\(UUID().uuidString)")
+    let scratch = TemporaryFolder("agent-composer")
+    var folder: URL { scratch.url }
 
     func write(_ name: String, _ bytes: [UInt8]) throws -> URL {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appending(path: name)
-        try Data(bytes).write(to: url)
-        return url
+        try scratch.write(name, bytes)
     }
 
     func png() throws -> URL {
