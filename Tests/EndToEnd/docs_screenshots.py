@@ -110,6 +110,14 @@ def x_window(name):
     return wait_for(f"an X window named {name}", search)[-1]
 
 
+def close_preferences():
+    """Closes Preferences as a person does, with Escape, and waits until it has gone."""
+    subprocess.run(["xdotool", "windowfocus", "--sync", x_window("^Preferences$"), "key", "--clearmodifiers", "Escape"],
+                   check=True)
+    wait_for("Preferences to close", lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Preferences$"],
+                                                             capture_output=True).returncode != 0, timeout=10)
+
+
 def shoot(window, path):
     time.sleep(0.8)
     subprocess.run(["import", "-window", window, path], check=True)
@@ -178,10 +186,7 @@ def preferences(path):
         time.sleep(0.5)
         click(row, x_window("^Preferences$"))
         shoot(x_window("^Preferences$"), path)
-        subprocess.run(["xdotool", "windowfocus", "--sync", x_window("^Preferences$"), "key", "--clearmodifiers", "Escape"],
-                       check=True)
-        wait_for("Preferences to close", lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Preferences$"],
-                                                                 capture_output=True).returncode != 0, timeout=10)
+        close_preferences()
     return body
 
 
@@ -315,9 +320,7 @@ def mcp(launch_path, tool_path, preferences_path):
         click(row, preferences)
         time.sleep(0.6)
         shoot(preferences, preferences_path)
-        subprocess.run(["xdotool", "windowfocus", "--sync", preferences, "key", "--clearmodifiers", "Escape"], check=True)
-        wait_for("Preferences to close", lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Preferences$"],
-                                                                 capture_output=True).returncode != 0, timeout=10)
+        close_preferences()
     return body
 
 
@@ -454,9 +457,7 @@ def local_model_file(path):
         wait_for("the file's row", lambda: named(window, "gemma-3-270m-q4_k_m", [Atspi.Role.LABEL]), timeout=10)
         subprocess.run(["xdotool", "windowfocus", "--sync", preferences], check=True)
         shoot(preferences, path)
-        subprocess.run(["xdotool", "key", "--clearmodifiers", "Escape"], check=True)
-        wait_for("Preferences to close", lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Preferences$"],
-                                                                 capture_output=True).returncode != 0, timeout=10)
+        close_preferences()
     return body
 
 
@@ -581,9 +582,7 @@ def ollama_pull(path, events_url, store):
         wait_for("the progress shown", lambda: "50%" in label_texts(window) or any("of 27" in t for t in label_texts(window)),
                  timeout=10)
         shoot(preferences, path)
-        subprocess.run(["xdotool", "windowfocus", "--sync", preferences, "key", "--clearmodifiers", "Escape"], check=True)
-        wait_for("Preferences to close", lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Preferences$"],
-                                                                 capture_output=True).returncode != 0, timeout=10)
+        close_preferences()
     return body
 
 
