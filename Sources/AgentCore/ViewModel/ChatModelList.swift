@@ -27,7 +27,7 @@ public final class ChatModelList {
 
     /// The CPU threads a local model chosen for a chat runs with while the default is a
     /// server (the local default's server has its own); nil: one per core.
-    public var localThreads: Int?
+    public internal(set) var localThreads: Int?
 
     /// Told when either list changed.
     var onChange: (() -> Void)?

@@ -58,6 +58,14 @@ extension ChatViewModel {
         if chosenModel?.place == .server { listModels() }
     }
 
+    /// The models the local runtime can run, and the threads a chat's own local model runs with
+    /// while a server is the default; the open chat's own local model follows a change at once.
+    public func setLocalModels(_ local: [LocalModel], threads: Int?) {
+        models.local = local
+        models.localThreads = threads
+        applyChosenModel()
+    }
+
     /// Switches to the chosen model's connection unless the one replies go to already is it.
     func applyChosenModel() {
         let wanted = defaultConnection.choosing(chosenModel, localModels: models.local, localThreads: models.localThreads)

@@ -55,7 +55,7 @@ extension ChatWindow {
 
     /// The models the model menu offers under "On This Computer", and the threads they run with.
     func refreshLocalModels() {
-        viewModel.models.local = preferences?.settings.localModelChoices ?? (try? InstalledModels.builtIns()) ?? []
-        viewModel.models.localThreads = preferences?.settings.localThreads
+        viewModel.setLocalModels(preferences?.settings.localModelChoices ?? (try? InstalledModels.builtIns()) ?? [],
+                                 threads: preferences?.settings.localThreads)
     }
 }

@@ -133,17 +133,19 @@ struct ChatModelChoiceTests {
         #expect(model.goneModel == nil)
     }
 
-    @Test("A local model chosen for a chat while a server is the default runs with the threads set in Preferences")
+    @Test("A local model chosen for a chat while a server is the default runs with the threads set in Preferences, and follows a change")
     func localModelBesideAServerKeepsTheThreads() {
+        // A file that is not there: the connection is made, and no llama-server starts.
+        let file = LocalModel.file(URL(filePath: "/nonexistent/agent-threads-test.gguf"))
         let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("echo"), model: "test-model")))
-        model.models.local = [.smolLM2]
-        model.models.localThreads = 1
-        model.choose(.local(.smolLM2))
-        #expect(model.connection.localModel == .smolLM2)
+        defer { model.connection.shutdown() }
+        model.setLocalModels([file], threads: 1)
+        model.choose(.local(file))
+        #expect(model.connection.localModel == file)
         #expect(model.connection.localServer?.threads == 1)
-        model.models.localThreads = nil
-        model.choose(nil)
-        model.choose(.local(.smolLM2))
+        model.setLocalModels([file], threads: 2)
+        #expect(model.connection.localServer?.threads == 2, "a change in Preferences reaches the chat's own local model")
+        model.setLocalModels([file], threads: nil)
         #expect(model.connection.localServer?.threads == ProcessInfo.processInfo.activeProcessorCount, "nil: one per core")
     }
 
