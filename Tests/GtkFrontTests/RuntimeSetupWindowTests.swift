@@ -28,8 +28,7 @@ extension GtkSuites {
                 // Read-write, so opening does not wait for the script to open the other end.
                 steps = open(fifo, O_RDWR | O_CLOEXEC)
                 guard steps >= 0 else { throw POSIXError(.EIO) }
-                let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                    .appending(path: "Servers/scripted-install-runtime")
+                let script = TiedProcess.serversDirectory.appending(path: "scripted-install-runtime")
                 setenv(RuntimeInstallScript.overrideVariable, script.path, 1)
                 setenv("AGENT_TEST_INSTALL_STEPS", fifo, 1)
             }
@@ -113,9 +112,10 @@ extension GtkSuites {
             defer { GtkTestHarness.close(app) }
             let bar = window.chatPage.runtimeSetup
             try await GtkTestHarness.pump(until: { bar.isShown }, "the offer")
-            #expect(Self.message(bar) == "Set up the local model — a minute or two. Agent downloads the model; the window stays usable meanwhile.")
+            #expect(Self.message(bar) == "Set up the local model — a minute or two. Agent downloads SmolLM2-135M-Instruct; the window stays usable meanwhile.")
             let page = window.chatPage.emptyPage
-            #expect(page.descriptionText.contains("Setting it up (the bar above) downloads the model, a minute or two"), "\(page.descriptionText)")
+            #expect(page.descriptionText.contains("Setting it up (the bar above) downloads SmolLM2-135M-Instruct (a minute or two)"),
+                    "\(page.descriptionText)")
         }
 
         @Test("A failed set-up says so with the end of its log, and offers to try again")

@@ -35,12 +35,12 @@ public final class RuntimeInstaller {
     private var cancelled = false
     /// The run's end has been handled (it can come before the spawn's result is back).
     private var ended = false
-    /// What setting up `runtimeDirectory` does and takes on two cores, as offered: llama.cpp
-    /// built the first time; with llama-server there already, only a model downloaded.
-    public static func plan(in runtimeDirectory: URL) -> (work: String, duration: String) {
+    /// What setting up `model` in `runtimeDirectory` does and takes on two cores, as offered:
+    /// llama.cpp built the first time; with llama-server there already, only the model downloaded.
+    public static func plan(for model: LocalModel, in runtimeDirectory: URL) -> (work: String, duration: String) {
         (try? LocalRuntime.locate(in: runtimeDirectory)) == nil
             ? ("builds llama.cpp on this computer", "about 7 minutes")
-            : ("downloads the model", "a minute or two")
+            : ("downloads \(model.displayName)", "a minute or two")
     }
 
     public init(runtimeDirectory: URL, model: LocalModel, script: URL? = RuntimeInstallScript.locate(),

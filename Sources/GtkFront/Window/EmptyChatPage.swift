@@ -45,23 +45,22 @@ final class EmptyChatPage {
         var icon = AppIdentity.applicationID
         let title: String
         let description: String
-        switch viewModel.status.connection {
-        case .unavailable where viewModel.localServerMissingRuntime != nil:
-            let server = viewModel.localServerMissingRuntime
-            let plan = RuntimeInstaller.plan(in: server?.runtimeDirectory ?? LocalRuntime.defaultDirectory)
+        switch (viewModel.status.connection, viewModel.localServerMissingRuntime) {
+        case (.unavailable, let server?):
+            let plan = RuntimeInstaller.plan(for: server.model, in: server.runtimeDirectory)
             icon = "folder-download-symbolic"
             title = "The Local Model Is Not Set Up"
-            description = "Setting it up (the bar above) \(plan.work), \(plan.duration); you can keep writing meanwhile. "
-                + "Or install it from a terminal: \(server?.model.installCommand ?? LocalRuntime.installCommand)"
+            description = "Setting it up (the bar above) \(plan.work) (\(plan.duration)); you can keep writing meanwhile. "
+                + "Or install it from a terminal: \(server.model.installCommand)"
                 + "\n\nPreferences (Ctrl+,) can send chats to another server."
-        case .unavailable(let reason):
+        case (.unavailable(let reason), nil):
             icon = "dialog-warning-symbolic"
             title = "\(model) Is Unavailable"
             description = reason + "\n\nPreferences (Ctrl+,) can send chats to another server."
-        case .starting:
+        case (.starting, _):
             title = "Starting \(model)…"
             description = "It runs on this computer: nothing you write leaves it."
-        case .idle, .ready:
+        case (.idle, _), (.ready, _):
             title = "Chat with \(model)"
             description = connection.isLocal ? "It runs on this computer: nothing you write leaves it."
                 : "It runs on \(connection.locationDescription)."

