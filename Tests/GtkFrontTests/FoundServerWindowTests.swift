@@ -125,10 +125,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { !found.isSearching }, "the second look")
             #expect(found.addButtons.isEmpty, "found again, and still shown as added, not offered twice")
 
-            try await Xdo.focus(preferences.window)
-            let closeButton = try #require(GtkTestHarness.descendant(withCSSClass: "close", in: preferences.window))
-            try await Xdo.click(closeButton)
-            try await GtkTestHarness.pump(until: { window.preferencesWindow == nil }, "Preferences to close")
+            try await PreferencesWindowTests().close(preferences, of: window)
             let profile = try #require(settings.serverProfiles.first)
             #expect(profile.url == Self.ollamaURL && profile.model == "llama3.2:latest")
             #expect(settings.activeProfileID == profile.id)

@@ -32,9 +32,13 @@ public final class ServerScript: Sendable {
         self.lifeline = lifeline
     }
 
-    /// Ends the script and waits for it.
+    /// Ends the script and waits for it: its stdin closed, and if it has not gone within ten
+    /// seconds (stuck before it watches its stdin), SIGTERM.
     public func stop() {
         try? lifeline.fileHandleForWriting.close()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+        if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }
 }

@@ -137,7 +137,6 @@ public final class ChatWindow {
         composer.input.focus()
     }
 
-
     /// Remembers the window's size for the next start.
     func saveWindowState() {
         WindowState.save(window, to: preferences?.settings)

@@ -66,7 +66,7 @@ struct OllamaModelManagerTests {
             try await manager.pull("gemma3:270m") { step in if step.fraction != nil { started.withLock { $0 = true } } }
         }
         #expect(try await ollama.event("held", of: "gemma3:270m", in: store), "the pull reached its gate")
-        #expect(try await TestTiming.eventually { started.withLock { $0 } }, "progress arrived before the gate")
+        #expect(try await TestTiming.eventually { started.withLock { $0 } }, "progress arrived")
         pull.cancel()
         await #expect(throws: CancellationError.self) { try await pull.value }
         #expect(try await ollama.event("client-closed", of: "gemma3:270m", in: store, within: .seconds(5)),

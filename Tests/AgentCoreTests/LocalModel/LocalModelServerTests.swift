@@ -268,15 +268,8 @@ struct LocalModelServerTests {
         let child = try #require(children.first)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        var gone = false
-        for _ in 0..<300 {
-            if kill(child, 0) != 0 || Self.isZombie(child) {
-                gone = true
-                break
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(gone, "llama-server \(child) outlived its parent")
+        #expect(try await TestTiming.eventually(within: .seconds(3)) { kill(child, 0) != 0 || Self.isZombie(child) },
+                "llama-server \(child) outlived its parent")
     }
 
     static func llamaServers() -> Set<pid_t> {

@@ -25,19 +25,16 @@ struct MCPServerTests {
         return await toolbox.run(ToolCall(id: "t", name: name, arguments: arguments), progress: progress)
     }
 
-    /// The pids of processes whose command line matches `pattern`; with `ownChildren`, only
-    /// this test process's children (other tests run servers of the same name at the same time).
     /// Whether the first server's log comes to hold `text` within a few seconds.
     static func log(of hub: MCPHub, comesTo text: String) async throws -> Bool {
         let log = try #require(hub.servers.first).log.file
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            if ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains(text) { return true }
-            try await Task.sleep(for: .milliseconds(20))
+        return try await TestTiming.eventually(within: .seconds(5)) {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains(text)
         }
-        return false
     }
 
+    /// The pids of processes whose command line matches `pattern`; with `ownChildren`, only
+    /// this test process's children (other tests run servers of the same name at the same time).
     static func processes(matching pattern: String, ownChildren: Bool = false) -> [String] {
         let pgrep = Process()
         pgrep.executableURL = URL(filePath: "/usr/bin/pgrep")

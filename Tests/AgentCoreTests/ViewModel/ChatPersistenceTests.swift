@@ -79,11 +79,9 @@ struct ChatPersistenceTests {
         let model = viewModel("stall", store: store)
         model.draft = "wait"
         model.send()
-        // The shared test server may be busy with another suite's 10 MB reply: wait long.
-        for _ in 0..<(3000 * TestTiming.scale) where model.conversation.count < 2 || model.conversation[1].text.isEmpty {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        try #require(model.conversation.count == 2 && !model.conversation[1].text.isEmpty, "the first token arrived")
+        // The shared test server may be busy with another suite's 10 MB reply: eventually waits long.
+        try #require(try await TestTiming.eventually { model.conversation.count == 2 && !model.conversation[1].text.isEmpty },
+                     "the first token arrived")
         model.stop()
         await model.waitUntilIdle()
         let saved = try store.messages(in: #require(model.chat).id).map(\.message)

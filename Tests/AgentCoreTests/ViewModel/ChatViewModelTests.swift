@@ -39,9 +39,7 @@ struct ChatViewModelTests {
         model.observe { changes.append($0) }
         model.draft = "  Hi there "
         model.send()
-        for _ in 0..<(2000 * TestTiming.scale) where model.conversation.count < 2 || model.conversation[1].text.isEmpty {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        _ = try await TestTiming.eventually { model.conversation.count == 2 && !model.conversation[1].text.isEmpty }
         #expect(model.conversation.count == 2 && model.conversation[1].text == "Streaming", "the first word, while the server holds the rest")
         #expect(model.conversation.count == 2 && model.conversation[1].state == .streaming)
         let changedBeforeRelease = changes.filter { $0 == .messageChanged(1) }.count
@@ -127,11 +125,9 @@ struct ChatViewModelTests {
         let model = viewModel("stall")
         model.draft = "go"
         model.send()
-        // The shared test server may be busy with another suite's 10 MB reply: wait long.
-        for _ in 0..<(3000 * TestTiming.scale) where model.conversation.count < 2 || model.conversation[1].text.isEmpty {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        try #require(model.conversation.count == 2 && !model.conversation[1].text.isEmpty, "the first token arrived")
+        // The shared test server may be busy with another suite's 10 MB reply: eventually waits long.
+        try #require(try await TestTiming.eventually { model.conversation.count == 2 && !model.conversation[1].text.isEmpty },
+                     "the first token arrived")
         model.stop()
         await model.waitUntilIdle()
         #expect(model.conversation[1].text == "Waiting")
