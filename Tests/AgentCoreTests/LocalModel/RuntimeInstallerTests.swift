@@ -105,7 +105,7 @@ struct RuntimeInstallerTests {
     }
 
     @Test("The real script ends the set-up, and all it started, when its stdin closes: an app killed outright leaves no build running",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(3)))
     func realScriptEndsWithTheApp() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
