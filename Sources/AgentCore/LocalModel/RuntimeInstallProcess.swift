@@ -122,8 +122,8 @@ final class RuntimeInstallProcess: Sendable {
             // Its last lines explain the end: read them before telling of it. (The group is
             // killed, so the pipes close at once unless something left the group; a loaded
             // machine may still take a while to run the readers.)
-            _ = stdoutDrained.wait(timeout: .now() + .seconds(30))
-            _ = stderrDrained.wait(timeout: .now() + .seconds(30))
+            _ = stdoutDrained.wait(timeout: .now() + .seconds(10))
+            _ = stderrDrained.wait(timeout: .now() + .seconds(10))
             log.withLock { descriptor in
                 close(descriptor)
                 descriptor = -1

@@ -22,10 +22,15 @@ struct RuntimeInstallerTests {
         var seen: [RuntimeInstaller.State] = [installer.state]
         // A test over its time limit leaves no build behind.
         await withTaskCancellationHandler {
-            for await state in states {
+            // Ends at the first state that ends the run as it was handed on: the installer may
+            // already have gone further than the states still waiting in the stream.
+            loop: for await state in states {
                 seen.append(state)
-                if case .running = state { whileRunning(installer) }
-                if !installer.isRunning { break }
+                switch state {
+                case .running: whileRunning(installer)
+                case .cancelling: continue
+                case .idle, .failed, .finished: break loop
+                }
             }
         } onCancel: {
             continuation.finish()
