@@ -114,6 +114,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { bar.isShown }, "the offer")
             #expect(Self.message(bar) == "Set up the local model — a minute or two. Agent downloads SmolLM2-135M-Instruct; the window stays usable meanwhile.")
             let page = window.chatPage.emptyPage
+            try await GtkTestHarness.pump(until: { page.title == "The Local Model Is Not Set Up" }, "the model found missing")
             #expect(page.descriptionText.contains("Setting it up (the bar above) downloads SmolLM2-135M-Instruct (a minute or two)"),
                     "\(page.descriptionText)")
         }
