@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""A fresh clone's first `scripts/run`: how long until the window is on screen, and until
-the local model's set-up has started behind it (and, with --wait-setup, finished).
+"""A fresh clone's first `scripts/run`: how long until the window is on screen, until the
+local model's set-up has started behind it (and, with --wait-setup, finished), and until the
+release build made behind the first window is done.
 
 The repository (default: this one) is cloned into a temporary folder (no .build), the
 runtime folder is empty (AGENT_RUNTIME_DIR) and the data, config and cache folders are new;
@@ -71,6 +72,9 @@ def main():
         if arguments.wait_setup:
             wait_for("manifest", lambda: os.path.isfile(os.path.join(runtime, "manifest.json")), 30 * 60)
             print(f"scripts/run → set-up finished: {time.monotonic() - start:.1f} s")
+        # The first run's window is the debug build's; the release build follows behind it.
+        wait_for("release build", lambda: os.path.isfile(os.path.join(clone, ".build", "release", "agent")), 30 * 60)
+        print(f"scripts/run → release build finished behind it: {time.monotonic() - start:.1f} s")
         subprocess.run(["xdotool", "key", "--window", window, "--clearmodifiers", "ctrl+q"], env=env, check=False)
         run.wait(timeout=30)
     finally:
