@@ -5,8 +5,7 @@ import Foundation
 public enum KnowledgeFolder {
     /// Writes `count` files of about `size` bytes into `folder`; the file holding the fact.
     public static func make(_ folder: URL, count: Int = 1000, size: Int = 100_000) throws -> URL {
-        let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appending(path: "Servers/make_knowledge_folder.py")
+        let script = TiedProcess.serversDirectory.appending(path: "make_knowledge_folder.py")
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/python3")
         process.arguments = [script.path, folder.path, String(count), String(size)]

@@ -14,9 +14,7 @@ public enum MCPTestServers {
         return data.appending(path: "io.github.agentdesktop.Agent/test-servers/venv")
     }
 
-    static var servers: URL {
-        URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appending(path: "Servers")
-    }
+    static var servers: URL { TiedProcess.serversDirectory }
 
     /// `mcp-server-time` over stdio, answering in UTC.
     public static func time(name: String = "time", timeout: Duration? = nil) -> MCPServerConfig {

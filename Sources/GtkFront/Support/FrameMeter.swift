@@ -1,3 +1,4 @@
+import AgentCore
 import CGtk
 import FoundationEssentials
 import Glibc
@@ -52,8 +53,7 @@ final class FrameMeter {
         ]
         let report = Data((lines.joined(separator: "\n") + "\n").utf8)
         if !FileManager.default.createFile(atPath: path, contents: report) {
-            let message = "Could not write the frame report to \(path)\n"
-            _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+            FileDescriptorWriting.writeAll(Array("Could not write the frame report to \(path)\n".utf8), to: STDERR_FILENO)
         }
     }
 }
