@@ -32,7 +32,7 @@ public enum MCPTestServers {
     }
 
     /// The SDK's HTTP server, run for one test; it ends with `stop()` or the test process.
-    public final class HTTPServer: @unchecked Sendable {
+    public final class HTTPServer: Sendable {
         public let port: Int
         public let token: String
         private let script: ServerScript
