@@ -33,11 +33,16 @@ final class StoredChat: Sendable {
             guard let id = UUID(uuidString: spec), let existing = try store.chat(id) else { throw UnknownChat(id: spec) }
             summary = existing
         }
-        let history = Conversation(messages: try store.messages(in: summary.id).map(\.message)).context()
+        let leaf = try store.currentLeaf(of: summary.id)
+        let history = Conversation(messages: try leaf.map { try store.branch(endingAt: $0).map(\.message) } ?? []).context()
         let userSeq = try store.nextSeq(in: summary.id)
+        var user = user
+        user.parentID = leaf
         try store.save(user, in: summary.id, seq: userSeq)
-        let placeholder = ReplyLifecycle.placeholder(model: model)
+        var placeholder = ReplyLifecycle.placeholder(model: model)
+        placeholder.parentID = user.id
         try store.save(placeholder, in: summary.id, seq: userSeq + 1)
+        try store.setCurrent(summary.id, placeholder.id)
         try store.touchChat(summary.id, model: model)
         messages = Mutex((user, placeholder))
         let failed = saveFailed

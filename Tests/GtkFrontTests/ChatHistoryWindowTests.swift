@@ -82,7 +82,7 @@ extension GtkSuites {
                             text: index == 41 ? "The word albatross appears here only." : "Message \(index): " + String(repeating: "words ", count: 20),
                             state: .done)
             }
-            try store.saveAll(messages, in: chat.id, firstSeq: 0)
+            try store.saveAll(ChatMessage.chained(messages), in: chat.id, firstSeq: 0)
             let (app, window) = try await launch(file: file, settings: try TestTools.settings())
             defer { GtkTestHarness.close(app) }
             let library = try #require(window.library)
@@ -193,7 +193,7 @@ extension GtkSuites {
             let file = Self.temporaryFile()
             let store = try ChatStore(file: file)
             let chat = try store.createChat(ChatSummary(title: "Paged"))
-            try store.saveAll((0..<200).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "Message number \($0)", state: .done) },
+            try store.saveAll(ChatMessage.chained((0..<200).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "Message number \($0)", state: .done) }),
                               in: chat.id, firstSeq: 0)
             let settings = try TestTools.settings()
             settings.lastChat = chat.id

@@ -87,10 +87,10 @@ extension GtkSuites {
             let greeting = try store.createChat(ChatSummary(title: "Greeting", updated: Date()))
             let reply = ChatMessage(role: .assistant, text: Self.answer, model: "qwen3", state: .done,
                                     reasoning: Reasoning(text: Self.thought, seconds: 3.2))
-            try store.saveAll([ChatMessage(role: .user, text: "hi", state: .done), reply], in: greeting.id, firstSeq: 0)
+            try store.saveAll(ChatMessage.chained([ChatMessage(role: .user, text: "hi", state: .done), reply]), in: greeting.id, firstSeq: 0)
             let other = try store.createChat(ChatSummary(title: "Other", updated: Date(timeIntervalSinceNow: -60)))
-            try store.saveAll([ChatMessage(role: .user, text: "yo", state: .done),
-                               ChatMessage(role: .assistant, text: "Yo.", state: .done)], in: other.id, firstSeq: 0)
+            try store.saveAll(ChatMessage.chained([ChatMessage(role: .user, text: "yo", state: .done),
+                                                   ChatMessage(role: .assistant, text: "Yo.", state: .done)]), in: other.id, firstSeq: 0)
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "qwen3"), store: store,
                                                 settings: try TestTools.settings())
             defer { GtkTestHarness.close(app) }

@@ -24,6 +24,9 @@ public enum MessageState: String, Codable, Sendable {
 /// One message in a conversation, as stored and as shown.
 public struct ChatMessage: Identifiable, Sendable, Equatable {
     public let id: UUID
+    /// The message this one follows in its chat's tree; nil for a first message. Messages
+    /// with the same parent are versions of each other (an edit, a regenerated reply).
+    public var parentID: UUID?
     public var role: Role
     public var text: String
     /// The model that wrote an assistant message (the server's own name when it gives one).
@@ -41,10 +44,11 @@ public struct ChatMessage: Identifiable, Sendable, Equatable {
     /// What a reasoning model thought before its answer (not part of `text`).
     public var reasoning: Reasoning?
 
-    public init(id: UUID = UUID(), role: Role, text: String, model: String? = nil, time: Date = Date(), state: MessageState,
-                toolCalls: [ToolCall] = [], usage: TokenUsage? = nil, attachments: [AttachedFile] = [],
+    public init(id: UUID = UUID(), parentID: UUID? = nil, role: Role, text: String, model: String? = nil, time: Date = Date(),
+                state: MessageState, toolCalls: [ToolCall] = [], usage: TokenUsage? = nil, attachments: [AttachedFile] = [],
                 sources: [KnowledgeSource] = [], reasoning: Reasoning? = nil) {
         self.id = id
+        self.parentID = parentID
         self.role = role
         self.text = text
         self.model = model
@@ -55,6 +59,17 @@ public struct ChatMessage: Identifiable, Sendable, Equatable {
         self.attachments = attachments
         self.sources = sources
         self.reasoning = reasoning
+    }
+
+    /// `messages` as one branch: each follows the one before it, the first follows `parent`.
+    public static func chained(_ messages: [ChatMessage], after parent: UUID? = nil) -> [ChatMessage] {
+        var previous = parent
+        return messages.map { message in
+            var message = message
+            message.parentID = previous
+            previous = message.id
+            return message
+        }
     }
 
     /// The time in ISO 8601 (UTC), as it is stored.

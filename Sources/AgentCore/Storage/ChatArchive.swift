@@ -1,9 +1,11 @@
 import FoundationEssentials
 
-/// Chats as files: JSON that imports back exactly (one chat or all), and Markdown to read.
-/// A reply's reasoning goes into JSON only: the Markdown is the conversation itself.
+/// Chats as files: JSON that imports back exactly (one chat or all: every branch, each
+/// message's `parent`, the branch shown as the chat's `current`, its settings), and Markdown
+/// to read (the branch shown). A reply's reasoning goes into JSON only: the Markdown is the
+/// conversation itself. Version 1 files (one branch, no parents) still import.
 public enum ChatArchive {
-    /// A chat with all its messages.
+    /// A chat with all its messages, parents before children.
     public struct Chat: Sendable, Equatable {
         public var summary: ChatSummary
         public var messages: [ChatMessage]
@@ -12,10 +14,22 @@ public enum ChatArchive {
             self.summary = summary
             self.messages = messages
         }
+
+        /// The branch the chat shows, first message first: up from `current` (else the last message).
+        public var branchShown: [ChatMessage] {
+            let byID = Dictionary(messages.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            var branch: [ChatMessage] = []
+            var next = summary.currentMessageID.flatMap { byID[$0] } ?? messages.last
+            while let message = next, branch.count < messages.count {
+                branch.append(message)
+                next = message.parentID.flatMap { byID[$0] }
+            }
+            return branch.reversed()
+        }
     }
 
     public static let format = "agent-chats"
-    public static let version = 1
+    public static let version = 2
 
     public struct FormatError: Error, Equatable, LocalizedError {
         public let message: String
@@ -45,6 +59,11 @@ public enum ChatArchive {
         if let choice = chat.summary.chosenModel {
             members.append(("chosenModel", .object([("name", .string(choice.name)), ("place", .string(choice.place.rawValue))])))
         }
+        if let temperature = chat.summary.temperature { members.append(("temperature", .number(temperature))) }
+        if let maxTokens = chat.summary.maxTokens { members.append(("maxTokens", .number(Double(maxTokens)))) }
+        members.append(("toolsEnabled", .bool(chat.summary.toolsEnabled)))
+        if let preset = chat.summary.preset { members.append(("preset", .string(preset))) }
+        members.append(("current", chat.summary.currentMessageID.map { .string($0.uuidString) } ?? .null))
         members.append(("messages", .array(chat.messages.map(json))))
         return .object(members)
     }
@@ -59,6 +78,7 @@ public enum ChatArchive {
     private static func json(_ message: ChatMessage) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("id", .string(message.id.uuidString)),
+            ("parent", message.parentID.map { .string($0.uuidString) } ?? .null),
             ("role", .string(message.role.rawValue)),
             ("text", .string(message.text)),
             ("time", .number(message.time.timeIntervalSince1970)),
@@ -118,36 +138,70 @@ public enum ChatArchive {
             guard let id = chat["id"]?.stringValue.flatMap(UUID.init(uuidString:)), let title = chat["title"]?.stringValue else {
                 throw FormatError(message: "A chat in the export has no id or title.")
             }
-            let summary = ChatSummary(id: id, title: title,
+            var summary = ChatSummary(id: id, title: title,
                                       created: Self.date(chat["created"]),
                                       updated: Self.date(chat["updated"]),
                                       model: chat["model"]?.stringValue, serverProfile: chat["serverProfile"]?.stringValue,
                                       systemPrompt: chat["systemPrompt"]?.stringValue ?? "",
-                                      chosenModel: chat["chosenModel"].flatMap(Self.modelChoice))
-            let messages = try (chat["messages"]?.arrayValue ?? []).map { message -> ChatMessage in
-                guard let id = message["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
-                      let role = message["role"]?.stringValue.flatMap(Role.init(rawValue:)),
-                      let text = message["text"]?.stringValue else {
-                    throw FormatError(message: "A message in “\(title)” has no id, role or text.")
-                }
-                let usage = message["usage"].map { usage in
-                    TokenUsage(promptTokens: usage["promptTokens"]?.intValue,
-                               completionTokens: usage["completionTokens"]?.intValue,
-                               generationSeconds: usage["generationSeconds"]?.numberValue)
-                }
-                return ChatMessage(id: id, role: role, text: text, model: message["model"]?.stringValue,
-                                   time: Self.date(message["time"]),
-                                   state: message["state"]?.stringValue.flatMap(MessageState.init(rawValue:)) ?? .done,
-                                   toolCalls: (message["toolCalls"]?.arrayValue ?? []).compactMap(ToolCall.init(json:)),
-                                   usage: usage,
-                                   attachments: try (message["attachments"]?.arrayValue ?? []).map { try attachment($0, in: title) },
-                                   sources: (message["sources"]?.arrayValue ?? []).compactMap(KnowledgeSource.init(json:)),
-                                   reasoning: message["reasoning"]?.stringValue.map { text in
-                                       Reasoning(text: text, seconds: Self.seconds(message["reasoningSeconds"]))
-                                   })
+                                      chosenModel: chat["chosenModel"].flatMap(Self.modelChoice),
+                                      temperature: Self.temperature(chat["temperature"]),
+                                      maxTokens: chat["maxTokens"]?.intValue.flatMap { $0 > 0 ? $0 : nil },
+                                      toolsEnabled: chat["toolsEnabled"]?.boolValue ?? true,
+                                      preset: chat["preset"]?.stringValue)
+            var messages = try (chat["messages"]?.arrayValue ?? []).map { try message($0, in: title) }
+            if fileVersion < 2 {
+                messages = ChatMessage.chained(messages)
+            } else {
+                try checkTree(messages, in: title)
             }
+            let current = chat["current"]?.stringValue.flatMap(UUID.init(uuidString:))
+            summary.currentMessageID = current.flatMap { id in messages.contains { $0.id == id } ? id : nil } ?? messages.last?.id
             return Chat(summary: summary, messages: messages)
         }
+    }
+
+    private static func message(_ message: JSONValue, in title: String) throws -> ChatMessage {
+        guard let id = message["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
+              let role = message["role"]?.stringValue.flatMap(Role.init(rawValue:)),
+              let text = message["text"]?.stringValue else {
+            throw FormatError(message: "A message in “\(title)” has no id, role or text.")
+        }
+        let usage = message["usage"].map { usage in
+            TokenUsage(promptTokens: usage["promptTokens"]?.intValue,
+                       completionTokens: usage["completionTokens"]?.intValue,
+                       generationSeconds: usage["generationSeconds"]?.numberValue)
+        }
+        return ChatMessage(id: id, parentID: message["parent"]?.stringValue.flatMap(UUID.init(uuidString:)), role: role, text: text,
+                           model: message["model"]?.stringValue,
+                           time: Self.date(message["time"]),
+                           state: message["state"]?.stringValue.flatMap(MessageState.init(rawValue:)) ?? .done,
+                           toolCalls: (message["toolCalls"]?.arrayValue ?? []).compactMap(ToolCall.init(json:)),
+                           usage: usage,
+                           attachments: try (message["attachments"]?.arrayValue ?? []).map { try attachment($0, in: title) },
+                           sources: (message["sources"]?.arrayValue ?? []).compactMap(KnowledgeSource.init(json:)),
+                           reasoning: message["reasoning"]?.stringValue.map { text in
+                               Reasoning(text: text, seconds: Self.seconds(message["reasoningSeconds"]))
+                           })
+    }
+
+    /// Refuses a chat whose messages are not a tree written parents first: each parent is an
+    /// earlier message of the same chat (so no loop), and no id comes twice.
+    private static func checkTree(_ messages: [ChatMessage], in title: String) throws {
+        var seen = Set<UUID>()
+        for message in messages {
+            if let parent = message.parentID, !seen.contains(parent) {
+                throw FormatError(message: "A message in “\(title)” follows one that is not before it in the chat.")
+            }
+            guard seen.insert(message.id).inserted else {
+                throw FormatError(message: "Two messages in “\(title)” have the same id.")
+            }
+        }
+    }
+
+    /// A temperature from an export: 0–2, or none.
+    private static func temperature(_ value: JSONValue?) -> Double? {
+        guard let temperature = value?.numberValue, temperature.isFinite, (0...2).contains(temperature) else { return nil }
+        return temperature
     }
 
     // MARK: Markdown
@@ -157,7 +211,7 @@ public enum ChatArchive {
         if !chat.summary.systemPrompt.isEmpty {
             lines += ["> System prompt: \(chat.summary.systemPrompt)", ""]
         }
-        for message in chat.messages {
+        for message in chat.branchShown {
             let author = message.role == .user ? "You" : message.authorLabel
             var heading = "**\(author)** · \(message.isoTime)"
             switch message.state {
@@ -200,7 +254,8 @@ public enum ChatArchive {
 extension ChatStore {
     /// A whole chat for export.
     public func archive(_ id: UUID) throws -> ChatArchive.Chat? {
-        guard let summary = try chat(id) else { return nil }
+        guard var summary = try chat(id) else { return nil }
+        summary.currentMessageID = try currentLeaf(of: id)
         return ChatArchive.Chat(summary: summary, messages: try messages(in: id).map(\.message))
     }
 
@@ -222,19 +277,29 @@ extension ChatStore {
                         count + (try database.query("SELECT 1 FROM messages WHERE id = ?", [.text(message.id.uuidString)]).count)
                     })
                 if taken > 0 {
-                    summary = ChatSummary(title: summary.title, created: summary.created, updated: summary.updated,
-                                          model: summary.model, serverProfile: summary.serverProfile, systemPrompt: summary.systemPrompt,
-                                          knowledgeFolders: summary.knowledgeFolders, chosenModel: summary.chosenModel)
-                    messages = messages.map { message in
-                        ChatMessage(role: message.role, text: message.text, model: message.model, time: message.time,
-                                    state: message.state, toolCalls: message.toolCalls, usage: message.usage,
-                                    attachments: message.attachments, sources: message.sources, reasoning: message.reasoning)
-                    }
+                    (summary, messages) = Self.withNewIDs(summary, messages)
                 }
                 try Self.insert(summary, into: database)
                 try Self.insert(messages, in: summary.id, firstSeq: 0, into: database)
                 return summary
             }
         }
+    }
+
+    /// A copy of a chat under new ids, its tree and the branch it shows kept.
+    private static func withNewIDs(_ summary: ChatSummary, _ messages: [ChatMessage]) -> (ChatSummary, [ChatMessage]) {
+        var newIDs: [UUID: UUID] = [:]
+        for message in messages { newIDs[message.id] = UUID() }
+        var copy = ChatSummary(title: summary.title, created: summary.created, updated: summary.updated, model: summary.model,
+                           serverProfile: summary.serverProfile, knowledgeFolders: summary.knowledgeFolders, preset: summary.preset,
+                           currentMessageID: summary.currentMessageID.flatMap { newIDs[$0] })
+        copy.settings = summary.settings
+        let renamed = messages.map { message in
+            ChatMessage(id: newIDs[message.id] ?? UUID(), parentID: message.parentID.flatMap { newIDs[$0] }, role: message.role,
+                        text: message.text, model: message.model, time: message.time, state: message.state,
+                        toolCalls: message.toolCalls, usage: message.usage, attachments: message.attachments,
+                        sources: message.sources, reasoning: message.reasoning)
+        }
+        return (copy, renamed)
     }
 }

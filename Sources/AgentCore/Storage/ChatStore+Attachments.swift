@@ -17,13 +17,19 @@ extension ChatStore {
     }
 
     /// `messages` with their attachments filled in, read in one query.
-    static func withAttachments(_ messages: [StoredMessage], in chat: UUID, database: SQLiteDatabase) throws -> [StoredMessage] {
-        guard let first = messages.first?.seq, let last = messages.last?.seq else { return messages }
-        let rows = try database.query("""
-            SELECT ma.message_id, ma.name, ma.byte_count, ac.media_type, ac.data, ac.text, ac.digest
-            FROM message_attachments ma JOIN messages m ON m.id = ma.message_id JOIN attachment_contents ac ON ac.digest = ma.digest
-            WHERE m.chat_id = ? AND m.seq BETWEEN ? AND ? ORDER BY ma.message_id, ma.position
-            """, [.text(chat.uuidString), .integer(Int64(min(first, last))), .integer(Int64(max(first, last)))])
+    static func withAttachments(_ messages: [StoredMessage], database: SQLiteDatabase) throws -> [StoredMessage] {
+        guard !messages.isEmpty else { return messages }
+        var rows: [[SQLiteValue]] = []
+        // A page at a time: SQLite takes at most 32,766 parameters.
+        for start in stride(from: 0, to: messages.count, by: 500) {
+            let ids = messages[start..<min(start + 500, messages.count)].map { SQLiteValue.text($0.message.id.uuidString) }
+            rows += try database.query("""
+                SELECT ma.message_id, ma.name, ma.byte_count, ac.media_type, ac.data, ac.text, ac.digest
+                FROM message_attachments ma JOIN attachment_contents ac ON ac.digest = ma.digest
+                WHERE ma.message_id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))
+                ORDER BY ma.message_id, ma.position
+                """, ids)
+        }
         guard !rows.isEmpty else { return messages }
         var files: [String: [AttachedFile]] = [:]
         for row in rows {
@@ -53,7 +59,7 @@ extension ChatStore {
             FROM attachment_search JOIN attachment_contents ac ON ac.rowid = attachment_search.rowid
             JOIN message_attachments ma ON ma.digest = ac.digest JOIN messages m ON m.id = ma.message_id
             JOIN chats c ON c.id = m.chat_id
-            WHERE attachment_search MATCH ? AND c.deleted_at IS NULL ORDER BY rank LIMIT ?
+            WHERE attachment_search MATCH ? AND c.deleted_at IS NULL AND m.deleted_at IS NULL ORDER BY rank LIMIT ?
             """, [.text(query), .integer(Int64(limit))]).compactMap { row -> SearchHit? in
             guard let chat = row[0].text.flatMap(UUID.init(uuidString:)), let title = row[1].text,
                   let message = row[2].text.flatMap(UUID.init(uuidString:)) else { return nil }

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Synchronization
 
-/// A chat as the sidebar lists it.
+/// A chat as the sidebar lists it, with its settings and the branch it shows.
 public struct ChatSummary: Sendable, Equatable, Identifiable {
     public let id: UUID
     public var title: String
@@ -14,10 +14,20 @@ public struct ChatSummary: Sendable, Equatable, Identifiable {
     public var knowledgeFolders: [String]
     /// The model chosen for the chat (nil: the default); `model` is the one that last answered.
     public var chosenModel: ModelChoice?
+    /// nil: as in Preferences.
+    public var temperature: Double?
+    /// The longest reply in tokens; nil: as in Preferences.
+    public var maxTokens: Int?
+    public var toolsEnabled: Bool
+    /// The preset the chat was started from, by name.
+    public var preset: String?
+    /// The last message of the branch shown; nil in a chat with no messages.
+    public var currentMessageID: UUID?
 
     public init(id: UUID = UUID(), title: String, created: Date = Date(), updated: Date = Date(), model: String? = nil,
                 serverProfile: String? = nil, systemPrompt: String = "", knowledgeFolders: [String] = [],
-                chosenModel: ModelChoice? = nil) {
+                chosenModel: ModelChoice? = nil, temperature: Double? = nil, maxTokens: Int? = nil, toolsEnabled: Bool = true,
+                preset: String? = nil, currentMessageID: UUID? = nil) {
         self.id = id
         self.title = title
         self.created = created
@@ -27,6 +37,26 @@ public struct ChatSummary: Sendable, Equatable, Identifiable {
         self.systemPrompt = systemPrompt
         self.knowledgeFolders = knowledgeFolders
         self.chosenModel = chosenModel
+        self.temperature = temperature
+        self.maxTokens = maxTokens
+        self.toolsEnabled = toolsEnabled
+        self.preset = preset
+        self.currentMessageID = currentMessageID
+    }
+
+    /// What the chat asks of the model.
+    public var settings: ChatSettings {
+        get {
+            ChatSettings(systemPrompt: systemPrompt, model: chosenModel, temperature: temperature, maxTokens: maxTokens,
+                         toolsEnabled: toolsEnabled)
+        }
+        set {
+            systemPrompt = newValue.systemPrompt
+            chosenModel = newValue.model
+            temperature = newValue.temperature
+            maxTokens = newValue.maxTokens
+            toolsEnabled = newValue.toolsEnabled
+        }
     }
 }
 
@@ -66,6 +96,9 @@ public final class ChatStore: Sendable {
         if try !database.query("SELECT 1 FROM chats WHERE deleted_at IS NOT NULL LIMIT 1").isEmpty {
             try database.query("DELETE FROM chats WHERE deleted_at IS NOT NULL")
         }
+        if try !database.query("SELECT 1 FROM messages WHERE deleted_at IS NOT NULL LIMIT 1").isEmpty {
+            try database.query("DELETE FROM messages WHERE deleted_at IS NOT NULL")
+        }
         try Self.dropUnusedAttachments(database)
         self.database = Mutex(database)
     }
@@ -75,14 +108,15 @@ public final class ChatStore: Sendable {
     }
 
     @discardableResult
-    private func run<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+    func run<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         try database.withLock { try body($0) }
     }
 
     // MARK: Chats
 
     private static let chatColumns = """
-        id, title, created, updated, model, server_profile, system_prompt, knowledge_folders, chosen_model, chosen_model_place
+        id, title, created, updated, model, server_profile, system_prompt, knowledge_folders, chosen_model, chosen_model_place,
+        temperature, max_tokens, tools_enabled, preset, current_id
         """
 
     /// The chats, most recently updated first (deleted ones left out).
@@ -107,7 +141,7 @@ public final class ChatStore: Sendable {
     }
 
     static func insert(_ chat: ChatSummary, into database: SQLiteDatabase) throws {
-        try database.query("INSERT INTO chats (\(chatColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values(chat))
+        try database.query("INSERT INTO chats (\(chatColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values(chat))
     }
 
     public func renameChat(_ id: UUID, to title: String) throws {
@@ -124,6 +158,18 @@ public final class ChatStore: Sendable {
     public func setChosenModel(_ id: UUID, _ choice: ModelChoice?) throws {
         try run { try $0.query("UPDATE chats SET chosen_model = ?, chosen_model_place = ? WHERE id = ?",
                                [SQLiteValue(choice?.name), SQLiteValue(choice?.place.rawValue), .text(id.uuidString)]) }
+    }
+
+    /// What `id` asks of the model: its system prompt, model, temperature, reply length, tools.
+    public func setSettings(_ id: UUID, _ settings: ChatSettings) throws {
+        try run { database in
+            try database.query("""
+                UPDATE chats SET system_prompt = ?, chosen_model = ?, chosen_model_place = ?, temperature = ?, max_tokens = ?,
+                    tools_enabled = ? WHERE id = ?
+                """, [.text(settings.systemPrompt), SQLiteValue(settings.model?.name), SQLiteValue(settings.model?.place.rawValue),
+                      SQLiteValue(settings.temperature), SQLiteValue(settings.maxTokens), .integer(settings.toolsEnabled ? 1 : 0),
+                      .text(id.uuidString)])
+        }
     }
 
     /// Records activity: the chat moves to the top of the list.
@@ -147,40 +193,25 @@ public final class ChatStore: Sendable {
 
     // MARK: Messages
 
-    private static let messageColumns = """
-        id, seq, role, text, model, created, state, tool_calls, prompt_tokens, completion_tokens, generation_seconds, sources,
-        reasoning, reasoning_seconds
+    static let messageColumns = """
+        m.id, m.seq, m.role, m.text, m.model, m.created, m.state, m.tool_calls, m.prompt_tokens, m.completion_tokens,
+        m.generation_seconds, m.sources, m.reasoning, m.reasoning_seconds, m.parent_id
         """
 
+    /// How many messages `chat` holds, in every branch.
     public func messageCount(in chat: UUID) throws -> Int {
         try run { database in
-            Int(try database.query("SELECT count(*) FROM messages WHERE chat_id = ?", [.text(chat.uuidString)]).first?.first?.integer ?? 0)
+            Int(try database.query("SELECT count(*) FROM messages WHERE chat_id = ? AND deleted_at IS NULL",
+                                   [.text(chat.uuidString)]).first?.first?.integer ?? 0)
         }
     }
 
-    /// The newest `limit` messages before `seq` (all before it when nil), oldest first.
-    public func messages(in chat: UUID, before seq: Int? = nil, limit: Int? = nil) throws -> [StoredMessage] {
+    /// Every message of `chat`, in every branch, in the order they were written (parents first).
+    public func messages(in chat: UUID) throws -> [StoredMessage] {
         try run { database in
-            let rows = try database.query("""
-                SELECT \(Self.messageColumns) FROM messages WHERE chat_id = ? AND seq < ?
-                ORDER BY seq DESC LIMIT ?
-                """, [.text(chat.uuidString), .integer(Int64(seq ?? Int.max)), .integer(Int64(limit ?? -1))])
-            return try Self.withAttachments(rows.reversed().compactMap(Self.message(from:)), in: chat, database: database)
-        }
-    }
-
-    /// The first `limit` messages from `seq` on (all of them when nil), oldest first.
-    public func messages(in chat: UUID, from seq: Int, limit: Int? = nil) throws -> [StoredMessage] {
-        try run { database in
-            let rows = try database.query("SELECT \(Self.messageColumns) FROM messages WHERE chat_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
-                                          [.text(chat.uuidString), .integer(Int64(seq)), .integer(Int64(limit ?? -1))])
-            return try Self.withAttachments(rows.compactMap(Self.message(from:)), in: chat, database: database)
-        }
-    }
-
-    public func seq(of message: UUID) throws -> Int? {
-        try run { database in
-            try database.query("SELECT seq FROM messages WHERE id = ?", [.text(message.uuidString)]).first?.first?.integer.map(Int.init)
+            let rows = try database.query("SELECT \(Self.messageColumns) FROM messages m WHERE m.chat_id = ? AND m.deleted_at IS NULL ORDER BY m.seq",
+                                          [.text(chat.uuidString)])
+            return try Self.withAttachments(rows.compactMap(Self.message(from:)), database: database)
         }
     }
 
@@ -192,30 +223,25 @@ public final class ChatStore: Sendable {
         }
     }
 
-    /// Inserts or updates a message.
+    /// Inserts or updates a message (its parent is set when it is inserted).
     public func save(_ message: ChatMessage, in chat: UUID, seq: Int) throws {
         try run { database in
             try database.query("""
                 INSERT INTO messages (id, chat_id, seq, role, text, model, created, updated, state, tool_calls,
-                                      prompt_tokens, completion_tokens, generation_seconds, sources, reasoning, reasoning_seconds)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      prompt_tokens, completion_tokens, generation_seconds, sources, reasoning, reasoning_seconds, parent_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET text = excluded.text, model = excluded.model, created = excluded.created,
                     updated = excluded.updated, state = excluded.state, tool_calls = excluded.tool_calls,
                     prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
                     generation_seconds = excluded.generation_seconds, sources = excluded.sources,
                     reasoning = excluded.reasoning, reasoning_seconds = excluded.reasoning_seconds
-                """, [.text(message.id.uuidString), .text(chat.uuidString), .integer(Int64(seq)), .text(message.role.rawValue),
-                      .text(message.text), SQLiteValue(message.model), .real(message.time.timeIntervalSince1970),
-                      .real(Date().timeIntervalSince1970), .text(message.state.rawValue),
-                      SQLiteValue(ToolCall.jsonText(message.toolCalls)), SQLiteValue(message.usage?.promptTokens),
-                      SQLiteValue(message.usage?.completionTokens), SQLiteValue(message.usage?.generationSeconds),
-                      SQLiteValue(KnowledgeSource.jsonText(message.sources)), SQLiteValue(message.reasoning?.text),
-                      SQLiteValue(message.reasoning?.seconds)])
+                """, Self.values(message, in: chat, seq: seq, updated: Date()))
             if !message.attachments.isEmpty { try Self.insertAttachments(of: message, into: database) }
         }
     }
 
-    /// Saves many messages in one transaction (imports, tests, benchmarks).
+    /// Saves many messages in one transaction (imports, tests, benchmarks), with the parents
+    /// they name.
     public func saveAll(_ messages: [ChatMessage], in chat: UUID, firstSeq: Int) throws {
         try run { database in
             try database.transaction { try Self.insert(messages, in: chat, firstSeq: firstSeq, into: database) }
@@ -226,17 +252,21 @@ public final class ChatStore: Sendable {
         for (offset, message) in messages.enumerated() {
             try database.query("""
                 INSERT INTO messages (id, chat_id, seq, role, text, model, created, updated, state, tool_calls,
-                                      prompt_tokens, completion_tokens, generation_seconds, sources, reasoning, reasoning_seconds)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.text(message.id.uuidString), .text(chat.uuidString), .integer(Int64(firstSeq + offset)),
-                      .text(message.role.rawValue), .text(message.text), SQLiteValue(message.model),
-                      .real(message.time.timeIntervalSince1970), .real(message.time.timeIntervalSince1970),
-                      .text(message.state.rawValue), SQLiteValue(ToolCall.jsonText(message.toolCalls)),
-                      SQLiteValue(message.usage?.promptTokens), SQLiteValue(message.usage?.completionTokens),
-                      SQLiteValue(message.usage?.generationSeconds), SQLiteValue(KnowledgeSource.jsonText(message.sources)),
-                      SQLiteValue(message.reasoning?.text), SQLiteValue(message.reasoning?.seconds)])
+                                      prompt_tokens, completion_tokens, generation_seconds, sources, reasoning, reasoning_seconds, parent_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, values(message, in: chat, seq: firstSeq + offset, updated: message.time))
             try insertAttachments(of: message, into: database)
         }
+    }
+
+    private static func values(_ message: ChatMessage, in chat: UUID, seq: Int, updated: Date) -> [SQLiteValue] {
+        [.text(message.id.uuidString), .text(chat.uuidString), .integer(Int64(seq)), .text(message.role.rawValue),
+         .text(message.text), SQLiteValue(message.model), .real(message.time.timeIntervalSince1970),
+         .real(updated.timeIntervalSince1970), .text(message.state.rawValue),
+         SQLiteValue(ToolCall.jsonText(message.toolCalls)), SQLiteValue(message.usage?.promptTokens),
+         SQLiteValue(message.usage?.completionTokens), SQLiteValue(message.usage?.generationSeconds),
+         SQLiteValue(KnowledgeSource.jsonText(message.sources)), SQLiteValue(message.reasoning?.text),
+         SQLiteValue(message.reasoning?.seconds), SQLiteValue(message.parentID?.uuidString)]
     }
 
     /// Runs `body` on the database in one transaction: all of it lands, or none of it.
@@ -246,11 +276,6 @@ public final class ChatStore: Sendable {
 
     public func deleteMessage(_ id: UUID) throws {
         try run { try $0.query("DELETE FROM messages WHERE id = ?", [.text(id.uuidString)]) }
-    }
-
-    /// Removes the messages from `seq` on (editing a message replaces what followed it).
-    public func deleteMessages(in chat: UUID, from seq: Int) throws {
-        try run { try $0.query("DELETE FROM messages WHERE chat_id = ? AND seq >= ?", [.text(chat.uuidString), .integer(Int64(seq))]) }
     }
 
     // MARK: Search
@@ -272,7 +297,7 @@ public final class ChatStore: Sendable {
             let messages = try database.query("""
                 SELECT m.chat_id, c.title, m.id, snippet(message_search, 0, '', '', '…', 12)
                 FROM message_search JOIN messages m ON m.rowid = message_search.rowid JOIN chats c ON c.id = m.chat_id
-                WHERE message_search MATCH ? AND c.deleted_at IS NULL ORDER BY rank LIMIT ?
+                WHERE message_search MATCH ? AND c.deleted_at IS NULL AND m.deleted_at IS NULL ORDER BY rank LIMIT ?
                 """, [.text(query), .integer(Int64(limit))]).compactMap { row -> SearchHit? in
                 guard let chat = row[0].text.flatMap(UUID.init(uuidString:)), let title = row[1].text,
                       let message = row[2].text.flatMap(UUID.init(uuidString:)) else { return nil }
@@ -289,7 +314,8 @@ public final class ChatStore: Sendable {
         [.text(chat.id.uuidString), .text(chat.title), .real(chat.created.timeIntervalSince1970),
          .real(chat.updated.timeIntervalSince1970), SQLiteValue(chat.model), SQLiteValue(chat.serverProfile), .text(chat.systemPrompt),
          SQLiteValue(KnowledgeFolderList.jsonText(chat.knowledgeFolders)), SQLiteValue(chat.chosenModel?.name),
-         SQLiteValue(chat.chosenModel?.place.rawValue)]
+         SQLiteValue(chat.chosenModel?.place.rawValue), SQLiteValue(chat.temperature), SQLiteValue(chat.maxTokens),
+         .integer(chat.toolsEnabled ? 1 : 0), SQLiteValue(chat.preset), SQLiteValue(chat.currentMessageID?.uuidString)]
     }
 
     private static func chat(from row: [SQLiteValue]) -> ChatSummary? {
@@ -298,16 +324,19 @@ public final class ChatStore: Sendable {
                            updated: Date(timeIntervalSince1970: row[3].real ?? 0), model: row[4].text,
                            serverProfile: row[5].text, systemPrompt: row[6].text ?? "",
                            knowledgeFolders: KnowledgeFolderList.folders(fromJSONText: row[7].text),
-                           chosenModel: row[8].text.map { ModelChoice(name: $0, place: row[9].text.flatMap(ModelChoice.Place.init) ?? .server) })
+                           chosenModel: row[8].text.map { ModelChoice(name: $0, place: row[9].text.flatMap(ModelChoice.Place.init) ?? .server) },
+                           temperature: row[10].real, maxTokens: row[11].integer.map(Int.init), toolsEnabled: row[12].integer != 0,
+                           preset: row[13].text, currentMessageID: row[14].text.flatMap(UUID.init(uuidString:)))
     }
 
-    private static func message(from row: [SQLiteValue]) -> StoredMessage? {
+    static func message(from row: [SQLiteValue]) -> StoredMessage? {
         guard let id = row[0].text.flatMap(UUID.init(uuidString:)), let seq = row[1].integer,
               let role = row[2].text.flatMap(Role.init(rawValue:)) else { return nil }
         let usage: TokenUsage? = row[8] == .null && row[9] == .null && row[10] == .null ? nil
             : TokenUsage(promptTokens: row[8].integer.map(Int.init), completionTokens: row[9].integer.map(Int.init),
                          generationSeconds: row[10].real)
-        let message = ChatMessage(id: id, role: role, text: row[3].text ?? "", model: row[4].text,
+        let message = ChatMessage(id: id, parentID: row[14].text.flatMap(UUID.init(uuidString:)), role: role,
+                                  text: row[3].text ?? "", model: row[4].text,
                                   time: Date(timeIntervalSince1970: row[5].real ?? 0),
                                   state: row[6].text.flatMap(MessageState.init(rawValue:)) ?? .done,
                                   toolCalls: ToolCall.list(fromJSONText: row[7].text), usage: usage,
@@ -327,8 +356,8 @@ public final class ChatStore: Sendable {
             try database.query("UPDATE messages SET state = 'cutOff' WHERE role = 'assistant' AND state IN ('sending', 'streaming')")
             try database.query("""
                 UPDATE messages SET state = 'done' WHERE role = 'user' AND state = 'sending' AND EXISTS (
-                    SELECT 1 FROM messages later WHERE later.chat_id = messages.chat_id AND later.seq > messages.seq
-                    AND later.role = 'assistant')
+                    SELECT 1 FROM messages reply WHERE reply.chat_id = messages.chat_id AND reply.parent_id = messages.id
+                    AND reply.role = 'assistant')
                 """)
             try database.query("UPDATE messages SET state = 'failed' WHERE role = 'user' AND state = 'sending'")
         }

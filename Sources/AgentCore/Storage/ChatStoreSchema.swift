@@ -107,6 +107,46 @@ enum ChatStoreSchema {
         ALTER TABLE chats ADD COLUMN chosen_model TEXT;
         ALTER TABLE chats ADD COLUMN chosen_model_place TEXT;
         """,
+        // 9: a chat is a tree. Every message has a parent (the first ones none); a message with
+        // siblings remembers the one chosen below it; a chat remembers the branch shown
+        // (`current_id`: its last message) and its own settings and preset; a deleted branch is
+        // kept (undo) until the next start. Existing chats become single branches in `seq` order.
+        // Presets are named settings, three shipped.
+        """
+        ALTER TABLE messages ADD COLUMN parent_id TEXT;
+        ALTER TABLE messages ADD COLUMN active_child TEXT;
+        ALTER TABLE messages ADD COLUMN deleted_at REAL;
+        UPDATE messages SET parent_id = (
+            SELECT p.id FROM messages p WHERE p.chat_id = messages.chat_id AND p.seq < messages.seq ORDER BY p.seq DESC LIMIT 1);
+        CREATE INDEX messages_by_parent ON messages(chat_id, parent_id);
+        ALTER TABLE chats ADD COLUMN current_id TEXT;
+        ALTER TABLE chats ADD COLUMN temperature REAL;
+        ALTER TABLE chats ADD COLUMN max_tokens INTEGER;
+        ALTER TABLE chats ADD COLUMN tools_enabled INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE chats ADD COLUMN preset TEXT;
+        UPDATE chats SET current_id = (SELECT m.id FROM messages m WHERE m.chat_id = chats.id ORDER BY m.seq DESC LIMIT 1);
+        CREATE TABLE presets (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            system_prompt TEXT,
+            model TEXT,
+            model_place TEXT,
+            temperature REAL,
+            max_tokens INTEGER,
+            tools_enabled INTEGER NOT NULL DEFAULT 1,
+            position INTEGER NOT NULL,
+            last_used REAL
+        );
+        INSERT INTO presets (id, name, system_prompt, temperature, tools_enabled, position) VALUES
+            ('6A0E1F0B-5C43-4B8E-9D0E-2F1C7A1B0001', 'Plain Assistant', NULL, NULL, 1, 0),
+            ('6A0E1F0B-5C43-4B8E-9D0E-2F1C7A1B0002', 'Terse Code Reviewer',
+             'You review code. Point out bugs, risks and unclear names first, then style, in short bullet points. '
+             || 'Quote the lines you mean. Say nothing about what is fine. No preamble, no summary.', 0.2, 0, 1),
+            ('6A0E1F0B-5C43-4B8E-9D0E-2F1C7A1B0003', 'Translator',
+             'You translate. Reply with the translation of the user''s text alone: into English, or into the language '
+             || 'they name. Keep the meaning, tone and formatting (Markdown, code, line breaks). Never answer the text itself.',
+             0.3, 0, 2);
+        """,
     ]
 
     static var latestVersion: Int { migrations.count }

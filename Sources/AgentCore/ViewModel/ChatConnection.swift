@@ -106,8 +106,10 @@ public final class ChatConnection {
     /// How many tokens of conversation (estimated) a request may carry: for the local model,
     /// once its server is up, what its real context leaves (`LocalModelServer.contextBudget`);
     /// otherwise `userBudget`, the user's setting.
-    public func contextBudget(default userBudget: Int) -> Int {
-        guard case .local(let server) = source, let budget = server.contextBudget(maxTokens: options.maxTokens) else { return userBudget }
+    /// `settings`: a chat's own, whose longest reply the local model's budget leaves room for.
+    public func contextBudget(default userBudget: Int, settings: ChatSettings? = nil) -> Int {
+        let maxTokens = settings?.options(over: options).maxTokens ?? options.maxTokens
+        guard case .local(let server) = source, let budget = server.contextBudget(maxTokens: maxTokens) else { return userBudget }
         return budget
     }
 
@@ -137,8 +139,10 @@ public final class ChatConnection {
     }
 
     /// A backend ready for a request; for the local model this starts the server if needed.
-    /// `appID` identifies the chat to servers that keep context themselves (the harness).
-    public func backend(appID: String = AppIdentity.applicationID) async throws -> any ChatBackend {
+    /// `appID` identifies the chat to servers that keep context themselves (the harness);
+    /// `options` replace the connection's own (a chat's settings).
+    public func backend(appID: String = AppIdentity.applicationID, options: GenerationOptions? = nil) async throws -> any ChatBackend {
+        let options = options ?? self.options
         var endpoint: ChatEndpoint
         switch source {
         case .remote(let remote): endpoint = remote
@@ -180,10 +184,11 @@ public final class ChatConnection {
         return Toolbox(everything.tools.filter { onlyTools.contains($0.definition.name) })
     }
 
-    /// A turn through this connection's backend with its tools.
-    public func turn(appID: String = AppIdentity.applicationID) async throws -> ChatTurn {
-        let backend = try await backend(appID: appID)
-        return ChatTurn(backend: backend, toolbox: await currentToolbox())
+    /// A turn through this connection's backend with its tools; `settings`: a chat's own
+    /// temperature, reply length and whether it offers tools, over the connection's.
+    public func turn(appID: String = AppIdentity.applicationID, settings: ChatSettings? = nil) async throws -> ChatTurn {
+        let backend = try await backend(appID: appID, options: settings?.options(over: options))
+        return ChatTurn(backend: backend, toolbox: settings?.toolsEnabled == false ? Toolbox() : await currentToolbox())
     }
 
     /// Stops what this connection started (the local model server); returns at once.

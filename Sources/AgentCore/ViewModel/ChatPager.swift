@@ -1,9 +1,10 @@
 import FoundationEssentials
 
-/// Which saved chat is open and which of its messages are loaded: a chat opens on its
-/// newest page, or on the page around a search hit, and the pages before and after come on
-/// demand. It knows each loaded message's place (`seq`) in the store; it reads the store and
-/// never writes it.
+/// Which saved chat is open, which branch of it is shown and which of that branch's messages
+/// are loaded: a chat opens on the newest page of the branch it showed last, or on the page
+/// around a search hit (whose branch it then shows), and the pages before and after come on
+/// demand. It knows each loaded message's place (`seq`) in the store and its versions (the
+/// messages with the same parent). It reads the store, and writes only which branch is shown.
 @MainActor
 public final class ChatPager {
     /// How many messages a page holds.
@@ -12,12 +13,17 @@ public final class ChatPager {
     private let writer: ChatWriter
     /// The chat on screen; nil until a new chat's first message.
     public private(set) var chat: ChatSummary?
-    /// Whether the store holds messages before the first loaded one.
+    /// Whether the branch has messages before the first loaded one.
     public private(set) var hasEarlier = false
-    /// Whether the store holds messages after the last loaded one (a chat opened at a search hit).
+    /// Whether the branch has messages after the last loaded one (a chat opened at a search
+    /// hit, another version chosen high up).
     public private(set) var hasLater = false
+    /// The last message of the branch shown.
+    private(set) var leafID: UUID?
     private var seqs: [UUID: Int] = [:]
     private var nextSeq = 0
+    /// The versions of loaded messages that have more than one, oldest first.
+    private var versions: [UUID: [UUID]] = [:]
 
     init(writer: ChatWriter) {
         self.writer = writer
@@ -25,25 +31,34 @@ public final class ChatPager {
 
     private var store: ChatStore { writer.settledStore }
 
-    /// Opens `id` on its newest page, or on the page around `message`; nil when there is no such chat.
+    /// Opens `id` on the newest page of the branch it shows, or on the page around `message`
+    /// on that message's branch (shown from then on); nil when there is no such chat.
     func open(_ id: UUID, around message: UUID? = nil) throws -> [ChatMessage]? {
         guard let summary = try store.chat(id) else { return nil }
+        var leaf = try store.currentLeaf(of: id)
         var loaded: [StoredMessage]
-        if let message, let seq = try store.seq(of: message) {
-            let before = try store.messages(in: id, before: seq, limit: Self.pageSize / 3)
-            loaded = before + (try store.messages(in: id, from: seq, limit: Self.pageSize - before.count))
+        if let message, let current = leaf, !(try store.branch(endingAt: message, limit: 1)).isEmpty {
+            if try !store.isOnBranch(message, endingAt: current) {
+                leaf = try store.leaf(from: message, in: id)
+                try store.setCurrent(id, leaf)
+            }
+            loaded = try store.branch(endingAt: message, limit: Self.pageSize / 3 + 1)
+            loaded += try store.branch(after: message, in: id, limit: Self.pageSize - loaded.count)
         } else {
-            loaded = try store.messages(in: id, limit: Self.pageSize)
+            loaded = try leaf.map { try store.branch(endingAt: $0, limit: Self.pageSize) } ?? []
         }
         nextSeq = try store.nextSeq(in: id)
         chat = summary
-        seqs = Dictionary(loaded.map { ($0.message.id, $0.seq) }, uniquingKeysWith: { first, _ in first })
-        hasEarlier = (loaded.first?.seq ?? 0) > 0
-        hasLater = (loaded.last.map { $0.seq + 1 } ?? 0) < nextSeq
+        leafID = leaf
+        seqs = [:]
+        versions = [:]
+        try take(loaded, in: id)
+        hasEarlier = loaded.first?.message.parentID != nil
+        hasLater = loaded.last?.message.id != leaf
         return loaded.map(\.message)
     }
 
-    /// The newest page of the open chat (before a message is added to a chat opened elsewhere).
+    /// The newest page of the open chat's branch (before a message is added to a chat opened elsewhere).
     func newestPage() throws -> [ChatMessage] {
         guard let chat else { return [] }
         return try open(chat.id) ?? []
@@ -53,7 +68,9 @@ public final class ChatPager {
     func startNew() {
         chat = nil
         seqs = [:]
+        versions = [:]
         nextSeq = 0
+        leafID = nil
         hasEarlier = false
         hasLater = false
     }
@@ -70,48 +87,79 @@ public final class ChatPager {
 
     /// The page before `first` (the first loaded message).
     func earlierPage(before first: UUID) throws -> [ChatMessage] {
-        guard hasEarlier, let chat, let firstSeq = seqs[first] else { return [] }
-        let page = try store.messages(in: chat.id, before: firstSeq, limit: Self.pageSize)
-        for stored in page { seqs[stored.message.id] = stored.seq }
-        hasEarlier = (page.first?.seq ?? 0) > 0
+        guard hasEarlier, let chat else { return [] }
+        let page = try store.branch(endingAt: first, limit: Self.pageSize, including: false)
+        try take(page, in: chat.id)
+        hasEarlier = page.first?.message.parentID != nil
         return page.map(\.message)
     }
 
     /// The page after `last` (the last loaded message).
     func laterPage(after last: UUID) throws -> [ChatMessage] {
-        guard hasLater, let chat, let lastSeq = seqs[last] else { return [] }
-        let page = try store.messages(in: chat.id, from: lastSeq + 1, limit: Self.pageSize)
-        for stored in page { seqs[stored.message.id] = stored.seq }
-        hasLater = (page.last.map { $0.seq + 1 } ?? nextSeq) < nextSeq
+        guard hasLater, let chat else { return [] }
+        let page = try store.branch(after: last, in: chat.id, limit: Self.pageSize)
+        try take(page, in: chat.id)
+        hasLater = (page.last?.message.id ?? leafID) != leafID
         return page.map(\.message)
     }
 
-    /// Stored messages before `first`, at most `limit` (a request's context reaches further
-    /// back than the loaded page).
+    /// Stored messages of the branch before `first`, at most `limit` (a request's context
+    /// reaches further back than the loaded page).
     func stored(before first: UUID, limit: Int) throws -> [ChatMessage] {
-        guard hasEarlier, let chat, let firstSeq = seqs[first] else { return [] }
-        return try store.messages(in: chat.id, before: firstSeq, limit: limit).map(\.message)
+        guard hasEarlier else { return [] }
+        return try store.branch(endingAt: first, limit: limit, including: false).map(\.message)
     }
+
+    /// Shows `version` (a sibling of a loaded message) and the branch below it, as chosen
+    /// last; returns its first page, `version` first.
+    func show(version: UUID, under parent: UUID?) throws -> [ChatMessage] {
+        guard let chat else { return [] }
+        if let parent { try store.choose(version: version, under: parent) }
+        let leaf = try store.leaf(from: version, in: chat.id)
+        try store.setCurrent(chat.id, leaf)
+        var page = try store.branch(endingAt: version, limit: 1)
+        page += try store.branch(after: version, in: chat.id, limit: Self.pageSize - 1)
+        try take(page, in: chat.id)
+        leafID = leaf
+        hasLater = page.last?.message.id != leaf
+        return page.map(\.message)
+    }
+
+    /// The versions of `id` (itself included, oldest first) when it has more than one.
+    func versions(of id: UUID) -> [UUID]? { versions[id] }
 
     /// Where message `id` is stored; nil when it is not (yet).
     func place(of id: UUID) -> Int? { seqs[id] }
 
-    /// Gives a new message the next place in the open chat; nil without a stored chat.
-    func assignPlace(to id: UUID) -> Int? {
+    /// Gives a new message at the end of the shown branch the next place in the open chat;
+    /// nil without a stored chat. `sibling`: the message it is a new version of.
+    @discardableResult
+    func assignPlace(to id: UUID, versionOf sibling: UUID? = nil) -> Int? {
+        if let sibling {
+            let group = (versions[sibling] ?? [sibling]) + [id]
+            for member in group { versions[member] = group }
+        }
+        leafID = id
+        hasLater = false
         guard chat != nil else { return nil }
         seqs[id] = nextSeq
         nextSeq += 1
         return nextSeq - 1
     }
 
-    func forget(_ id: UUID) {
+    /// `id` is gone (a reply that came to nothing, a deleted version); `last` ends the branch now.
+    func forget(_ id: UUID, branchEndsAt last: UUID?) {
         seqs[id] = nil
+        if let group = versions[id] {
+            let rest = group.filter { $0 != id }
+            for member in group { versions[member] = rest.count > 1 ? rest : nil }
+        }
+        if leafID == id { leafID = last }
     }
 
-    /// The messages from `seq` on were deleted: the next new one takes `seq`.
-    func truncated(from seq: Int, removing ids: [UUID]) {
-        for id in ids { seqs[id] = nil }
-        nextSeq = seq
-        hasLater = false
+    /// Knows the places and versions of `page`'s messages.
+    private func take(_ page: [StoredMessage], in chat: UUID) throws {
+        for stored in page { seqs[stored.message.id] = stored.seq }
+        versions.merge(try store.versions(of: page.map(\.message), in: chat)) { _, new in new }
     }
 }

@@ -12,6 +12,8 @@ extension ChatViewModel {
         case files
         /// The chat's knowledge folders, or how far their indexing has come.
         case knowledge
+        /// The chat's settings (or the preset it started from).
+        case settings
         /// The error message or whether to show it.
         case error
         /// The model, or what the connection is doing.
@@ -22,6 +24,8 @@ extension ChatViewModel {
         case consentSettled
         /// Another message is to be shown and marked (`focusedMessageID`), in the same chat.
         case focused
+        /// Another version of the message at this index is shown, with the branch below it.
+        case versionShown(Int)
         /// A reply came to its end (done, or cut off), e.g. for a notification.
         case replyFinished(Int)
     }

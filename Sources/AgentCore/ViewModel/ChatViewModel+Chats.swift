@@ -15,6 +15,7 @@ extension ChatViewModel {
         editingMessageID = nil
         followChosenModel()
         notify(.reloaded)
+        notify(.settings)
         notify(.composer)
     }
 
@@ -22,12 +23,15 @@ extension ChatViewModel {
     public func startNewChat() {
         abandonReply()
         pager?.startNew()
+        unsavedSettings = ChatSettings(systemPrompt: defaultSystemPrompt)
+        unsavedPreset = nil
         knowledge.show([])
         conversation = Conversation()
         focusedMessageID = nil
         editingMessageID = nil
         followChosenModel()
         notify(.reloaded)
+        notify(.settings)
         notify(.composer)
     }
 

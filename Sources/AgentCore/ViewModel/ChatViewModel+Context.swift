@@ -5,10 +5,10 @@ import FoundationEssentials
 extension ChatViewModel {
     /// The budget requests carry now: the local model's from its server once it is up,
     /// else the user's.
-    public var requestBudget: Int { connection.contextBudget(default: contextBudget) }
+    public var requestBudget: Int { connection.contextBudget(default: contextBudget, settings: settings) }
 
-    /// The messages a request carries: the chat's system prompt, then as many recent turns
-    /// as fit the budget — reaching into the store when the loaded page is short.
+    /// The messages a request carries: the chat's system prompt, then as many recent turns of
+    /// the branch shown as fit the budget — reaching into the store when the loaded page is short.
     /// With `passages` from the chat's folders before the question, in a budget less what
     /// they take.
     func requestContext(through userIndex: Int, passages: [KnowledgePassage]) -> [ChatMessage] {
@@ -23,7 +23,7 @@ extension ChatViewModel {
                               + ChatError.describe(error))
             }
         }
-        var context = ContextWindow.select(messages, systemPrompt: chat?.systemPrompt ?? defaultSystemPrompt, budget: budget)
+        var context = ContextWindow.select(messages, systemPrompt: settings.systemPrompt, budget: budget)
         if let question = context.last, question.role == .user {
             context[context.count - 1] = KnowledgePrompt.compose(question, passages: passages)
         }

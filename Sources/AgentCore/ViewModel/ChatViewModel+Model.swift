@@ -2,24 +2,14 @@
 /// next turns; a new chat starts with the default; a chat whose model has gone says so.
 extension ChatViewModel {
     /// The chat's own model; nil: the default.
-    public var chosenModel: ModelChoice? {
-        if let chat { return chat.chosenModel }
-        return unsavedChoice
-    }
+    public var chosenModel: ModelChoice? { settings.model }
 
     /// Uses `choice` for this chat's next turns (nil: the default) and keeps it with the chat;
     /// a new chat keeps it from its first message on.
     public func choose(_ choice: ModelChoice?) {
-        if var summary = chat, let writer {
-            guard writer.setChosenModel(summary.id, choice) else { return }
-            summary.chosenModel = choice
-            pager?.update(summary)
-        } else {
-            unsavedChoice = choice
-        }
-        missingModel = nil
-        applyChosenModel()
-        notify(.status)
+        var changed = settings
+        changed.model = choice
+        apply(changed)
     }
 
     /// Asks the current server for its models (the menu opened); `models` follows.
@@ -52,7 +42,6 @@ extension ChatViewModel {
     /// Another chat opened, or a new one: its model's connection takes over, and a chosen
     /// server model is looked for in the server's list.
     func followChosenModel() {
-        unsavedChoice = nil
         missingModel = nil
         applyChosenModel()
         if chosenModel?.place == .server { listModels() }

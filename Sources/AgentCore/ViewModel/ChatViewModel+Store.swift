@@ -1,13 +1,14 @@
 import FoundationEssentials
 
 /// Keeping the store in step with the conversation on screen: a new chat saved with its
-/// first message, messages appended and removed, the chat marked as used, its folders kept.
+/// first message and settings, messages appended to the branch shown, the chat marked as
+/// used, its folders kept.
 extension ChatViewModel {
     func ensureChat(firstMessage: ChatMessage) {
         guard let pager, let writer, pager.chat == nil else { return }
-        let summary = ChatSummary(title: ChatTitle.make(for: firstMessage), model: connection.modelName,
-                                  systemPrompt: defaultSystemPrompt, knowledgeFolders: knowledge.folders.map(\.path),
-                                  chosenModel: unsavedChoice)
+        var summary = ChatSummary(title: ChatTitle.make(for: firstMessage), model: connection.modelName,
+                                  knowledgeFolders: knowledge.folders.map(\.path), preset: unsavedPreset)
+        summary.settings = unsavedSettings
         guard writer.create(summary) else { return }
         pager.created(summary)
         onChatSaved?(summary)
@@ -35,9 +36,18 @@ extension ChatViewModel {
         onChatSaved?(summary)
     }
 
-    func append(_ message: ChatMessage) {
+    /// Adds `message` at the end of the branch shown (after the last loaded message unless it
+    /// names its parent), here and in the store, which shows this branch from now on.
+    /// `sibling`: the message it is a new version of.
+    func append(_ message: ChatMessage, versionOf sibling: UUID? = nil) {
+        var message = message
+        if message.parentID == nil, sibling == nil { message.parentID = conversation.messages.last?.id }
         conversation.append(message)
-        if let chat, let seq = pager?.assignPlace(to: message.id) { writer?.save(message, in: chat.id, seq: seq) }
+        if let chat, let seq = pager?.assignPlace(to: message.id, versionOf: sibling) {
+            writer?.save(message, in: chat.id, seq: seq, showing: true)
+        } else {
+            pager?.assignPlace(to: message.id, versionOf: sibling)
+        }
         notify(.messageInserted(conversation.count - 1))
     }
 
@@ -54,19 +64,13 @@ extension ChatViewModel {
         notify(.reloaded)
     }
 
-    /// Removes the messages from `index` on, here and in the store; false (nothing removed,
-    /// the failure reported) when the store refused.
-    func truncate(from index: Int) -> Bool {
-        guard index < conversation.count else { return true }
-        if let pager, let chat, let seq = pager.place(of: conversation[index].id) {
-            guard writer?.deleteMessages(in: chat.id, from: seq) ?? true else { return false }
-            pager.truncated(from: seq, removing: conversation.messages[index...].map(\.id))
-        }
+    /// Takes the messages from `index` on off the screen (another version takes their place);
+    /// the store keeps them.
+    func removeShown(from index: Int) {
         while conversation.count > index {
             let last = conversation.count - 1
             conversation.remove(at: last)
             notify(.messageRemoved(last))
         }
-        return true
     }
 }

@@ -16,8 +16,10 @@ public final class ChatViewModel {
     public private(set) var defaultConnection: ChatConnection
     /// The models the header's menu offers.
     public let models = ChatModelList()
-    /// The model chosen for a new chat before its first message saves it.
-    var unsavedChoice: ModelChoice?
+    /// The settings of a new chat before its first message saves it.
+    var unsavedSettings = ChatSettings()
+    /// The preset the new chat was started from, by name.
+    var unsavedPreset: String?
     /// The model the server said it does not have, when asked for a reply.
     var missingModel: ModelChoice?
     public let status: ChatStatus
@@ -26,7 +28,7 @@ public final class ChatViewModel {
     /// Which saved chat is open and which of its pages are loaded; nil without a store.
     public let pager: ChatPager?
     let writer: ChatWriter?
-    /// The user message being edited: sending replaces it and everything after it.
+    /// The user message being edited: sending adds a new version of it, answered anew.
     public internal(set) var editingMessageID: UUID?
     /// The message a search result opened the chat at, for the transcript to show and mark.
     public internal(set) var focusedMessageID: UUID?
@@ -34,7 +36,9 @@ public final class ChatViewModel {
     /// servers; the local model's comes from its server (`requestBudget`).
     public var contextBudget = 4096
     /// The system prompt new chats start with.
-    public var defaultSystemPrompt = ""
+    public var defaultSystemPrompt = "" {
+        didSet { if unsavedSettings.systemPrompt == oldValue { unsavedSettings.systemPrompt = defaultSystemPrompt } }
+    }
     /// Told when the current chat was created or changed, so the chat list can follow.
     public var onChatSaved: ((ChatSummary) -> Void)?
 
@@ -62,6 +66,8 @@ public final class ChatViewModel {
     private(set) var generation = 0
     /// A connection chosen while a reply streamed: it takes over once the reply ends.
     private var pendingConnection: ChatConnection?
+    /// The version deleted last, until it is restored (undo) or another chat opens.
+    var deletedVersion: (message: UUID, chat: UUID)?
     /// What the composer held when an edit began, given back when it is cancelled.
     private var composerBeforeEdit: (draft: String, files: [AttachedFile])?
 
@@ -110,10 +116,16 @@ public final class ChatViewModel {
         !isSending && files.reading == 0 && (!draft.trimmed.isEmpty || !files.items.isEmpty)
     }
 
-    /// Whether the last reply can be asked for again.
+    /// Whether the chat's last reply can be asked for again (it is on screen).
     public var canRegenerate: Bool {
-        !isSending && pager?.hasLater != true && conversation.messages.last?.role == .assistant
-            && conversation.messages.contains { $0.role == .user }
+        pager?.hasLater != true && conversation.messages.last.map { canRegenerate($0.id) } ?? false
+    }
+
+    /// Whether reply `id` can be asked for again: a new version of it, the question before it
+    /// loaded, nothing in flight.
+    public func canRegenerate(_ id: UUID) -> Bool {
+        guard !isSending, let index = conversation.index(of: id), index > 0 else { return false }
+        return conversation[index].role == .assistant && conversation[index - 1].role == .user
     }
 
     public var modelName: String { connection.modelName }
@@ -194,30 +206,38 @@ public final class ChatViewModel {
             status.report("Not sent: \(error.description)")
             return
         }
+        var message = userMessage
+        var sibling: UUID?
         if let editing = editingMessageID, let index = conversation.index(of: editing) {
-            guard truncate(from: index) else { return }
+            message.parentID = conversation[index].parentID
+            sibling = editing
+            removeShown(from: index)
+        } else if pager?.hasLater == true {
+            showNewestPage()
         }
-        if pager?.hasLater == true { showNewestPage() }
         editingMessageID = nil
         composerBeforeEdit = nil
         focusedMessageID = nil
-        ensureChat(firstMessage: userMessage)
+        ensureChat(firstMessage: message)
         draft = ""
         files.replace(with: [])
-        append(userMessage)
-        startReply(to: userMessage.id)
+        append(message, versionOf: sibling)
+        startReply(to: message.id)
     }
 
-    /// Asks again for the last reply: it is replaced by a new one to the same message.
-    public func regenerate() {
-        guard canRegenerate, let userIndex = conversation.messages.lastIndex(where: { $0.role == .user }) else { return }
-        guard truncate(from: userIndex + 1) else { return }
+    /// Asks again for reply `id` (the last one when nil): a new version of it is answered to the
+    /// same message; the old one and what followed it stay, a click away.
+    public func regenerate(_ id: UUID? = nil) {
+        guard let replyID = id ?? conversation.messages.last?.id, canRegenerate(replyID),
+              let replyIndex = conversation.index(of: replyID) else { return }
+        let userIndex = replyIndex - 1
+        removeShown(from: replyIndex)
         conversation[userIndex].state = .sending
         notify(.messageChanged(userIndex))
-        startReply(to: conversation[userIndex].id)
+        startReply(to: conversation[userIndex].id, versionOf: replyID)
     }
 
-    /// Puts a user message back in the entry; sending replaces it and all that followed.
+    /// Puts a user message back in the entry; sending adds a new version of it.
     public func beginEdit(_ messageID: UUID) {
         guard !isSending, let index = conversation.index(of: messageID), conversation[index].role == .user else { return }
         if editingMessageID == nil { composerBeforeEdit = (draft, files.items) }
@@ -253,9 +273,10 @@ public final class ChatViewModel {
         writer?.flush()
     }
 
-    private func startReply(to userID: UUID) {
-        let reply = ReplyLifecycle.placeholder(model: connection.modelName)
-        append(reply)
+    private func startReply(to userID: UUID, versionOf sibling: UUID? = nil) {
+        var reply = ReplyLifecycle.placeholder(model: connection.modelName)
+        reply.parentID = userID
+        append(reply, versionOf: sibling)
         let recorder = chat.flatMap { chat in writer?.startRecording(in: chat.id) }
         let lifecycle = ReplyLifecycle(userSeq: pager?.place(of: userID), replySeq: pager?.place(of: reply.id), recorder: recorder)
         flight = Flight(replyID: reply.id, userID: userID, lifecycle: lifecycle)
@@ -272,7 +293,7 @@ public final class ChatViewModel {
         }
         let ending: ReplyLifecycle.Ending
         do {
-            let turn = try await connection.turn(appID: harnessAppID)
+            let turn = try await connection.turn(appID: harnessAppID, settings: settings)
             guard generation == self.generation else { return }
             if connection.isLocal { status.setConnection(.ready) }
             guard let userID = flight?.userID, let userIndex = conversation.index(of: userID) else {
@@ -327,7 +348,8 @@ public final class ChatViewModel {
         conversation[userIndex] = user
         notify(.messageChanged(userIndex))
         if settlement.replyRemoved {
-            pager?.forget(flight.replyID)
+            pager?.forget(flight.replyID, branchEndsAt: flight.userID)
+            if let chat { writer?.setCurrent(chat.id, flight.userID) }
             conversation.remove(at: replyIndex)
             notify(.messageRemoved(replyIndex))
         } else {

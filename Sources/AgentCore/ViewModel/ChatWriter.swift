@@ -45,12 +45,23 @@ public final class ChatWriter {
 
     /// Creates `summary` in the store; false (and reported) when that failed.
     func create(_ summary: ChatSummary) -> Bool {
-        attempt { try $0.createChat(summary) }
+        perform { try $0.createChat(summary) }
     }
 
-    /// Saves `message` at `seq` in `chat`, after the saves before it, without waiting.
-    func save(_ message: ChatMessage, in chat: UUID, seq: Int) {
-        write { try $0.save(message, in: chat, seq: seq) }
+    /// Saves `message` at `seq` in `chat`, after the saves before it, without waiting;
+    /// `showing`: it ends the branch the chat shows now.
+    func save(_ message: ChatMessage, in chat: UUID, seq: Int, showing: Bool = false) {
+        write {
+            try $0.save(message, in: chat, seq: seq)
+            guard showing else { return }
+            try $0.setCurrent(chat, message.id)
+            if let parent = message.parentID { try $0.choose(version: message.id, under: parent) }
+        }
+    }
+
+    /// Remembers `message` as the end of the branch `chat` shows, after the saves before it.
+    func setCurrent(_ chat: UUID, _ message: UUID?) {
+        write { try $0.setCurrent(chat, message) }
     }
 
     /// Marks `chat` as just used (its date and model), after the saves before it.
@@ -59,19 +70,14 @@ public final class ChatWriter {
         write { try $0.touchChat(id, at: date, model: model) }
     }
 
-    /// Keeps `choice` as `chat`'s model; false (and reported) when that failed.
-    func setChosenModel(_ chat: UUID, _ choice: ModelChoice?) -> Bool {
-        attempt { try $0.setChosenModel(chat, choice) }
+    /// Keeps `settings` with `chat`; false (and reported) when that failed.
+    func setSettings(_ chat: UUID, _ settings: ChatSettings) -> Bool {
+        perform { try $0.setSettings(chat, settings) }
     }
 
-    /// Deletes the messages of `chat` from `seq` on; false (and reported) when that failed,
-    /// so the caller keeps what it shows as the store still has it.
-    func deleteMessages(in chat: UUID, from seq: Int) -> Bool {
-        attempt { try $0.deleteMessages(in: chat, from: seq) }
-    }
-
-    /// Runs `body` on the settled store now; false (and reported) when it threw.
-    private func attempt(_ body: (ChatStore) throws -> Void) -> Bool {
+    /// Runs `body` on the settled store now (a change the window shows only once it is kept);
+    /// false (and reported) when it threw.
+    func perform(_ body: (ChatStore) throws -> Void) -> Bool {
         do {
             try body(settledStore)
             return true

@@ -86,7 +86,7 @@ final class TranscriptView {
         case .focused:
             followsNewest = false
             showFocusedMessage()
-        case .error, .status, .consentRequested, .consentSettled, .replyFinished, .files, .knowledge:
+        case .error, .status, .consentRequested, .consentSettled, .replyFinished, .files, .knowledge, .settings, .versionShown:
             break
         }
     }

@@ -129,7 +129,7 @@ final class ChatPage {
             showContent()
             header.refresh()
             composer.refresh()
-        case .messageChanged, .error, .consentRequested, .consentSettled, .replyFinished, .focused:
+        case .messageChanged, .error, .consentRequested, .consentSettled, .replyFinished, .focused, .settings, .versionShown:
             break
         }
     }

@@ -198,7 +198,7 @@ public final class ChatWindow {
             if gtk_window_is_active(window.cast()) == 0 { ReplyNotification.send(for: viewModel.conversation[index], from: window) }
         case .composer, .files, .reloaded, .messageInserted, .messageRemoved:
             updateActions()
-        case .messageChanged, .status, .focused, .knowledge:
+        case .messageChanged, .status, .focused, .knowledge, .settings, .versionShown:
             break
         }
     }

@@ -35,7 +35,7 @@ struct ChatStoreAttachmentTests {
         var store: ChatStore? = try ChatStore(file: file)
         let chat = try #require(try store?.createChat(ChatSummary(title: "Files")))
         let first = ChatMessage(role: .user, text: "Read this", state: .done, attachments: [notes, picture])
-        let second = ChatMessage(role: .user, text: "And again", state: .done, attachments: [notes])
+        let second = ChatMessage(parentID: first.id, role: .user, text: "And again", state: .done, attachments: [notes])
         try store?.save(first, in: chat.id, seq: 0)
         try store?.save(first, in: chat.id, seq: 0)
         try store?.saveAll([second], in: chat.id, firstSeq: 1)
@@ -47,7 +47,7 @@ struct ChatStoreAttachmentTests {
         let messages = try reopened.messages(in: chat.id).map(\.message)
         #expect(messages.map(\.id) == [first.id, second.id])
         #expect(messages.map(\.attachments) == [first.attachments, second.attachments], "names, sizes, bytes and text, in order")
-        #expect(try reopened.messages(in: chat.id, before: 1, limit: 1).first?.message.attachments == [notes, picture])
+        #expect(try reopened.branch(endingAt: second.id, limit: 1, including: false).first?.message.attachments == [notes, picture])
 
         try reopened.deleteMessage(second.id)
         try reopened.deleteMessage(first.id)

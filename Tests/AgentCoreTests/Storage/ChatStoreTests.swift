@@ -136,8 +136,9 @@ struct ChatStoreTests {
         let file = temporaryDatabase()
         let store = try ChatStore(file: file)
         let chat = try store.createChat(ChatSummary(title: "crash"))
-        try store.save(ChatMessage(role: .user, text: "q1", state: .sending), in: chat.id, seq: 0)
-        try store.save(ChatMessage(role: .assistant, text: "partial ans", state: .streaming), in: chat.id, seq: 1)
+        let question = ChatMessage(role: .user, text: "q1", state: .sending)
+        try store.save(question, in: chat.id, seq: 0)
+        try store.save(ChatMessage(parentID: question.id, role: .assistant, text: "partial ans", state: .streaming), in: chat.id, seq: 1)
         let other = try store.createChat(ChatSummary(title: "never answered"))
         try store.save(ChatMessage(role: .user, text: "q2", state: .sending), in: other.id, seq: 0)
         try store.save(ChatMessage(role: .assistant, text: "", state: .sending), in: other.id, seq: 1)
@@ -147,17 +148,19 @@ struct ChatStoreTests {
         #expect(try reopened.messages(in: other.id).map(\.message.state) == [.failed], "the empty placeholder is gone")
     }
 
-    @Test func pagesOfMessages() throws {
+    @Test("Pages of a branch, up from its last message and down from any")
+    func pagesOfMessages() throws {
         let store = try ChatStore(file: temporaryDatabase())
         let chat = try store.createChat(ChatSummary(title: "long"))
-        try store.saveAll((0..<150).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "m\($0)", state: .done) },
-                          in: chat.id, firstSeq: 0)
+        let messages = ChatMessage.chained((0..<150).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "m\($0)", state: .done) })
+        try store.saveAll(messages, in: chat.id, firstSeq: 0)
         #expect(try store.messageCount(in: chat.id) == 150)
-        #expect(try store.messages(in: chat.id, limit: 60).map(\.seq) == Array(90..<150))
-        #expect(try store.messages(in: chat.id, before: 90, limit: 60).map(\.seq) == Array(30..<90))
-        #expect(try store.messages(in: chat.id, from: 140).map(\.message.text) == (140..<150).map { "m\($0)" })
-        try store.deleteMessages(in: chat.id, from: 100)
-        #expect(try store.nextSeq(in: chat.id) == 100)
+        #expect(try store.currentLeaf(of: chat.id) == messages[149].id, "without a remembered branch, the newest message")
+        #expect(try store.branch(endingAt: messages[149].id, limit: 60).map(\.seq) == Array(90..<150))
+        #expect(try store.branch(endingAt: messages[90].id, limit: 60, including: false).map(\.seq) == Array(30..<90))
+        #expect(try store.branch(endingAt: messages[10].id, including: false).map(\.seq) == Array(0..<10))
+        #expect(try store.branch(after: messages[139].id, in: chat.id, limit: 100).map(\.message.text) == (140..<150).map { "m\($0)" })
+        #expect(try store.nextSeq(in: chat.id) == 150)
     }
 }
 
@@ -170,12 +173,12 @@ struct ChatArchiveTests {
                                                     systemPrompt: "Be terse.", chosenModel: .server("qwen3:4b")))
         let call = ToolCall(id: "call_1", name: "get_location", arguments: .object([("precise", .bool(true)), ("n", .number(2.5))]),
                             result: "latitude: 1.0, longitude: 2.0", textOffset: 6, round: 0)
-        try store.saveAll([
+        try store.saveAll(ChatMessage.chained([
             ChatMessage(role: .user, text: "Where am I?\nAnd the weather?", time: Date(timeIntervalSince1970: 1_700_000_001.125), state: .done),
             ChatMessage(role: .assistant, text: "Let me see. You are near (1, 2). **Sunny** — 👋", model: "qwen3",
                         time: Date(timeIntervalSince1970: 1_700_000_002.75), state: .cutOff, toolCalls: [call],
                         usage: TokenUsage(promptTokens: 20, completionTokens: 10, generationSeconds: 0.5)),
-        ], in: chat.id, firstSeq: 0)
+        ]), in: chat.id, firstSeq: 0)
         let second = try store.createChat(ChatSummary(title: "Empty-ish"))
         try store.save(ChatMessage(role: .user, text: "hi", state: .failed), in: second.id, seq: 0)
         return store

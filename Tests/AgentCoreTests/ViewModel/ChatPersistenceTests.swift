@@ -37,7 +37,7 @@ struct ChatPersistenceTests {
         #expect(reopened.conversation.messages.last?.text == "Echo: And cake (5 messages)", "the context came from the store")
     }
 
-    @Test("Editing a message replaces it and every later turn")
+    @Test("Editing a message adds a version of it, answered anew; the old one and its turns stay")
     func edit() async throws {
         let store = try ChatStore(file: temporaryDatabase())
         let model = viewModel("echo", store: store)
@@ -51,11 +51,14 @@ struct ChatPersistenceTests {
         await send("TWO", in: model)
         #expect(model.conversation.messages.map(\.text) == ["one", "Echo: one (1 messages)", "TWO", "Echo: TWO (3 messages)"])
         let chat = try #require(model.chat)
-        #expect(try store.messages(in: chat.id).map(\.message.text) == model.conversation.messages.map(\.text))
+        #expect(try store.messageCount(in: chat.id) == 8)
+        let leaf = try #require(try store.currentLeaf(of: chat.id))
+        #expect(try store.branch(endingAt: leaf).map(\.message.text) == model.conversation.messages.map(\.text))
+        #expect(model.versions(of: model.conversation[2].id).map { [$0.position, $0.count] } == [2, 2])
         #expect(model.editingMessageID == nil)
     }
 
-    @Test("Regenerate replaces the last reply with a new one to the same message")
+    @Test("Regenerate adds a new version of the last reply to the same message")
     func regenerate() async throws {
         let marker = uniqueMarker()
         let store = try ChatStore(file: temporaryDatabase())
@@ -70,7 +73,8 @@ struct ChatPersistenceTests {
         #expect(model.conversation[1].text == "Echo: hello (1 messages)")
         let requests = try await server.requests(containing: marker)
         #expect(requests.count == 2, "the same message went again")
-        #expect(try store.messages(in: #require(model.chat).id).count == 2)
+        #expect(try store.messages(in: #require(model.chat).id).count == 3)
+        #expect(model.versions(of: model.conversation[1].id).map { [$0.position, $0.count] } == [2, 2])
     }
 
     @Test("Stop keeps what arrived, saved and marked stopped")
@@ -94,7 +98,7 @@ struct ChatPersistenceTests {
         let marker = uniqueMarker()
         let store = try ChatStore(file: temporaryDatabase())
         let chat = try store.createChat(ChatSummary(title: "long"))
-        try store.saveAll((0..<150).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "message \($0)", state: .done) },
+        try store.saveAll(ChatMessage.chained((0..<150).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "message \($0)", state: .done) }),
                           in: chat.id, firstSeq: 0)
         let model = viewModel("echo/\(marker)", store: store)
         try model.open(chat.id)
@@ -123,7 +127,7 @@ struct ChatPersistenceTests {
         let store = try ChatStore(file: temporaryDatabase())
         let chat = try store.createChat(ChatSummary(title: "long"))
         let messages = (0..<300).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "message \($0)", state: .done) }
-        try store.saveAll(messages, in: chat.id, firstSeq: 0)
+        try store.saveAll(ChatMessage.chained(messages), in: chat.id, firstSeq: 0)
         let model = viewModel("echo", store: store)
         try model.open(chat.id, focusing: messages[40].id)
         #expect(model.conversation.messages.map(\.text) == (30..<60).map { "message \($0)" }, "a page around the hit")
@@ -279,7 +283,7 @@ struct ChatStoreFailureTests {
         try lock.execute("ROLLBACK")
     }
 
-    @Test("Editing while the store refuses: nothing is removed or sent, the text stays in the entry, the user is told")
+    @Test("Editing while the store refuses: the old version stays in the store, the user is told")
     func refusedEditKeepsEverything() async throws {
         let file = temporaryDatabase()
         let store = try ChatStore(file: file, busyTimeout: .milliseconds(50))
@@ -292,11 +296,12 @@ struct ChatStoreFailureTests {
         let lock = try SQLiteDatabase(path: file.path)
         try lock.execute("BEGIN EXCLUSIVE")
         model.send()
-        #expect(model.status.showError && model.status.errorMessage.contains("Could not save the chat"))
-        #expect(model.conversation.messages.map(\.text) == ["keep me", "Echo: keep me (1 messages)"], "the window still shows what the store has")
-        #expect(model.draft == "replace me" && model.editingMessageID != nil)
+        await model.waitUntilIdle()
+        try await waitFor { model.status.showError }
+        #expect(model.status.errorMessage.contains("Could not save the chat"), "\(model.status.errorMessage)")
         try lock.execute("ROLLBACK")
-        try #require(try store.messages(in: #require(model.chat).id).count == 2)
+        let chat = try #require(model.chat)
+        #expect(try store.messages(in: chat.id).prefix(2).map(\.message.text) == ["keep me", "Echo: keep me (1 messages)"])
     }
 
     @Test("Another chat opened while a reply streams: the reply is settled as Stop settles it, here and in the store")

@@ -1,0 +1,52 @@
+import FoundationEssentials
+
+/// What a chat asks of the model, kept with the chat: its system prompt, model, sampling
+/// temperature, longest reply and whether tools are offered. A setting left nil follows
+/// Preferences (the default connection's model, its temperature and length).
+public struct ChatSettings: Sendable, Equatable {
+    public var systemPrompt: String
+    /// The chat's own model; nil: the default.
+    public var model: ModelChoice?
+    /// nil: as in Preferences.
+    public var temperature: Double?
+    /// The longest reply, in tokens; nil: as in Preferences.
+    public var maxTokens: Int?
+    /// Whether the model is offered tools (Agent's own and the MCP servers').
+    public var toolsEnabled: Bool
+
+    public init(systemPrompt: String = "", model: ModelChoice? = nil, temperature: Double? = nil, maxTokens: Int? = nil,
+                toolsEnabled: Bool = true) {
+        self.systemPrompt = systemPrompt
+        self.model = model
+        self.temperature = temperature
+        self.maxTokens = maxTokens
+        self.toolsEnabled = toolsEnabled
+    }
+
+    /// The generation options a request carries: these settings over `defaults` (Preferences').
+    public func options(over defaults: GenerationOptions) -> GenerationOptions {
+        var options = defaults
+        if let temperature { options.temperature = temperature }
+        if let maxTokens { options.maxTokens = maxTokens }
+        return options
+    }
+
+    /// The settings that differ from a new chat's (`defaultPrompt` is Preferences' system
+    /// prompt), as short phrases for the window to show: "own system prompt", "temperature 0.3".
+    public func differences(fromDefaultPrompt defaultPrompt: String) -> [String] {
+        var phrases: [String] = []
+        if systemPrompt != defaultPrompt { phrases.append(systemPrompt.isEmpty ? "no system prompt" : "own system prompt") }
+        if let temperature { phrases.append("temperature \(Self.format(temperature))") }
+        if let maxTokens { phrases.append("at most \(maxTokens) tokens") }
+        if !toolsEnabled { phrases.append("no tools") }
+        return phrases
+    }
+
+    /// A temperature as the user typed it: "0.3", "1".
+    public static func format(_ temperature: Double) -> String {
+        let hundredths = Int((temperature * 100).rounded())
+        let fraction = hundredths % 100
+        guard fraction != 0 else { return "\(hundredths / 100)" }
+        return fraction % 10 == 0 ? "\(hundredths / 100).\(fraction / 10)" : "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}

@@ -1,0 +1,167 @@
+import FoundationEssentials
+
+/// A chat as a tree: each message names its parent, and the messages with the same parent
+/// are versions of one another. A branch is a path from a first message down; the chat
+/// shows one (`current_id`, its last message). Going down from a message follows the
+/// version last chosen below it (`active_child`), else the newest. A deleted branch is
+/// hidden until the store is next opened (undo).
+extension ChatStore {
+    /// The most messages a walk up or down a branch takes: far more than any chat holds, and a
+    /// bound should a damaged file link messages in a loop.
+    static let branchLimit = 10_000_000
+
+    /// The branch ending at `last`: its newest `limit` messages (all when nil), oldest first;
+    /// `including: false` leaves `last` itself out.
+    public func branch(endingAt last: UUID, limit: Int? = nil, including: Bool = true) throws -> [StoredMessage] {
+        try run { database in
+            let skip = including ? 0 : 1
+            let count = limit.map { $0 + skip } ?? Self.branchLimit
+            let rows = try database.query("""
+                WITH RECURSIVE up(id, depth) AS (
+                    SELECT ?, 0
+                    UNION ALL
+                    SELECT m.parent_id, up.depth + 1 FROM messages m JOIN up ON m.id = up.id
+                    WHERE m.parent_id IS NOT NULL AND up.depth + 1 < ?
+                )
+                SELECT \(Self.messageColumns) FROM up JOIN messages m ON m.id = up.id WHERE up.depth >= ? ORDER BY up.depth DESC
+                """, [.text(last.uuidString), .integer(Int64(count)), .integer(Int64(skip))])
+            return try Self.withAttachments(rows.compactMap(Self.message(from:)), database: database)
+        }
+    }
+
+    /// The messages after `first` down its branch, at most `limit`, oldest first: at each
+    /// message the version chosen last below it, else the newest.
+    public func branch(after first: UUID, in chat: UUID, limit: Int) throws -> [StoredMessage] {
+        try run { database in
+            var ids: [String] = []
+            var current = first.uuidString
+            while ids.count < limit, let next = try Self.chosenChild(of: current, in: chat, database: database) {
+                ids.append(next)
+                current = next
+            }
+            guard !ids.isEmpty else { return [] }
+            let rows = try database.query("""
+                SELECT \(Self.messageColumns) FROM messages m WHERE m.id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))
+                """, ids.map(SQLiteValue.text))
+            let byID = Dictionary(rows.compactMap(Self.message(from:)).map { ($0.message.id.uuidString, $0) }, uniquingKeysWith: { first, _ in first })
+            return try Self.withAttachments(ids.compactMap { byID[$0] }, database: database)
+        }
+    }
+
+    /// The last message of the branch through `message`, going down as `branch(after:)` does.
+    public func leaf(from message: UUID, in chat: UUID) throws -> UUID {
+        try run { database in
+            var current = message.uuidString
+            var steps = 0
+            while steps < Self.branchLimit, let next = try Self.chosenChild(of: current, in: chat, database: database) {
+                current = next
+                steps += 1
+            }
+            return UUID(uuidString: current) ?? message
+        }
+    }
+
+    private static func chosenChild(of parent: String, in chat: UUID, database: SQLiteDatabase) throws -> String? {
+        try database.query("""
+            SELECT c.id FROM messages c WHERE c.chat_id = ? AND c.parent_id = ? AND c.deleted_at IS NULL
+            ORDER BY c.id = (SELECT active_child FROM messages WHERE id = ?) DESC, c.seq DESC LIMIT 1
+            """, [.text(chat.uuidString), .text(parent), .text(parent)]).first?.first?.text
+    }
+
+    /// The last message of the branch `chat` shows: the one it remembers (followed down, should
+    /// messages have been added below it elsewhere), else the newest; nil without messages.
+    public func currentLeaf(of chat: UUID) throws -> UUID? {
+        let remembered = try run { database in
+            try database.query("""
+                SELECT m.id FROM chats c JOIN messages m ON m.id = c.current_id WHERE c.id = ? AND m.deleted_at IS NULL
+                """, [.text(chat.uuidString)]).first?.first?.text
+        }
+        let start = try remembered ?? run { database in
+            try database.query("SELECT id FROM messages WHERE chat_id = ? AND deleted_at IS NULL ORDER BY seq DESC LIMIT 1",
+                               [.text(chat.uuidString)]).first?.first?.text
+        }
+        guard let start = start.flatMap(UUID.init(uuidString:)) else { return nil }
+        return try leaf(from: start, in: chat)
+    }
+
+    /// Whether `ancestor` is on the branch ending at `message` (itself included).
+    public func isOnBranch(_ ancestor: UUID, endingAt message: UUID) throws -> Bool {
+        try run { database in
+            try !database.query("""
+                WITH RECURSIVE up(id, depth) AS (
+                    SELECT ?, 0
+                    UNION ALL
+                    SELECT m.parent_id, up.depth + 1 FROM messages m JOIN up ON m.id = up.id
+                    WHERE m.parent_id IS NOT NULL AND up.depth < ?
+                )
+                SELECT 1 FROM up WHERE id = ? LIMIT 1
+                """, [.text(message.uuidString), .integer(Int64(Self.branchLimit)), .text(ancestor.uuidString)]).isEmpty
+        }
+    }
+
+    /// The versions of each of `messages` (itself and its siblings, oldest first), for those
+    /// that have more than one.
+    public func versions(of messages: [ChatMessage], in chat: UUID) throws -> [UUID: [UUID]] {
+        guard !messages.isEmpty else { return [:] }
+        let parents = Set(messages.compactMap(\.parentID))
+        let hasRoot = messages.contains { $0.parentID == nil }
+        let rows = try run { database in
+            var rows: [[SQLiteValue]] = []
+            let all = Array(parents)
+            for start in stride(from: 0, to: max(all.count, hasRoot ? 1 : 0), by: 500) {
+                let ids = all[start..<min(start + 500, all.count)].map { SQLiteValue.text($0.uuidString) }
+                let list = ids.isEmpty ? "NULL" : Array(repeating: "?", count: ids.count).joined(separator: ", ")
+                rows += try database.query("""
+                    SELECT parent_id, id FROM messages
+                    WHERE chat_id = ? AND deleted_at IS NULL AND (parent_id IN (\(list)) OR (? AND parent_id IS NULL))
+                    ORDER BY seq
+                    """, [.text(chat.uuidString)] + ids + [.integer(start == 0 && hasRoot ? 1 : 0)])
+            }
+            return rows
+        }
+        var children: [String: [UUID]] = [:]
+        for row in rows {
+            guard let id = row[1].text.flatMap(UUID.init(uuidString:)) else { continue }
+            children[row[0].text ?? "", default: []].append(id)
+        }
+        var versions: [UUID: [UUID]] = [:]
+        for message in messages {
+            guard let siblings = children[message.parentID?.uuidString ?? ""], siblings.count > 1 else { continue }
+            versions[message.id] = siblings
+        }
+        return versions
+    }
+
+    /// Remembers `message` as the last of the branch `chat` shows.
+    public func setCurrent(_ chat: UUID, _ message: UUID?) throws {
+        try run { try $0.query("UPDATE chats SET current_id = ? WHERE id = ?", [SQLiteValue(message?.uuidString), .text(chat.uuidString)]) }
+    }
+
+    /// Remembers `version` as the one chosen among its siblings, for going down through its parent.
+    public func choose(version: UUID, under parent: UUID) throws {
+        try run { try $0.query("UPDATE messages SET active_child = ? WHERE id = ?", [.text(version.uuidString), .text(parent.uuidString)]) }
+    }
+
+    /// Hides `message` and every message after it in any branch; `restoreBranch` brings them
+    /// back until the store is next opened.
+    public func deleteBranch(_ message: UUID, in chat: UUID) throws {
+        try markBranch(message, in: chat, deletedAt: SQLiteValue.real(Date().timeIntervalSince1970))
+    }
+
+    public func restoreBranch(_ message: UUID, in chat: UUID) throws {
+        try markBranch(message, in: chat, deletedAt: .null)
+    }
+
+    private func markBranch(_ message: UUID, in chat: UUID, deletedAt: SQLiteValue) throws {
+        try run { database in
+            try database.query("""
+                WITH RECURSIVE below(id) AS (
+                    SELECT ?
+                    UNION
+                    SELECT m.id FROM messages m JOIN below ON m.chat_id = ? AND m.parent_id = below.id
+                )
+                UPDATE messages SET deleted_at = ? WHERE id IN below
+                """, [.text(message.uuidString), .text(chat.uuidString), deletedAt])
+        }
+    }
+}

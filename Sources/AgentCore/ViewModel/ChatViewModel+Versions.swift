@@ -1,0 +1,77 @@
+import FoundationEssentials
+
+/// Versions of a message: the messages with the same parent (an edit, a regenerated reply).
+/// Choosing another shows it and the branch below it, as last seen; deleting one (and all
+/// that follows it) can be undone until the next start.
+extension ChatViewModel {
+    /// Where message `id` is among its versions (from 1) and how many there are; nil when it
+    /// has no other.
+    public func versions(of id: UUID) -> (position: Int, count: Int)? {
+        guard let group = pager?.versions(of: id), let index = group.firstIndex(of: id) else { return nil }
+        return (index + 1, group.count)
+    }
+
+    /// Whether the version `offset` away from message `id` (-1: the one before) can be shown now.
+    public func canShowVersion(of id: UUID, offset: Int) -> Bool {
+        guard !isSending, let group = pager?.versions(of: id), let index = group.firstIndex(of: id) else { return false }
+        return group.indices.contains(index + offset)
+    }
+
+    /// Shows the version `offset` away from message `id` and the branch below it.
+    public func showVersion(of id: UUID, offset: Int) {
+        guard canShowVersion(of: id, offset: offset), let group = pager?.versions(of: id),
+              let index = group.firstIndex(of: id) else { return }
+        show(version: group[index + offset], replacing: id)
+    }
+
+    /// Whether message `id` is one of several versions that one can be deleted of.
+    public func canDeleteVersion(_ id: UUID) -> Bool {
+        !isSending && (pager?.versions(of: id)?.count ?? 0) > 1
+    }
+
+    /// Deletes message `id` and everything that follows it in any branch, and shows a
+    /// neighbouring version in its place; `undoDeleteVersion` brings them back.
+    public func deleteVersion(_ id: UUID) {
+        guard canDeleteVersion(id), let chat, let writer, let pager, let group = pager.versions(of: id),
+              let index = group.firstIndex(of: id) else { return }
+        let neighbour = index > 0 ? group[index - 1] : group[index + 1]
+        guard writer.perform({ try $0.deleteBranch(id, in: chat.id) }) else { return }
+        deletedVersion = (id, chat.id)
+        show(version: neighbour, replacing: id)
+        pager.forget(id, branchEndsAt: nil)
+        notify(.composer)
+    }
+
+    /// Brings back the version deleted last, and shows it.
+    public func undoDeleteVersion() {
+        guard let deleted = deletedVersion, chat?.id == deleted.chat, let writer else { return }
+        guard writer.perform({ try $0.restoreBranch(deleted.message, in: deleted.chat) }) else { return }
+        deletedVersion = nil
+        do {
+            try open(deleted.chat, focusing: deleted.message)
+        } catch {
+            status.report(error)
+        }
+    }
+
+    /// Puts `version` and its branch's first page where message `shown` and those after it were.
+    private func show(version: UUID, replacing shown: UUID) {
+        guard let pager, let index = conversation.index(of: shown) else { return }
+        let page: [ChatMessage]
+        do {
+            page = try pager.show(version: version, under: conversation[index].parentID)
+        } catch {
+            status.report(error)
+            return
+        }
+        cancelEdit()
+        focusedMessageID = nil
+        removeShown(from: index)
+        for message in page {
+            conversation.append(message)
+            notify(.messageInserted(conversation.count - 1))
+        }
+        notify(.versionShown(index))
+        notify(.composer)
+    }
+}

@@ -1,0 +1,178 @@
+@testable import AgentCore
+import Foundation
+import TestSupport
+import Testing
+
+/// Versions of messages in the view model with a real store and the test server: what a
+/// request carries, what the store keeps, what a chat reopens on.
+@MainActor
+@Suite("A chat is a tree: versions of messages")
+struct ChatBranchTests {
+    let server = TestServer.shared
+
+    func viewModel(_ scenario: String, store: ChatStore) -> ChatViewModel {
+        ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url(scenario), model: "m")), store: store)
+    }
+
+    func send(_ text: String, in model: ChatViewModel) async {
+        model.draft = text
+        model.send()
+        await model.waitUntilIdle()
+    }
+
+    /// The texts of the messages request `index` (among those whose path holds `marker`) carried.
+    func requestTexts(_ marker: String, _ index: Int) async throws -> [String] {
+        let requests = try await server.requests(containing: marker)
+        let body = try #require(requests.indices.contains(index) ? requests[index]["body"] as? [String: Any] : nil)
+        return ((body["messages"] as? [[String: Any]]) ?? []).compactMap { $0["content"] as? String }
+    }
+
+    @Test("The request after a switch to an older version carries only that branch")
+    func requestCarriesTheBranch() async throws {
+        let marker = uniqueMarker()
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("echo/\(marker)", store: store)
+        await send("one", in: model)
+        await send("two", in: model)
+        await send("three", in: model)
+        model.beginEdit(model.conversation[2].id)
+        await send("TWO", in: model)
+        let edited = model.conversation[2].id
+        #expect(model.versions(of: edited).map { [$0.position, $0.count] } == [2, 2])
+        #expect(model.canShowVersion(of: edited, offset: -1) && !model.canShowVersion(of: edited, offset: 1))
+
+        model.showVersion(of: edited, offset: -1)
+        #expect(model.conversation.messages.map(\.text) == [
+            "one", "Echo: one (1 messages)", "two", "Echo: two (3 messages)", "three", "Echo: three (5 messages)",
+        ], "the old version and what followed it")
+        #expect(model.versions(of: model.conversation[2].id).map { [$0.position, $0.count] } == [1, 2])
+        await send("four", in: model)
+        #expect(model.conversation.messages.last?.text == "Echo: four (7 messages)")
+        #expect(try await requestTexts(marker, 4) == [
+            "one", "Echo: one (1 messages)", "two", "Echo: two (3 messages)", "three", "Echo: three (5 messages)", "four",
+        ], "nothing of the other branch")
+
+        model.showVersion(of: model.conversation[2].id, offset: 1)
+        await send("five", in: model)
+        #expect(try await requestTexts(marker, 5) == ["one", "Echo: one (1 messages)", "TWO", "Echo: TWO (3 messages)", "five"])
+        #expect(try store.messageCount(in: #require(model.chat).id) == 12, "every version kept")
+    }
+
+    @Test("Regenerating any reply keeps the old one as a version; the chat reopens on the branch last shown")
+    func regenerateAndReopen() async throws {
+        let file = temporaryDatabase()
+        let store = try ChatStore(file: file)
+        let model = viewModel("echo", store: store)
+        await send("alpha", in: model)
+        await send("beta", in: model)
+        let firstReply = model.conversation[1].id
+        #expect(model.canRegenerate(firstReply))
+        model.regenerate(firstReply)
+        await model.waitUntilIdle()
+        #expect(model.conversation.count == 2, "what followed the old reply is off screen")
+        #expect(model.versions(of: model.conversation[1].id).map { [$0.position, $0.count] } == [2, 2])
+        model.showVersion(of: model.conversation[1].id, offset: -1)
+        #expect(model.conversation.messages.map(\.text) == ["alpha", "Echo: alpha (1 messages)", "beta", "Echo: beta (3 messages)"])
+        #expect(model.conversation[1].id == firstReply)
+
+        let chat = try #require(model.chat)
+        let reopened = viewModel("echo", store: try ChatStore(file: file))
+        try reopened.open(chat.id)
+        #expect(reopened.conversation.messages.map(\.id) == model.conversation.messages.map(\.id))
+        #expect(reopened.versions(of: firstReply).map { [$0.position, $0.count] } == [1, 2])
+    }
+
+    @Test("Deleting a version asks nothing of the store it cannot undo: it comes back, and goes at the next start")
+    func deleteAndUndo() async throws {
+        let file = temporaryDatabase()
+        let store = try ChatStore(file: file)
+        let model = viewModel("echo", store: store)
+        await send("question", in: model)
+        model.regenerate()
+        await model.waitUntilIdle()
+        await send("follow-up", in: model)
+        let second = model.conversation[1].id
+        let chat = try #require(model.chat)
+        #expect(model.canDeleteVersion(second))
+        #expect(!model.canDeleteVersion(model.conversation[0].id), "a message with no other version")
+        model.deleteVersion(second)
+        #expect(model.conversation.count == 2 && model.conversation[1].id != second, "the other version shown")
+        #expect(model.versions(of: model.conversation[1].id) == nil)
+        #expect(try store.messageCount(in: chat.id) == 2, "the version and its follow-up are gone from view and search")
+        #expect(try store.search("follow").isEmpty)
+
+        model.undoDeleteVersion()
+        #expect(model.conversation.messages.map(\.text) == ["question", "Echo: question (1 messages)", "follow-up",
+                                                            "Echo: follow-up (3 messages)"])
+        #expect(model.versions(of: second).map { [$0.position, $0.count] } == [2, 2])
+        model.deleteVersion(second)
+        await model.waitUntilIdle()
+        let restarted = try ChatStore(file: file)
+        #expect(try restarted.messageCount(in: chat.id) == 2, "purged when the store next opens")
+        #expect(try restarted.messages(in: chat.id).map(\.message.parentID) == [nil, model.conversation[0].id])
+    }
+
+    @Test("Search finds text in any branch and opens that branch")
+    func searchOpensTheBranch() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("echo", store: store)
+        await send("apples", in: model)
+        await send("pears", in: model)
+        model.beginEdit(model.conversation[2].id)
+        await send("plums", in: model)
+        let hit = try #require(try store.search("pears").first { $0.messageID != nil })
+        try model.open(hit.chatID, focusing: hit.messageID)
+        #expect(model.conversation.messages.map(\.text).contains("pears"))
+        #expect(!model.conversation.messages.map(\.text).contains("plums"))
+        #expect(model.focusedMessageID == hit.messageID)
+        let again = viewModel("echo", store: store)
+        try again.open(hit.chatID)
+        #expect(again.conversation.messages.last?.text == "Echo: pears (3 messages)", "the branch opened is the one shown from then on")
+    }
+
+    @Test("A chat's settings are what its requests carry")
+    func settingsInTheRequest() async throws {
+        let marker = uniqueMarker()
+        let store = try ChatStore(file: temporaryDatabase())
+        let connection = ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("echo/\(marker)"), model: "m"),
+                                        options: GenerationOptions(temperature: 0.9, maxTokens: 500),
+                                        toolbox: Toolbox([DateTimeTool()]))
+        let model = ChatViewModel(connection: connection, store: store)
+        model.defaultSystemPrompt = "Be kind."
+        await send("first", in: model)
+        var body = try #require(try await server.requests(containing: marker).last?["body"] as? [String: Any])
+        #expect(body["temperature"] as? Double == 0.9 && body["max_tokens"] as? Int == 500 && body["tools"] != nil)
+        #expect(try await requestTexts(marker, 0).first == "Be kind.")
+
+        model.apply(ChatSettings(systemPrompt: "Be a pirate.", temperature: 0.3, maxTokens: 77, toolsEnabled: false))
+        await send("second", in: model)
+        body = try #require(try await server.requests(containing: marker).last?["body"] as? [String: Any])
+        #expect(body["temperature"] as? Double == 0.3)
+        #expect(body["max_tokens"] as? Int == 77)
+        #expect(body["tools"] == nil, "tools off for this chat")
+        #expect(try await requestTexts(marker, 1).first == "Be a pirate.")
+        let saved = try #require(model.chat)
+        let kept = try #require(try store.chat(saved.id))
+        #expect(kept.settings == ChatSettings(systemPrompt: "Be a pirate.", temperature: 0.3, maxTokens: 77, toolsEnabled: false))
+        #expect(model.settingsDifferences == ["own system prompt", "temperature 0.3", "at most 77 tokens", "no tools"])
+    }
+
+    @Test("A chat started from a preset has its settings; the preset becomes the last used")
+    func startedFromAPreset() async throws {
+        let marker = uniqueMarker()
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("echo/\(marker)", store: store)
+        #expect(model.presets.map(\.name) == ["Plain Assistant", "Terse Code Reviewer", "Translator"])
+        #expect(model.lastUsedPreset == nil)
+        let translator = try #require(model.presets.last)
+        model.startNewChat(preset: translator)
+        #expect(model.presetName == "Translator")
+        await send("Bonjour", in: model)
+        let saved = try #require(model.chat)
+        let chat = try #require(try store.chat(saved.id))
+        #expect(chat.preset == "Translator")
+        #expect(chat.temperature == 0.3 && !chat.toolsEnabled && chat.systemPrompt.hasPrefix("You translate."))
+        #expect(try await requestTexts(marker, 0).first?.hasPrefix("You translate.") == true)
+        #expect(model.lastUsedPreset?.id == translator.id)
+    }
+}
