@@ -7,19 +7,7 @@ import Testing
 /// request carries, what the store keeps, what a chat reopens on.
 @MainActor
 @Suite("A chat is a tree: versions of messages")
-struct ChatBranchTests {
-    let server = TestServer.shared
-
-    func viewModel(_ scenario: String, store: ChatStore) -> ChatViewModel {
-        ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url(scenario), model: "m")), store: store)
-    }
-
-    func send(_ text: String, in model: ChatViewModel) async {
-        model.draft = text
-        model.send()
-        await model.waitUntilIdle()
-    }
-
+struct ChatBranchTests: ViewModelTesting {
     /// The texts of the messages request `index` (among those whose path holds `marker`) carried.
     func requestTexts(_ marker: String, _ index: Int) async throws -> [String] {
         let requests = try await server.requests(containing: marker)

@@ -5,19 +5,7 @@ import Testing
 
 @MainActor
 @Suite("Chats that last: the view model with a store")
-struct ChatPersistenceTests {
-    let server = TestServer.shared
-
-    func viewModel(_ scenario: String, store: ChatStore) -> ChatViewModel {
-        ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url(scenario), model: "m")), store: store)
-    }
-
-    func send(_ text: String, in model: ChatViewModel) async {
-        model.draft = text
-        model.send()
-        await model.waitUntilIdle()
-    }
-
+struct ChatPersistenceTests: ViewModelTesting {
     @Test("A new chat is saved with its first message, titled from it, and reopens as it was")
     func savedAndReopened() async throws {
         let file = temporaryDatabase()
@@ -255,13 +243,7 @@ struct ReplyRecorderTests {
 
 @MainActor
 @Suite("When the store refuses or the chat changes under a reply")
-struct ChatStoreFailureTests {
-    let server = TestServer.shared
-
-    func viewModel(_ scenario: String, store: ChatStore) -> ChatViewModel {
-        ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url(scenario), model: "m")), store: store)
-    }
-
+struct ChatStoreFailureTests: ViewModelTesting {
     @Test("Saves that fail (a locked database) are shown to the user, not lost in silence")
     func failedSavesAreReported() async throws {
         let file = temporaryDatabase()
