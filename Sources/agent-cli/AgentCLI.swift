@@ -15,6 +15,7 @@ struct AgentCLI {
         Stored chats (the app's own, in $XDG_DATA_HOME/\(AppIdentity.applicationID)/chats.sqlite):
           --chat ID|new       continue a stored chat, or start one (its id goes to stderr); the turn is saved
                               (an existing chat keeps the model chosen for it in the window, unless --model is given)
+          --list-presets      print the presets: NAME<TAB>what they set
           --list-chats        print the chats: id, last use, title
           --export ID|all     print a chat (or all chats) …
           --format md|json    … as Markdown (the default; one chat) or JSON (imports back exactly)
@@ -89,7 +90,7 @@ struct AgentCLI {
             if !(await CLIModels.listModels(endpoint)) { exit(1) }
             return
         }
-        if options.listChats || options.export != nil || options.importFile != nil {
+        if options.listChats || options.listPresets || options.export != nil || options.importFile != nil {
             manageChats(options)
             return
         }
@@ -205,7 +206,7 @@ struct AgentCLI {
         if interrupted { exit(130) }
     }
 
-    /// `--list-chats`, `--export`, `--import`: the store without a model.
+    /// `--list-chats`, `--list-presets`, `--export`, `--import`: the store without a model.
     static func manageChats(_ options: LaunchOptions) {
         do {
             let store = try ChatStore()
@@ -214,6 +215,7 @@ struct AgentCLI {
                 let imported = try store.importChats(ChatArchive.parse(text))
                 print("imported \(imported.count) chat\(imported.count == 1 ? "" : "s")")
             }
+            if options.listPresets { try CLIPresets.list(store) }
             if options.listChats {
                 for chat in try store.chats() {
                     print("\(chat.id.uuidString)\t\(chat.updated.formatted(.iso8601))\t\(chat.title)")
