@@ -13,11 +13,23 @@ struct AgentCLI {
         \(LaunchOptions.optionsHelp)
 
         Stored chats (the app's own, in $XDG_DATA_HOME/\(AppIdentity.applicationID)/chats.sqlite):
-          --chat ID|new       continue a stored chat, or start one (its id goes to stderr); the turn is saved
-                              (an existing chat keeps the model chosen for it in the window, unless --model is given)
+          --chat ID|new       continue a stored chat on the branch it shows, or start one (its id goes to stderr);
+                              the turn is saved
+          --regenerate        with --chat ID and no prompt: answer the chat's last question again; the new reply is
+                              kept beside the old one and its branch is shown from then on
+          --edit MESSAGE_ID   with --chat ID: the prompt becomes a new version of that message of yours (its files
+                              kept, --attach adds more), answered with the chat up to it; its branch is shown from then on
+          --system TEXT       the system prompt
+          --preset NAME       start from a preset's settings (with --chat new, or for one prompt); options given win
+          --list-presets      print the presets: NAME<TAB>what they set
+                              A new chat keeps --system, --temperature, --max-tokens, --model, --no-tools and --preset as
+                              its settings; an existing chat asks with its own (the model chosen for it too), which
+                              --system, --temperature and --max-tokens change (as the window's settings do), while
+                              --model and --no-tools hold for that turn alone. Without --chat they hold for one prompt.
           --list-chats        print the chats: id, last use, title
           --export ID|all     print a chat (or all chats) …
-          --format md|json    … as Markdown (the default; one chat) or JSON (imports back exactly)
+          --format md|json    … as Markdown (the default; one chat, the branch shown) or JSON (imports back exactly;
+                              every branch, each message's id and parent)
           --import FILE       add the chats in a JSON export
 
         Models and servers:
@@ -89,7 +101,7 @@ struct AgentCLI {
             if !(await CLIModels.listModels(endpoint)) { exit(1) }
             return
         }
-        if options.listChats || options.export != nil || options.importFile != nil {
+        if options.listChats || options.listPresets || options.export != nil || options.importFile != nil {
             manageChats(options)
             return
         }
@@ -105,11 +117,8 @@ struct AgentCLI {
         } catch {
             writeError("agent-cli: \(error)")
         }
-        let toolbox = options.noTools ? Toolbox() : Toolbox.standard(
-            settings: settings, locationSource: GeoClueLocationSource(), fixedLocation: options.location,
-            askConsent: { await TerminalConsent.askLocation() })
-        let mcp = options.noTools ? nil : CLIServers.tools(options, settings: settings)
         if options.listTools || options.callTool != nil {
+            let (toolbox, mcp) = tools(options, settings: settings, offered: !options.noTools)
             var succeeded = true
             if options.listTools {
                 await CLIServers.listTools(toolbox: toolbox, mcp: mcp)
@@ -120,43 +129,40 @@ struct AgentCLI {
             if !succeeded { exit(1) }
             return
         }
-        var prompt = options.words.joined(separator: " ")
-        if prompt.isEmpty {
-            prompt = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        }
-        prompt = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !prompt.isEmpty || !options.attachments.isEmpty else {
-            fail(usage: "no prompt: give it as words or on standard input")
-        }
-        // Every file is read and checked before anything is sent.
-        let user: ChatMessage
+        if let problem = CLIChatSetup.usageProblem(options) { fail(usage: problem) }
+        let setup: CLIChatSetup
         do {
-            let files = try options.attachments.map { (path) throws(AttachedFile.Refusal) in try AttachedFile.read(URL(filePath: path)) }
-            user = ChatMessage(role: .user, text: prompt, state: .sending, attachments: files)
-            try AttachmentMessage.check(user, budget: settings.contextBudget)
+            setup = try CLIChatSetup(options, defaultPrompt: settings.systemPrompt)
         } catch {
-            fail(usage: "cannot attach: \(error)")
+            writeError("agent-cli: error: \(ChatError.describe(error))")
+            exit(1)
         }
-        let passages = CLIKnowledge.passages(for: prompt, folders: options.knowledge, settings: settings)
+        let point = question(options, setup: setup, budget: settings.contextBudget)
+        let user = point.question
+        let passages = CLIKnowledge.passages(for: user.text, folders: options.knowledge, settings: settings)
         if options.printPassages {
             CLIKnowledge.print(passages)
             return
         }
+        let chatSettings = setup.turn
+        let (toolbox, mcp) = tools(options, settings: settings, offered: chatSettings.toolsEnabled)
         var connection: ChatConnection
         if let endpoint {
             connection = ChatConnection(endpoint: endpoint, options: options.generation, toolbox: toolbox, mcp: mcp)
         } else {
             connection = ChatConnection(localServer: LocalModelServer(), options: options.generation, toolbox: toolbox, mcp: mcp)
         }
-        connection = CLIChatModel.continuing(connection, options: options, settings: settings)
+        connection = CLIChatModel.choosing(chatSettings.model, for: connection, options: options, settings: settings)
         if connection.isLocal { writeError("agent-cli: using the local model \(connection.modelName)") }
         connection.onlyTools = options.onlyTools
         if let mcp { await CLIServers.start(mcp) }
 
         let stored: StoredChat?
         do {
-            stored = try options.chat.map {
-                try StoredChat($0, store: try ChatStore(), user: user, model: connection.modelName, settings: settings)
+            if options.chat != nil, let store = setup.store {
+                stored = try StoredChat(setup, store: store, at: point, model: connection.modelName)
+            } else {
+                stored = nil
             }
         } catch {
             writeError("agent-cli: error: \(ChatError.describe(error))")
@@ -169,10 +175,12 @@ struct AgentCLI {
             + (stored?.chat.id.uuidString.lowercased() ?? "cli")
         let userBudget = settings.contextBudget
         let reply = Task { @MainActor in
-            let turn = try await connection.turn(appID: appID)
+            let turn = try await connection.turn(appID: appID, settings: chatSettings)
             try Task.checkCancellation()
             // The local model's budget is known once its server is up.
-            var context = stored?.context(budget: connection.contextBudget(default: userBudget)) ?? [user]
+            let budget = connection.contextBudget(default: userBudget, settings: chatSettings)
+            var context = stored?.context(budget: budget)
+                ?? ContextWindow.select([user], systemPrompt: chatSettings.systemPrompt, budget: budget)
             if let last = context.last, last.role == .user {
                 context[context.count - 1] = KnowledgePrompt.compose(last, passages: passages)
             }
@@ -205,7 +213,7 @@ struct AgentCLI {
         if interrupted { exit(130) }
     }
 
-    /// `--list-chats`, `--export`, `--import`: the store without a model.
+    /// `--list-chats`, `--list-presets`, `--export`, `--import`: the store without a model.
     static func manageChats(_ options: LaunchOptions) {
         do {
             let store = try ChatStore()
@@ -214,6 +222,7 @@ struct AgentCLI {
                 let imported = try store.importChats(ChatArchive.parse(text))
                 print("imported \(imported.count) chat\(imported.count == 1 ? "" : "s")")
             }
+            if options.listPresets { try CLIPresets.list(store) }
             if options.listChats {
                 for chat in try store.chats() {
                     print("\(chat.id.uuidString)\t\(chat.updated.formatted(.iso8601))\t\(chat.title)")
@@ -232,6 +241,61 @@ struct AgentCLI {
             writeError("agent-cli: error: \(ChatError.describe(error))")
             exit(1)
         }
+    }
+
+    /// Agent's own tools and the MCP servers' the options name; none when not `offered`.
+    private static func tools(_ options: LaunchOptions, settings: SettingsStore, offered: Bool) -> (Toolbox, MCPTools?) {
+        guard offered else { return (Toolbox(), nil) }
+        let toolbox = Toolbox.standard(settings: settings, locationSource: GeoClueLocationSource(), fixedLocation: options.location,
+                                       askConsent: { await TerminalConsent.askLocation() })
+        return (toolbox, CLIServers.tools(options, settings: settings))
+    }
+
+    /// The question the turn answers and its place in the chat: the prompt (the words, else
+    /// standard input) with the files of `--attach`, all read and checked before anything is
+    /// sent — or, with `--regenerate`, the chat's last question. Exits when there is none.
+    private static func question(_ options: LaunchOptions, setup: CLIChatSetup, budget: Int) -> CLIBranches.Point {
+        let chat = setup.existing?.id
+        let store = options.chat == nil ? nil : setup.store
+        do {
+            if options.regenerate, let chat, let store { return try CLIBranches.regenerate(in: chat, store: store) }
+        } catch {
+            writeError("agent-cli: error: \(ChatError.describe(error))")
+            exit(1)
+        }
+        var prompt = options.words.joined(separator: " ")
+        if prompt.isEmpty {
+            prompt = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        }
+        prompt = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !prompt.isEmpty || !options.attachments.isEmpty else {
+            fail(usage: "no prompt: give it as words or on standard input")
+        }
+        let files: [AttachedFile]
+        do {
+            files = try options.attachments.map { (path) throws(AttachedFile.Refusal) in try AttachedFile.read(URL(filePath: path)) }
+        } catch {
+            fail(usage: "cannot attach: \(error)")
+        }
+        let point: CLIBranches.Point
+        do {
+            if let edited = options.editMessage, let chat, let store {
+                point = try CLIBranches.edit(edited, text: prompt, files: files, in: chat, store: store)
+            } else {
+                let message = ChatMessage(role: .user, text: prompt, state: .sending, attachments: files)
+                point = try store.map { try CLIBranches.append(message, to: chat, store: $0) }
+                    ?? CLIBranches.Point(history: [], question: message, isStored: false)
+            }
+        } catch {
+            writeError("agent-cli: error: \(ChatError.describe(error))")
+            exit(1)
+        }
+        do throws(AttachedFile.Refusal) {
+            try AttachmentMessage.check(point.question, budget: budget)
+        } catch {
+            fail(usage: "cannot attach: \(error)")
+        }
+        return point
     }
 
     static func fail(usage message: String) -> Never {

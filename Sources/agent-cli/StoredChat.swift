@@ -2,12 +2,12 @@ import AgentCore
 import Foundation
 import Synchronization
 
-/// A turn of a stored chat run from the terminal (`--chat ID|new`): the prompt and the
+/// A turn of a stored chat run from the terminal (`--chat ID|new`): the question and the
 /// reply are saved as they go (the reply about once a second), so a crash loses at most
 /// the last second, and settled by the window's rules (`ReplyLifecycle`).
 final class StoredChat: Sendable {
     let chat: ChatSummary
-    /// The chat so far and the new message, before a budget picks what goes.
+    /// The branch up to the question, and the question, before a budget picks what goes.
     private let history: [ChatMessage]
     private let lifecycle: ReplyLifecycle
     private let recorder: ReplyRecorder
@@ -24,24 +24,36 @@ final class StoredChat: Sendable {
         var errorDescription: String? { "there is no chat with id \(id) (see --list-chats)" }
     }
 
-    init(_ spec: String, store: ChatStore, user: ChatMessage, model: String, settings: SettingsStore) throws {
-        let summary: ChatSummary
-        if spec == "new" {
-            summary = try store.createChat(ChatSummary(title: ChatTitle.make(for: user), model: model,
-                                                       systemPrompt: settings.systemPrompt))
-        } else {
-            guard let id = UUID(uuidString: spec), let existing = try store.chat(id) else { throw UnknownChat(id: spec) }
+    /// Saves the turn's question (unless it is stored already) and an empty reply below it, and
+    /// makes their branch the one the chat shows; creates the chat for `--chat new`, and keeps
+    /// the settings `setup` changed.
+    init(_ setup: CLIChatSetup, store: ChatStore, at point: CLIBranches.Point, model: String) throws {
+        var summary: ChatSummary
+        if let existing = setup.existing {
             summary = existing
+            if setup.changesSettings { try store.setSettings(existing.id, setup.kept) }
+            summary.settings = setup.kept
+        } else {
+            summary = ChatSummary(title: ChatTitle.make(for: point.question), model: model, preset: setup.preset?.name)
+            summary.settings = setup.kept
+            try store.createChat(summary)
+            if let preset = setup.preset { try store.markPresetUsed(preset.id) }
         }
-        let leaf = try store.currentLeaf(of: summary.id)
-        let history = Conversation(messages: try leaf.map { try store.branch(endingAt: $0).map(\.message) } ?? []).context()
-        let userSeq = try store.nextSeq(in: summary.id)
-        var user = user
-        user.parentID = leaf
-        try store.save(user, in: summary.id, seq: userSeq)
+        let user = point.question
+        // A question asked again (`--regenerate`) was delivered before: it stays as it is stored,
+        // whatever becomes of the new reply.
+        var userSeq: Int?
+        if !point.isStored {
+            let seq = try store.nextSeq(in: summary.id)
+            try store.save(user, in: summary.id, seq: seq)
+            userSeq = seq
+        }
+        let replySeq = try store.nextSeq(in: summary.id)
         var placeholder = ReplyLifecycle.placeholder(model: model)
         placeholder.parentID = user.id
-        try store.save(placeholder, in: summary.id, seq: userSeq + 1)
+        try store.save(placeholder, in: summary.id, seq: replySeq)
+        if let parent = user.parentID { try store.choose(version: user.id, under: parent) }
+        try store.choose(version: placeholder.id, under: user.id)
         try store.setCurrent(summary.id, placeholder.id)
         try store.touchChat(summary.id, model: model)
         messages = Mutex((user, placeholder))
@@ -50,8 +62,8 @@ final class StoredChat: Sendable {
             failed.happened.withLock { $0 = true }
             AgentCLI.writeError("agent-cli: could not save the chat: \(ChatError.describe(error))")
         }
-        lifecycle = ReplyLifecycle(userSeq: userSeq, replySeq: userSeq + 1, recorder: recorder)
-        self.history = history + [user]
+        lifecycle = ReplyLifecycle(userSeq: userSeq, replySeq: replySeq, recorder: recorder)
+        history = point.history + [user]
         chat = summary
     }
 
@@ -78,10 +90,13 @@ final class StoredChat: Sendable {
         case .success: ending = .completed
         case .failure(let error): ending = .failed(error)
         }
-        messages.withLock { state in
-            _ = lifecycle.settle(ending, reply: &state.reply, user: &state.user)
+        let (settlement, userID) = messages.withLock { state in
+            (lifecycle.settle(ending, reply: &state.reply, user: &state.user), state.user.id)
         }
         let id = chat.id
+        // A reply that came to nothing is gone: the branch shown ends at the question again
+        // (below which a regenerated reply's earlier version shows once more).
+        if settlement.replyRemoved { recorder.then { try $0.setCurrent(id, userID) } }
         recorder.then { try $0.touchChat(id) }
         recorder.flush()
     }

@@ -19,6 +19,16 @@ public struct LaunchOptions: Sendable, Equatable {
     public var idleTimeout: Duration? = HTTPRequest.defaultIdleTimeout
     /// agent-cli: continue a stored chat by id, or `new` to start one.
     public var chat: String?
+    /// agent-cli: answer the last question of the chat's branch again, as a new version of its reply (`--regenerate`).
+    public var regenerate = false
+    /// agent-cli: send the prompt as a new version of this user message of the chat (`--edit MESSAGE_ID`).
+    public var editMessage: UUID?
+    /// agent-cli: the chat's system prompt (`--system TEXT`).
+    public var systemPrompt: String?
+    /// agent-cli: start the new chat from the preset of this name (`--preset NAME`).
+    public var preset: String?
+    /// agent-cli: list the presets (`--list-presets`).
+    public var listPresets = false
     /// agent-cli: list the stored chats.
     public var listChats = false
     /// agent-cli: print a stored chat (an id, or `all`) in `exportFormat`.
@@ -84,7 +94,7 @@ public struct LaunchOptions: Sendable, Equatable {
                                        "--temperature", "--seed", "--max-tokens", "--protocol", "--location", "--idle-timeout"]
     private static let cliValueOptions = ["--chat", "--export", "--format", "--import", "--mcp-config", "--allow-tools",
                                           "--call-tool", "--arguments", "--repeat", "--tools", "--attach", "--knowledge",
-                                          "--pull", "--delete"]
+                                          "--pull", "--delete", "--edit", "--system", "--preset"]
 
     /// Parses `arguments` (without the program name). `acceptsWords` allows a prompt.
     public static func parse(_ arguments: [String], acceptsWords: Bool) throws(ParseError) -> LaunchOptions {
@@ -108,6 +118,8 @@ public struct LaunchOptions: Sendable, Equatable {
             if argument == "--no-tools" { options.noTools = true; continue }
             if argument == "--set-up-local-model", !acceptsWords { options.setUpLocalModel = true; continue }
             if argument == "--list-chats", acceptsWords { options.listChats = true; continue }
+            if argument == "--list-presets", acceptsWords { options.listPresets = true; continue }
+            if argument == "--regenerate", acceptsWords { options.regenerate = true; continue }
             if argument == "--list-tools", acceptsWords { options.listTools = true; continue }
             if argument == "--passages", acceptsWords { options.printPassages = true; continue }
             if argument == "--show-reasoning", acceptsWords { options.showReasoning = true; continue }
@@ -144,6 +156,13 @@ public struct LaunchOptions: Sendable, Equatable {
             case "--format":
                 guard value == "md" || value == "json" else { throw ParseError(message: "--format must be md or json") }
                 options.exportFormat = value
+            case "--edit":
+                guard let id = UUID(uuidString: value) else {
+                    throw ParseError(message: "--edit needs a message id (--export ID --format json shows them)")
+                }
+                options.editMessage = id
+            case "--system": options.systemPrompt = value
+            case "--preset": options.preset = value
             case "--import": options.importFile = value
             case "--mcp-config": options.mcpConfig = value
             case "--attach": options.attachments.append(value)

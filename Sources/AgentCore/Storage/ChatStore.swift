@@ -215,6 +215,17 @@ public final class ChatStore: Sendable {
         }
     }
 
+    /// Message `id` with the chat it is in; nil when there is none.
+    public func message(_ id: UUID) throws -> (chat: UUID, stored: StoredMessage)? {
+        try run { database in
+            let rows = try database.query("SELECT \(Self.messageColumns), m.chat_id FROM messages m WHERE m.id = ? AND m.deleted_at IS NULL",
+                                          [.text(id.uuidString)])
+            guard let row = rows.first,
+                  let chat = row[15].text.flatMap(UUID.init(uuidString:)), let stored = Self.message(from: row) else { return nil }
+            return try Self.withAttachments([stored], database: database).first.map { (chat, $0) }
+        }
+    }
+
     /// The seq a new message in `chat` gets.
     public func nextSeq(in chat: UUID) throws -> Int {
         try run { database in

@@ -148,6 +148,20 @@ struct ChatTreeStorageTests {
         #expect(try !store.isOnBranch(messages[1].id, endingAt: messages[4].id))
     }
 
+    @Test("A message is found by its id alone, with its chat and files")
+    func messageByID() throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let chat = try store.createChat(ChatSummary(title: "find"))
+        let file = AttachedFile(name: "a.txt", mediaType: "text/plain", byteCount: 1, data: Data("a".utf8), text: "a")
+        let question = ChatMessage(role: .user, text: "q", state: .done, attachments: [file])
+        try store.saveAll([question], in: chat.id, firstSeq: 0)
+        let found = try #require(try store.message(question.id))
+        #expect(found.chat == chat.id)
+        #expect(found.stored.message.text == "q")
+        #expect(found.stored.message.attachments == [file])
+        #expect(try store.message(UUID())?.chat == nil)
+    }
+
     @Test("After a crash, a question whose reply had begun is delivered, in any branch")
     func crashRecoveryInATree() throws {
         let file = temporaryDatabase()

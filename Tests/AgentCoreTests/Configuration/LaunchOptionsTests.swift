@@ -1,4 +1,5 @@
 import AgentCore
+import Foundation
 import Testing
 
 @Suite("Command-line options")
@@ -43,6 +44,21 @@ struct LaunchOptionsTests {
         #expect(throws: LaunchOptions.ParseError.self) {
             try LaunchOptions.parse(["--server", "http://x", "--api-key-env", "MISSING"], acceptsWords: false).endpoint(environment: [:])
         }
+    }
+
+    @Test("agent-cli's chat options: --regenerate, --edit MESSAGE_ID, --system, --preset, --list-presets")
+    func chatOptions() throws {
+        let id = UUID()
+        let options = try LaunchOptions.parse(["--chat", "new", "--system", "Be brief", "--preset=Translator", "--list-presets",
+                                               "--regenerate", "--edit", id.uuidString.lowercased(), "text"], acceptsWords: true)
+        #expect(options.systemPrompt == "Be brief")
+        #expect(options.preset == "Translator")
+        #expect(options.listPresets)
+        #expect(options.regenerate)
+        #expect(options.editMessage == id)
+        #expect(options.words == ["text"])
+        #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--edit", "3"], acceptsWords: true) }
+        #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--system", "x"], acceptsWords: false) }
     }
 
     @Test("--set-up-local-model is the window's (scripts/run passes it) and leaves the saved settings in charge")

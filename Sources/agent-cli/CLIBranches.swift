@@ -1,0 +1,70 @@
+import AgentCore
+import Foundation
+
+/// Where a stored chat's turn goes in its tree: after the last message of the branch shown, as
+/// a new version of one of the user's messages (`--edit`), or as a new version of the last
+/// reply, answered to the same question (`--regenerate`). The turn's branch becomes the one shown.
+enum CLIBranches {
+    /// The question a turn answers and what goes before it.
+    struct Point: Sendable {
+        /// The messages before the question on its branch, as a request carries them (those that
+        /// never reached the model, and empty replies, left out).
+        let history: [ChatMessage]
+        /// The question, its parent set; a new one "sending".
+        let question: ChatMessage
+        /// Whether the question is stored already (`--regenerate`); else it is new, to be saved.
+        let isStored: Bool
+    }
+
+    /// Why a message cannot be edited or a reply regenerated.
+    struct Refusal: Error, LocalizedError {
+        let message: String
+        var errorDescription: String? { message }
+    }
+
+    /// `message` after the last message of the branch `chat` shows; nil `chat`: a new chat's first.
+    static func append(_ message: ChatMessage, to chat: UUID?, store: ChatStore) throws -> Point {
+        guard let chat, let leaf = try store.currentLeaf(of: chat) else { return Point(history: [], question: message, isStored: false) }
+        var question = message
+        question.parentID = leaf
+        return Point(history: try context(endingAt: leaf, store: store), question: question, isStored: false)
+    }
+
+    /// A new version of user message `id` of `chat`, with the same parent: `text`, and the files
+    /// the message had (as the window's edit keeps them) followed by `files`.
+    static func edit(_ id: UUID, text: String, files: [AttachedFile], in chat: UUID, store: ChatStore) throws -> Point {
+        guard let found = try store.message(id) else {
+            throw Refusal(message: "there is no message with id \(id.uuidString) (--export \(chat.uuidString) --format json shows them)")
+        }
+        guard found.chat == chat else { throw Refusal(message: "message \(id.uuidString) is not in chat \(chat.uuidString)") }
+        let original = found.stored.message
+        guard original.role == .user else {
+            throw Refusal(message: "message \(id.uuidString) is not one of yours: only a user message can be edited (--regenerate asks for a reply again)")
+        }
+        let question = ChatMessage(parentID: original.parentID, role: .user, text: text, state: .sending,
+                                   attachments: original.attachments + files)
+        let history = try original.parentID.map { try context(endingAt: $0, store: store) } ?? []
+        return Point(history: history, question: question, isStored: false)
+    }
+
+    /// The question of the last reply on the branch `chat` shows, to be answered again.
+    static func regenerate(in chat: UUID, store: ChatStore) throws -> Point {
+        guard let leaf = try store.currentLeaf(of: chat) else {
+            throw Refusal(message: "chat \(chat.uuidString) has no reply to regenerate")
+        }
+        let branch = try store.branch(endingAt: leaf)
+        guard branch.count >= 2, let reply = branch.last?.message, reply.role == .assistant else {
+            throw Refusal(message: "chat \(chat.uuidString) has no reply to regenerate: its last message is not a reply")
+        }
+        let asked = branch[branch.count - 2].message
+        guard asked.role == .user, reply.parentID == asked.id else {
+            throw Refusal(message: "chat \(chat.uuidString) has no reply to regenerate: its last reply answers no message of yours")
+        }
+        let history = Conversation(messages: branch.dropLast(2).map(\.message)).context()
+        return Point(history: history, question: asked, isStored: true)
+    }
+
+    private static func context(endingAt last: UUID, store: ChatStore) throws -> [ChatMessage] {
+        Conversation(messages: try store.branch(endingAt: last).map(\.message)).context()
+    }
+}
