@@ -29,12 +29,16 @@ public struct ReplyLifecycle: Sendable {
     public let userSeq: Int?
     public let replySeq: Int?
     private let recorder: ReplyRecorder?
+    /// The user's message has a reply already (this one is another version of it): it was
+    /// delivered, whatever becomes of this request.
+    private let answered: Bool
 
     /// `userSeq`/`replySeq`: the messages' places in their stored chat (nil: not stored).
-    public init(userSeq: Int? = nil, replySeq: Int? = nil, recorder: ReplyRecorder? = nil) {
+    public init(userSeq: Int? = nil, replySeq: Int? = nil, recorder: ReplyRecorder? = nil, answered: Bool = false) {
         self.userSeq = userSeq
         self.replySeq = replySeq
         self.recorder = recorder
+        self.answered = answered
     }
 
     /// The reply a request starts with: empty, "sending".
@@ -77,7 +81,7 @@ public struct ReplyLifecycle: Sendable {
         }
         var stopped = false
         if case .stopped = ending { stopped = true }
-        let undelivered = !delivered && !stopped
+        let undelivered = !delivered && !stopped && !answered
         if user.state == .sending || undelivered {
             user.state = undelivered ? .failed : .done
             save(user, seq: userSeq)

@@ -54,12 +54,23 @@ extension ChatViewModel {
         }
     }
 
+    /// Shows `version` and its branch after message `parent`, the last one shown.
+    func showVersion(_ version: UUID, after parent: UUID) {
+        guard let index = conversation.index(of: parent) else { return }
+        show(version: version, at: index + 1, under: parent)
+    }
+
     /// Puts `version` and its branch's first page where message `shown` and those after it were.
     private func show(version: UUID, replacing shown: UUID) {
-        guard let pager, let index = conversation.index(of: shown) else { return }
+        guard let index = conversation.index(of: shown) else { return }
+        show(version: version, at: index, under: conversation[index].parentID)
+    }
+
+    private func show(version: UUID, at index: Int, under parent: UUID?) {
+        guard let pager else { return }
         let page: [ChatMessage]
         do {
-            page = try pager.show(version: version, under: conversation[index].parentID)
+            page = try pager.show(version: version, under: parent)
         } catch {
             status.report(error)
             return

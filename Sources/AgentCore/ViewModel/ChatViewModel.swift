@@ -78,6 +78,8 @@ public final class ChatViewModel {
         let replyID: UUID
         let userID: UUID
         let lifecycle: ReplyLifecycle
+        /// The reply this one is a new version of (a regeneration).
+        let earlierVersion: UUID?
         var task: Task<Void, Never>?
     }
 
@@ -230,11 +232,8 @@ public final class ChatViewModel {
     public func regenerate(_ id: UUID? = nil) {
         guard let replyID = id ?? conversation.messages.last?.id, canRegenerate(replyID),
               let replyIndex = conversation.index(of: replyID) else { return }
-        let userIndex = replyIndex - 1
         removeShown(from: replyIndex)
-        conversation[userIndex].state = .sending
-        notify(.messageChanged(userIndex))
-        startReply(to: conversation[userIndex].id, versionOf: replyID)
+        startReply(to: conversation[replyIndex - 1].id, versionOf: replyID)
     }
 
     /// Puts a user message back in the entry; sending adds a new version of it.
@@ -278,8 +277,9 @@ public final class ChatViewModel {
         reply.parentID = userID
         append(reply, versionOf: sibling)
         let recorder = chat.flatMap { chat in writer?.startRecording(in: chat.id) }
-        let lifecycle = ReplyLifecycle(userSeq: pager?.place(of: userID), replySeq: pager?.place(of: reply.id), recorder: recorder)
-        flight = Flight(replyID: reply.id, userID: userID, lifecycle: lifecycle)
+        let lifecycle = ReplyLifecycle(userSeq: pager?.place(of: userID), replySeq: pager?.place(of: reply.id), recorder: recorder,
+                                       answered: sibling != nil)
+        flight = Flight(replyID: reply.id, userID: userID, lifecycle: lifecycle, earlierVersion: sibling)
         isSending = true
         notify(.composer)
         let (generation, connection) = (generation, connection)
@@ -352,6 +352,8 @@ public final class ChatViewModel {
             if let chat { writer?.setCurrent(chat.id, flight.userID) }
             conversation.remove(at: replyIndex)
             notify(.messageRemoved(replyIndex))
+            // A regeneration that came to nothing: the reply it was to replace is shown again.
+            if let earlier = flight.earlierVersion { showVersion(earlier, after: flight.userID) }
         } else {
             notify(.messageChanged(replyIndex))
             let state = conversation[replyIndex].state

@@ -70,6 +70,25 @@ struct ChatBranchTests: ViewModelTesting {
         #expect(reopened.versions(of: firstReply).map { [$0.position, $0.count] } == [1, 2])
     }
 
+    @Test("A regeneration that fails shows the reply it was to replace again; the question stays answered")
+    func failedRegeneration() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("echo", store: store)
+        await send("still there?", in: model)
+        let shown = model.conversation.messages
+        model.use(ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("http500"), model: "m")))
+        model.regenerate()
+        await model.waitUntilIdle()
+        #expect(model.status.showError)
+        #expect(model.conversation.messages.map(\.id) == shown.map(\.id), "the old reply back")
+        #expect(model.conversation.messages.map(\.state) == [.done, .done], "the question not marked failed")
+        #expect(model.draft.isEmpty, "nothing to type again")
+        #expect(model.versions(of: shown[1].id) == nil, "the empty attempt left no version")
+        let chat = try #require(model.chat)
+        #expect(try store.messages(in: chat.id).map(\.message.state) == [.done, .done])
+        #expect(try store.currentLeaf(of: chat.id) == shown[1].id)
+    }
+
     @Test("Deleting a version asks nothing of the store it cannot undo: it comes back, and goes at the next start")
     func deleteAndUndo() async throws {
         let file = temporaryDatabase()
