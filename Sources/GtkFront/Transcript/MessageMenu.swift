@@ -1,9 +1,9 @@
 import CGtk
 
-/// A message's right-click menu: Copy, Edit and Send Again (the user's) or Regenerate (the
-/// last reply), and Copy Chat. One popover per row, made with the row and parented to its
-/// bubble for the row's whole life — GTK takes it down with the row, so nothing ever has to
-/// unparent it later, when the row may be gone.
+/// A message's right-click menu: Copy, Edit and Send Again (the user's) or Regenerate Reply,
+/// and Copy Chat. One popover per row, made with the row and parented to its bubble for the
+/// row's whole life — GTK takes it down with the row, so nothing ever has to unparent it
+/// later, when the row may be gone.
 @MainActor
 final class MessageMenu {
     let popover: UnsafeMutablePointer<GtkWidget>
@@ -17,13 +17,20 @@ final class MessageMenu {
 
     var isOpen: Bool { gtk_widget_get_visible(popover) != 0 }
 
-    /// The items shown now (tests, the accessibility tree).
+    /// The items shown now, sections' included (tests, the accessibility tree).
     var itemLabels: [String] {
-        guard let model = gtk_popover_menu_get_menu_model(OpaquePointer(popover)) else { return [] }
-        return (0..<g_menu_model_get_n_items(model)).compactMap { index -> String? in
-            guard let value = g_menu_model_get_item_attribute_value(model, index, "label", nil) else { return nil }
+        gtk_popover_menu_get_menu_model(OpaquePointer(popover)).map(Self.labels) ?? []
+    }
+
+    private static func labels(in model: UnsafeMutablePointer<GMenuModel>) -> [String] {
+        (0..<g_menu_model_get_n_items(model)).flatMap { index -> [String] in
+            if let section = g_menu_model_get_item_link(model, index, G_MENU_LINK_SECTION) {
+                defer { g_object_unref(UnsafeMutableRawPointer(section)) }
+                return labels(in: section)
+            }
+            guard let value = g_menu_model_get_item_attribute_value(model, index, "label", nil) else { return [] }
             defer { g_variant_unref(value) }
-            return String(cString: g_variant_get_string(value, nil))
+            return [String(cString: g_variant_get_string(value, nil))]
         }
     }
 
