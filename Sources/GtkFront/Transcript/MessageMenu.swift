@@ -1,9 +1,9 @@
 import CGtk
 
 /// A message's right-click menu: Copy, Edit and Send Again (the user's) or Regenerate Reply,
-/// and Copy Chat. One popover per row, made with the row and parented to its bubble for the
-/// row's whole life — GTK takes it down with the row, so nothing ever has to unparent it
-/// later, when the row may be gone.
+/// Copy Chat, and Delete Version when the message has others. One popover per row, made with
+/// the row and parented to its bubble for the row's whole life — GTK takes it down with the
+/// row, so nothing ever has to unparent it later, when the row may be gone.
 @MainActor
 final class MessageMenu {
     let popover: UnsafeMutablePointer<GtkWidget>
@@ -35,12 +35,19 @@ final class MessageMenu {
     }
 
     /// Opens the menu at (x, y) of the bubble, for a user's message or a reply.
-    func open(x: Double, y: Double, isUser: Bool, canRegenerate: Bool) {
+    func open(x: Double, y: Double, isUser: Bool, canRegenerate: Bool, canDeleteVersion: Bool) {
         let menu: OpaquePointer = g_menu_new()
         g_menu_append(menu, isUser ? "Copy Message" : "Copy Reply", "row.copy")
         if isUser { g_menu_append(menu, "Edit and Send Again", "row.edit") }
         if canRegenerate { g_menu_append(menu, "Regenerate Reply", "row.regenerate") }
         g_menu_append(menu, "Copy Chat as Markdown", "win.copy-chat")
+        if canDeleteVersion {
+            // Apart from the rest: it deletes.
+            let section: OpaquePointer = g_menu_new()
+            g_menu_append(section, "Delete Version", "row.delete-version")
+            g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(section))
+            g_object_unref(UnsafeMutableRawPointer(section))
+        }
         gtk_popover_menu_set_menu_model(OpaquePointer(popover), UnsafeMutablePointer<GMenuModel>(menu))
         g_object_unref(UnsafeMutableRawPointer(menu))
         var point = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)

@@ -49,6 +49,7 @@ final class MessageRow {
         var version: VersionSwitcher.Place?
         var canShowPrevious = false
         var canShowNext = false
+        var canDeleteVersion = false
     }
 
     /// A part of the row that can hold the keyboard focus.
@@ -66,6 +67,8 @@ final class MessageRow {
         var regenerate: @MainActor (UUID) -> Void
         /// Show the version `offset` away (-1: the one before).
         var showVersion: @MainActor (UUID, Int) -> Void = { _, _ in }
+        /// Delete this version (after asking).
+        var deleteVersion: @MainActor (UUID) -> Void = { _ in }
         var openFile: @MainActor (AttachedFile, UnsafeMutablePointer<GtkWidget>) -> Void
         var openSource: @MainActor (KnowledgeSource, UnsafeMutablePointer<GtkWidget>) -> Void
         /// The user opened (true) or closed a reply's Thinking section.
@@ -162,6 +165,10 @@ final class MessageRow {
                 actions.showVersion(id, offset)
             }
         }
+        Actions.add("delete-version", to: group) { [weak self] in
+            guard let id = self?.messageID else { return }
+            actions.deleteVersion(id)
+        }
         gtk_widget_insert_action_group(root, "row", OpaquePointer(rowActions))
         // The root widget holds the group from here on, for the row's whole life.
         g_object_unref(group)
@@ -179,7 +186,8 @@ final class MessageRow {
 
     func openMenu(x: Double, y: Double) {
         guard messageID != nil else { return }
-        menu.open(x: x, y: y, isUser: shownRole == .user, canRegenerate: controls.canRegenerate)
+        menu.open(x: x, y: y, isUser: shownRole == .user, canRegenerate: controls.canRegenerate,
+                  canDeleteVersion: controls.canDeleteVersion)
     }
 
     /// Shows what the row's controls offer now; cheap when nothing changed.
@@ -196,6 +204,7 @@ final class MessageRow {
         Actions.setEnabled(controls.canRegenerate, "regenerate", in: actionGroup)
         Actions.setEnabled(controls.canShowPrevious, "previous-version", in: actionGroup)
         Actions.setEnabled(controls.canShowNext, "next-version", in: actionGroup)
+        Actions.setEnabled(controls.canDeleteVersion, "delete-version", in: actionGroup)
     }
 
     /// The part of the row holding the keyboard focus; nil when it is elsewhere.

@@ -32,6 +32,8 @@ final class TranscriptView {
     var onCopied: (() -> Void)?
     /// Takes the keyboard focus when the row holding it is removed (the composer does).
     var onFocusedRowRemoved: (() -> Void)?
+    /// Asked to delete a version of a message (the window asks the user first).
+    var onDeleteVersion: ((UUID) -> Void)?
 
     /// Whether the view keeps the newest text in sight.
     private(set) var followsNewest = true
@@ -109,7 +111,8 @@ final class TranscriptView {
         MessageRow.Controls(regenerateButton: id == lastReply, canRegenerate: viewModel.canRegenerate(id),
                             version: viewModel.versions(of: id).map { VersionSwitcher.Place(position: $0.position, count: $0.count) },
                             canShowPrevious: viewModel.canShowVersion(of: id, offset: -1),
-                            canShowNext: viewModel.canShowVersion(of: id, offset: 1))
+                            canShowNext: viewModel.canShowVersion(of: id, offset: 1),
+                            canDeleteVersion: viewModel.canDeleteVersion(id))
     }
 
     /// Moves the keyboard focus out of the rows of `ids` before they go (see `FocusRescue`).
@@ -223,6 +226,7 @@ final class TranscriptView {
                 edit: { [weak self] id in self?.viewModel.beginEdit(id) },
                 regenerate: { [weak self] id in self?.viewModel.regenerate(id) },
                 showVersion: { [weak self] id, offset in self?.showVersion(of: id, offset: offset) },
+                deleteVersion: { [weak self] id in self?.onDeleteVersion?(id) },
                 openFile: { [weak self] file, button in self?.open(file, from: button) },
                 openSource: { [weak self] source, button in self?.open(source, from: button) },
                 thinkingToggled: { [weak self] id, expanded in
