@@ -30,6 +30,11 @@ static inline void agent_accessible_set_label(GtkWidget *widget, const char *lab
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
+/* What a screen reader says about `widget` after its name. */
+static inline void agent_accessible_set_description(GtkWidget *widget, const char *description) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+}
+
 /* Scrolls a list view so that `position` is visible (GTK 4.8 has no gtk_list_view_scroll_to). */
 static inline void agent_list_view_scroll_to(GtkWidget *list_view, guint position) {
 #if GTK_CHECK_VERSION(4, 12, 0)

@@ -31,6 +31,8 @@ server as a user would:
   docs/local-model-file-dark.png  the same in dark.
   docs/setup-progress.png      the local model being set up behind the window (light; -dark: dark);
   docs/setup-failed.png        a set-up that failed, with the end of its log.
+  docs/versions.png            a reply asked for three times, its second version shown (‹ 2/3 ›), and a
+                               follow-up under it (the scripted test model server; -dark, -narrow).
 
 The MCP pictures use the reference server mcp-server-time (scripts/install-test-servers) and
 the scriptable test model server, which calls its tool.
@@ -38,7 +40,7 @@ the scriptable test model server, which calls its tool.
 Run inside an X server and a D-Bus session (scripts/screenshot does):
     /usr/bin/python3 Tests/EndToEnd/docs_screenshots.py .build/debug/agent docs/ [mcp]
 (a last argument, one of the keys of PICTURE_SETS — mcp, files, servers, reasoning, models,
-ollama, local-model, setup — takes only those pictures).
+ollama, local-model, setup, versions — takes only those pictures).
 
 The found-server pictures run an imitation Ollama (Tests/Servers/local_model_server.py) on its
 own port, 11434, which must be free.
@@ -738,6 +740,48 @@ def setup_pictures(binary, folder):
         run(binary, GENERATION, setup_failed(os.path.join(folder, "setup-failed.png"), step), arguments=arguments)
 
 
+def say(frame, prompt, turn):
+    """Sends `prompt` and waits for reply number `turn` (a server that is already up)."""
+    entry = wait_for("the entry", lambda: named(frame, "Message", [Atspi.Role.TEXT, Atspi.Role.ENTRY]))
+    send = wait_for("Send", lambda: named(frame, "Send", [Atspi.Role.PUSH_BUTTON]))
+    Atspi.EditableText.set_text_contents(entry, prompt)
+    wait_for("Send to be enabled", lambda: send.get_state_set().contains(Atspi.StateType.SENSITIVE))
+    Atspi.Action.do_action(send, 0)
+    conversation = wait_for("the conversation", lambda: named(frame, "Conversation", [Atspi.Role.LIST]))
+    wait_for(f"reply {turn}", lambda: e2e.turn_finished(frame, conversation, turn), timeout=30)
+    return conversation
+
+
+def versions(path):
+    """A question whose reply was asked for three times (Ctrl+Shift+R twice), the second
+    version chosen with ‹, and a follow-up asked under it."""
+    def body(app, frame):
+        conversation = say(frame, "Suggest a name for our hiking club.", 1)
+        window = x_window("^Agent$")
+        for count in (2, 3):
+            subprocess.run(["xdotool", "windowfocus", "--sync", window, "key", "--clearmodifiers", "ctrl+shift+r"], check=True)
+            wait_for(f"version {count}", lambda: f"{count}/{count}" in label_texts(conversation), timeout=20)
+            wait_for(f"version {count} to end", lambda: e2e.turn_finished(frame, conversation, 1), timeout=30)
+        press(app, "Previous Version")
+        wait_for("the second version", lambda: "2/3" in label_texts(conversation), timeout=10)
+        say(frame, "Something friendlier, please.", 2)
+        shoot(window, path)
+    return body
+
+
+def versions_pictures(binary, folder):
+    server, port = model_server()
+    try:
+        for name, size, dark in [("versions.png", (1000, 700), False), ("versions-dark.png", (1000, 700), True),
+                                 ("versions-narrow.png", (360, 640), False)]:
+            arguments = ["--server", f"http://127.0.0.1:{port}/s/drafts-{name.split('.')[0]}", "--model", "test-model"]
+            with dark_portal() if dark else contextlib.nullcontext():
+                run(binary, GENERATION, versions(os.path.join(folder, name)), size=size, arguments=arguments)
+    finally:
+        server.terminate()
+        server.wait()
+
+
 @contextlib.contextmanager
 def dark_portal():
     """Dark, as the desktop asks: the settings portal says "prefer dark" before the app starts."""
@@ -760,6 +804,7 @@ PICTURE_SETS = {
     "ollama": ollama_pictures,
     "local-model": local_model_pictures,
     "setup": setup_pictures,
+    "versions": versions_pictures,
 }
 
 

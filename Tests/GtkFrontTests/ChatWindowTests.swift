@@ -235,7 +235,7 @@ extension GtkSuites {
             let reply = model.conversation[1]
             let live = try #require(window.transcript.boundRow(for: reply.id))
             // A row given the finished reply, as when the chat is opened again.
-            let fresh = MessageRow(actions: MessageRow.Handlers(copy: { _, _ in }, copyText: { _, _ in }, edit: { _ in }, regenerate: {}, openFile: { _, _ in }, openSource: { _, _ in }))
+            let fresh = MessageRow(actions: MessageRow.Handlers(copy: { _, _ in }, copyText: { _, _ in }, edit: { _ in }, regenerate: { _ in }, openFile: { _, _ in }, openSource: { _, _ in }))
             g_object_ref_sink(fresh.root.raw)
             defer { g_object_unref(fresh.root.raw) }
             fresh.bind(reply)

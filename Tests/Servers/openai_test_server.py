@@ -700,6 +700,29 @@ class Handler(socketserver.BaseRequestHandler):
             number = COUNTERS[scenario]
         self.stream(normal_stream(words(f"Reply number {number} to: {last_user_text(body)}")), delay=0.005)
 
+    # Questions a model asked again answers otherwise (the pictures of a reply's versions).
+    DRAFTS = {
+        "Suggest a name for our hiking club.": [
+            "How about **Trailblazers**? It is short, and it says you go where the path is not worn yet.",
+            "**The Switchbacks**, after the zigzag paths up steep hills, and a club that keeps coming back.",
+            "Try **Summit Seekers**: easy to remember, and it says what the weekends are for.",
+        ],
+        "Something friendlier, please.": [
+            "**The Switchback Social**: the same hills, with a picnic at the top.",
+        ],
+    }
+
+    def scenario_drafts(self, scenario, body, headers):
+        """Each time a question is asked, the next of its answers in DRAFTS (drafts-<marker>);
+        "Answer number N to: …" for another question."""
+        question = last_user_text(body)
+        with LOCK:
+            COUNTERS[(scenario, question)] = COUNTERS.get((scenario, question), 0) + 1
+            number = COUNTERS[(scenario, question)]
+        answers = self.DRAFTS.get(question, [])
+        text = answers[(number - 1) % len(answers)] if answers else f"Answer number {number} to: {question}"
+        self.stream(normal_stream(words(text)), delay=0.005)
+
     def scenario_paced(self, scenario, body, headers):
         """paced-<N>-<ms>: N tokens, one every <ms> milliseconds, like a model generating."""
         pieces = scenario.split("-")

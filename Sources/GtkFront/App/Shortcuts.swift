@@ -31,6 +31,8 @@ enum Shortcuts {
             Shortcut(title: "Stop the reply, or cancel an edit", accelerator: "Escape", scope: .whenUnused(action: "win.stop")),
             Shortcut(title: "Choose the model", accelerator: "<Control>m", scope: .accelerator(action: "win.choose-model")),
             Shortcut(title: "Regenerate the last reply", accelerator: "<Control><Shift>r", scope: .accelerator(action: "win.regenerate")),
+            Shortcut(title: "Previous version of the focused message", accelerator: "<Alt>Left", scope: .widget),
+            Shortcut(title: "Next version of the focused message", accelerator: "<Alt>Right", scope: .widget),
             Shortcut(title: "Copy the chat as Markdown", accelerator: "<Control><Shift>c", scope: .accelerator(action: "win.copy-chat")),
         ]),
         ("Chats", [

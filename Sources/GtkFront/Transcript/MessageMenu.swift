@@ -1,9 +1,9 @@
 import CGtk
 
-/// A message's right-click menu: Copy, Edit and Send Again (the user's) or Regenerate (the
-/// last reply), and Copy Chat. One popover per row, made with the row and parented to its
-/// bubble for the row's whole life — GTK takes it down with the row, so nothing ever has to
-/// unparent it later, when the row may be gone.
+/// A message's right-click menu: Copy, Edit and Send Again (the user's) or Regenerate Reply,
+/// Copy Chat, and Delete Version when the message has others. One popover per row, made with
+/// the row and parented to its bubble for the row's whole life — GTK takes it down with the
+/// row, so nothing ever has to unparent it later, when the row may be gone.
 @MainActor
 final class MessageMenu {
     let popover: UnsafeMutablePointer<GtkWidget>
@@ -17,23 +17,37 @@ final class MessageMenu {
 
     var isOpen: Bool { gtk_widget_get_visible(popover) != 0 }
 
-    /// The items shown now (tests, the accessibility tree).
+    /// The items shown now, sections' included (tests, the accessibility tree).
     var itemLabels: [String] {
-        guard let model = gtk_popover_menu_get_menu_model(OpaquePointer(popover)) else { return [] }
-        return (0..<g_menu_model_get_n_items(model)).compactMap { index -> String? in
-            guard let value = g_menu_model_get_item_attribute_value(model, index, "label", nil) else { return nil }
+        gtk_popover_menu_get_menu_model(OpaquePointer(popover)).map(Self.labels) ?? []
+    }
+
+    private static func labels(in model: UnsafeMutablePointer<GMenuModel>) -> [String] {
+        (0..<g_menu_model_get_n_items(model)).flatMap { index -> [String] in
+            if let section = g_menu_model_get_item_link(model, index, G_MENU_LINK_SECTION) {
+                defer { g_object_unref(UnsafeMutableRawPointer(section)) }
+                return labels(in: section)
+            }
+            guard let value = g_menu_model_get_item_attribute_value(model, index, "label", nil) else { return [] }
             defer { g_variant_unref(value) }
-            return String(cString: g_variant_get_string(value, nil))
+            return [String(cString: g_variant_get_string(value, nil))]
         }
     }
 
     /// Opens the menu at (x, y) of the bubble, for a user's message or a reply.
-    func open(x: Double, y: Double, isUser: Bool, canRegenerate: Bool) {
+    func open(x: Double, y: Double, isUser: Bool, canRegenerate: Bool, canDeleteVersion: Bool) {
         let menu: OpaquePointer = g_menu_new()
         g_menu_append(menu, isUser ? "Copy Message" : "Copy Reply", "row.copy")
         if isUser { g_menu_append(menu, "Edit and Send Again", "row.edit") }
         if canRegenerate { g_menu_append(menu, "Regenerate Reply", "row.regenerate") }
         g_menu_append(menu, "Copy Chat as Markdown", "win.copy-chat")
+        if canDeleteVersion {
+            // Apart from the rest: it deletes.
+            let section: OpaquePointer = g_menu_new()
+            g_menu_append(section, "Delete Version", "row.delete-version")
+            g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(section))
+            g_object_unref(UnsafeMutableRawPointer(section))
+        }
         gtk_popover_menu_set_menu_model(OpaquePointer(popover), UnsafeMutablePointer<GMenuModel>(menu))
         g_object_unref(UnsafeMutableRawPointer(menu))
         var point = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)

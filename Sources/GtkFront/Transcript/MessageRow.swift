@@ -4,9 +4,9 @@ import FoundationEssentials
 
 /// One message in the transcript, its chrome and its actions: a bubble on the right for
 /// the user, on the left with "assistant (model)" for a reply; the time; under it the
-/// message's state ("Stopped", "Cut off"), its token count, and Copy / Edit / Regenerate; a
-/// right-click menu. What the bubble holds is a `ReplyBody` or a `UserBody`. Rows are
-/// recycled by the list view: `bind` gives a row another message.
+/// message's state ("Stopped", "Cut off"), its versions (`‹ 2/3 ›`), its token count, and
+/// Copy / Edit / Regenerate; a right-click menu. What the bubble holds is a `ReplyBody` or a
+/// `UserBody`. Rows are recycled by the list view: `bind` gives a row another message.
 @MainActor
 final class MessageRow {
     let root: UnsafeMutablePointer<GtkWidget>
@@ -23,6 +23,8 @@ final class MessageRow {
     let copyButton: UnsafeMutablePointer<GtkWidget>
     let editButton: UnsafeMutablePointer<GtkWidget>
     let regenerateButton: UnsafeMutablePointer<GtkWidget>
+    /// `‹ 2/3 ›` when the message has other versions.
+    let versions = VersionSwitcher()
     let reply: ReplyBody
     let user: UserBody
     /// The files a reply's passages came from.
@@ -33,13 +35,40 @@ final class MessageRow {
     private var shownTime: Date?
     private var shownState: MessageState?
     private var shownRole: Role?
+    private var controls = Controls()
+    /// The row's actions (`row.copy`, …), switched on and off with `controls`.
+    private var actionGroup: UnsafeMutableRawPointer?
+
+    /// What the row's controls offer now (the transcript works it out from the view model).
+    struct Controls: Equatable {
+        /// The Regenerate button: the chat's last reply, when it can be asked for again.
+        var regenerateButton = false
+        /// Regenerate Reply in the menu: any reply that can be asked for again.
+        var canRegenerate = false
+        /// Where the message is among its versions; nil when it has no other.
+        var version: VersionSwitcher.Place?
+        var canShowPrevious = false
+        var canShowNext = false
+        var canDeleteVersion = false
+    }
+
+    /// A part of the row that can hold the keyboard focus.
+    enum FocusTarget {
+        case previousVersion, nextVersion
+        /// Anywhere else in the row (its text, its other buttons).
+        case row
+    }
 
     /// What the row's buttons ask for.
     struct Handlers {
         var copy: @MainActor (UUID, UnsafeMutablePointer<GtkWidget>) -> Void
         var copyText: @MainActor (String, UnsafeMutablePointer<GtkWidget>) -> Void
         var edit: @MainActor (UUID) -> Void
-        var regenerate: @MainActor () -> Void
+        var regenerate: @MainActor (UUID) -> Void
+        /// Show the version `offset` away (-1: the one before).
+        var showVersion: @MainActor (UUID, Int) -> Void = { _, _ in }
+        /// Delete this version (after asking).
+        var deleteVersion: @MainActor (UUID) -> Void = { _ in }
         var openFile: @MainActor (AttachedFile, UnsafeMutablePointer<GtkWidget>) -> Void
         var openSource: @MainActor (KnowledgeSource, UnsafeMutablePointer<GtkWidget>) -> Void
         /// The user opened (true) or closed a reply's Thinking section.
@@ -76,7 +105,9 @@ final class MessageRow {
         copyButton = Self.footerButton(icon: "edit-copy-symbolic", tooltip: "Copy Reply", name: "Copy")
         editButton = Self.footerButton(icon: "document-edit-symbolic", tooltip: "Edit and Send Again", name: "Edit")
         regenerateButton = Self.footerButton(icon: "view-refresh-symbolic", tooltip: "Regenerate Reply", name: "Regenerate")
-        for child in [stateLabel, editButton, copyButton, regenerateButton, usageLabel] { gtk_box_append(footer.cast(), child) }
+        for child in [stateLabel, versions.widget, editButton, copyButton, regenerateButton, usageLabel] {
+            gtk_box_append(footer.cast(), child)
+        }
 
         bubbleSide = agent_aligned_box_new(bubble)
         gtk_box_append(root.cast(), metaLine)
@@ -93,7 +124,10 @@ final class MessageRow {
             guard let id = self?.messageID else { return }
             actions.edit(id)
         }
-        Signals.connect(regenerateButton.raw, "clicked") { actions.regenerate() }
+        Signals.connect(regenerateButton.raw, "clicked") { [weak self] in
+            guard let id = self?.messageID else { return }
+            actions.regenerate(id)
+        }
         reply.onThinkingToggled = { [weak self] expanded in
             guard let id = self?.messageID else { return }
             actions.thinkingToggled(id, expanded)
@@ -121,9 +155,25 @@ final class MessageRow {
             guard let id = self?.messageID else { return }
             actions.edit(id)
         }
-        Actions.add("regenerate", to: group) { actions.regenerate() }
+        Actions.add("regenerate", to: group) { [weak self] in
+            guard let id = self?.messageID else { return }
+            actions.regenerate(id)
+        }
+        for (name, offset) in [("previous-version", -1), ("next-version", 1)] {
+            Actions.add(name, to: group) { [weak self] in
+                guard let id = self?.messageID else { return }
+                actions.showVersion(id, offset)
+            }
+        }
+        Actions.add("delete-version", to: group) { [weak self] in
+            guard let id = self?.messageID else { return }
+            actions.deleteVersion(id)
+        }
         gtk_widget_insert_action_group(root, "row", OpaquePointer(rowActions))
+        // The root widget holds the group from here on, for the row's whole life.
         g_object_unref(group)
+        actionGroup = group
+        enableActions()
         let rightClick: OpaquePointer = gtk_gesture_click_new()
         gtk_gesture_single_set_button(rightClick, guint(GDK_BUTTON_SECONDARY))
         gtk_event_controller_set_propagation_phase(rightClick, GTK_PHASE_CAPTURE)
@@ -136,17 +186,53 @@ final class MessageRow {
 
     func openMenu(x: Double, y: Double) {
         guard messageID != nil else { return }
-        menu.open(x: x, y: y, isUser: shownRole == .user, canRegenerate: gtk_widget_get_visible(regenerateButton) != 0)
+        menu.open(x: x, y: y, isUser: shownRole == .user, canRegenerate: controls.canRegenerate,
+                  canDeleteVersion: controls.canDeleteVersion)
+    }
+
+    /// Shows what the row's controls offer now; cheap when nothing changed.
+    func show(_ newControls: Controls) {
+        guard newControls != controls else { return }
+        controls = newControls
+        gtk_widget_set_visible(regenerateButton, controls.regenerateButton ? 1 : 0)
+        versions.show(controls.version)
+        enableActions()
+    }
+
+    private func enableActions() {
+        guard let actionGroup else { return }
+        Actions.setEnabled(controls.canRegenerate, "regenerate", in: actionGroup)
+        Actions.setEnabled(controls.canShowPrevious, "previous-version", in: actionGroup)
+        Actions.setEnabled(controls.canShowNext, "next-version", in: actionGroup)
+        Actions.setEnabled(controls.canDeleteVersion, "delete-version", in: actionGroup)
+    }
+
+    /// The part of the row holding the keyboard focus; nil when it is elsewhere.
+    var focusedPart: FocusTarget? {
+        if gtk_widget_has_focus(versions.previousButton) != 0 { return .previousVersion }
+        if gtk_widget_has_focus(versions.nextButton) != 0 { return .nextVersion }
+        return FocusRescue.holdsFocus(rowOf: root) ? .row : nil
+    }
+
+    /// Gives `target` the keyboard focus. A switcher button that is off (at an end) leaves it
+    /// to the other one, then to the row's first control: GTK 4.8 focuses a list item that is
+    /// neither selectable nor activatable only through what it holds.
+    func focus(_ target: FocusTarget) {
+        let (previous, next) = (versions.previousButton, versions.nextButton)
+        let buttons: [UnsafeMutablePointer<GtkWidget>] = switch target {
+        case .previousVersion: [previous, next]
+        case .nextVersion: [next, previous]
+        case .row: []
+        }
+        for button in buttons where gtk_widget_is_sensitive(button) != 0 && gtk_widget_get_mapped(button) != 0 {
+            if gtk_widget_grab_focus(button) != 0 { return }
+        }
+        gtk_widget_child_focus(root, GTK_DIR_TAB_FORWARD)
     }
 
     /// The text the bubble shows (what a screen reader reads).
     var displayedText: String {
         shownRole == .user ? user.displayedText : reply.displayedText
-    }
-
-    /// Whether this is the conversation's last reply and may be regenerated now.
-    func showRegenerate(_ shown: Bool) {
-        gtk_widget_set_visible(regenerateButton, shown ? 1 : 0)
     }
 
     /// Marks the message a search opened the chat at.
@@ -155,7 +241,7 @@ final class MessageRow {
     }
 
     /// Shows `message`, its Thinking section open when the user left it open.
-    func bind(_ message: ChatMessage, thinkingExpanded: Bool = false) {
+    func bind(_ message: ChatMessage, controls: Controls = Controls(), thinkingExpanded: Bool = false) {
         messageID = message.id
         shownModel = nil
         shownTime = nil
@@ -164,6 +250,7 @@ final class MessageRow {
         reply.thinkingExpanded = thinkingExpanded
         user.reset()
         if shownRole != message.role { applyRole(message.role) }
+        show(controls)
         update(message)
     }
 
@@ -206,7 +293,7 @@ final class MessageRow {
         gtk_widget_set_visible(authorLabel, isUser ? 0 : 1)
         gtk_widget_set_visible(copyButton, isUser ? 0 : 1)
         gtk_widget_set_visible(editButton, isUser ? 1 : 0)
-        gtk_widget_set_visible(regenerateButton, 0)
+        gtk_widget_set_visible(regenerateButton, controls.regenerateButton ? 1 : 0)
         gtk_widget_set_visible(reply.widget, isUser ? 0 : 1)
         gtk_widget_set_visible(user.widget, isUser ? 1 : 0)
         if isUser { sources.show([]) }

@@ -8,7 +8,8 @@ import FoundationEssentials
 /// by the id its item holds, never by position. Token updates are applied at most once per
 /// frame, to the rows they concern. The view follows the newest text while the user is at
 /// the bottom and leaves them be once they scroll up; a chat opened at a search hit shows
-/// the hit, marked.
+/// the hit, marked. Another version shown from a row (its buttons, Alt+Left / Alt+Right)
+/// is scrolled to and keeps the keyboard focus.
 @MainActor
 final class TranscriptView {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -20,8 +21,10 @@ final class TranscriptView {
     private var boundRows: [UUID: MessageRow] = [:]
     private var pendingUpdates: Set<UUID> = []
     private var frameScheduled = false
-    /// The reply whose row offers Regenerate: the last one, when nothing is in flight.
-    private var regenerateRowID: UUID?
+    /// Where the keyboard focus goes in the row of the version about to be shown.
+    private var focusAfterSwitch: MessageRow.FocusTarget?
+    /// A row to focus once it is bound: the version just shown.
+    private var pendingFocus: (id: UUID, target: MessageRow.FocusTarget)?
     /// The replies whose Thinking section the user opened (rows are recycled while scrolling).
     private var expandedThinking: Set<UUID> = []
 
@@ -29,6 +32,8 @@ final class TranscriptView {
     var onCopied: (() -> Void)?
     /// Takes the keyboard focus when the row holding it is removed (the composer does).
     var onFocusedRowRemoved: (() -> Void)?
+    /// Asked to delete a version of a message (the window asks the user first).
+    var onDeleteVersion: ((UUID) -> Void)?
 
     /// Whether the view keeps the newest text in sight.
     private(set) var followsNewest = true
@@ -56,6 +61,7 @@ final class TranscriptView {
 
         connectFactory(UnsafeMutableRawPointer(factory))
         connectScrolling()
+        switchVersionsWithKeys()
         for index in 0..<viewModel.conversation.count {
             gtk_string_list_append(store, viewModel.conversation[index].id.uuidString)
         }
@@ -73,30 +79,40 @@ final class TranscriptView {
                 rescueFocus(fromRowsOf: [id])
             }
             gtk_string_list_remove(store, guint(index))
-            updateRegenerate()
+            refreshControls()
         case .messageChanged(let index):
             pendingUpdates.insert(viewModel.conversation[index].id)
             scheduleFrame()
         case .composer:
-            updateRegenerate()
+            refreshControls()
         case .reloaded:
+            pendingFocus = nil
             reload()
-            updateRegenerate()
+            refreshControls()
             showFocusedMessage()
         case .focused:
             followsNewest = false
             showFocusedMessage()
-        case .error, .status, .consentRequested, .consentSettled, .replyFinished, .files, .knowledge, .settings, .versionShown:
+        case .versionShown(let index):
+            showVersion(at: index)
+        case .error, .status, .consentRequested, .consentSettled, .replyFinished, .files, .knowledge, .settings:
             break
         }
     }
 
-    private func updateRegenerate() {
-        let target = viewModel.canRegenerate ? viewModel.conversation.messages.last?.id : nil
-        guard target != regenerateRowID else { return }
-        if let old = regenerateRowID { boundRows[old]?.showRegenerate(false) }
-        if let target { boundRows[target]?.showRegenerate(true) }
-        regenerateRowID = target
+    /// What each row's controls offer, after anything that changes it: sending started or
+    /// ended, a message or a version gone, another version shown.
+    private func refreshControls() {
+        let lastReply = viewModel.canRegenerate ? viewModel.conversation.messages.last?.id : nil
+        for (id, row) in boundRows { row.show(controls(for: id, lastReply: lastReply)) }
+    }
+
+    private func controls(for id: UUID, lastReply: UUID?) -> MessageRow.Controls {
+        MessageRow.Controls(regenerateButton: id == lastReply, canRegenerate: viewModel.canRegenerate(id),
+                            version: viewModel.versions(of: id).map { VersionSwitcher.Place(position: $0.position, count: $0.count) },
+                            canShowPrevious: viewModel.canShowVersion(of: id, offset: -1),
+                            canShowNext: viewModel.canShowVersion(of: id, offset: 1),
+                            canDeleteVersion: viewModel.canDeleteVersion(id))
     }
 
     /// Moves the keyboard focus out of the rows of `ids` before they go (see `FocusRescue`).
@@ -120,6 +136,58 @@ final class TranscriptView {
 
     /// Whether every message change has reached its row: none waits for a frame (for tests).
     var isSettled: Bool { pendingUpdates.isEmpty && !frameScheduled }
+
+    /// Shows the version `offset` away from message `id` (a row's buttons or keys): its row
+    /// will hold the keyboard focus where the old one held it.
+    private func showVersion(of id: UUID, offset: Int) {
+        focusAfterSwitch = boundRows[id]?.focusedPart
+        viewModel.showVersion(of: id, offset: offset)
+        focusAfterSwitch = nil
+    }
+
+    /// Another version is shown at `index`: it stays in view (rather than the newest text)
+    /// and, when it was switched to from its row, takes the keyboard focus.
+    private func showVersion(at index: Int) {
+        followsNewest = false
+        refreshControls()
+        guard index < viewModel.conversation.count else { return }
+        agent_list_view_scroll_to(listView, guint(index))
+        if let target = focusAfterSwitch {
+            pendingFocus = (viewModel.conversation[index].id, target)
+            focusPendingRow()
+        }
+    }
+
+    /// Focuses the row waiting for the focus once it is bound, at the next frame: a row is
+    /// bound while the list lays itself out, no time to move the focus.
+    private func focusPendingRow() {
+        guard let pending = pendingFocus, let row = boundRows[pending.id] else { return }
+        pendingFocus = nil
+        FrameTick.once(on: listView) { [weak row] in
+            guard let row, row.messageID == pending.id else { return }
+            row.focus(pending.target)
+        }
+    }
+
+    /// Alt+Left and Alt+Right (the other way round right to left) show the previous and next
+    /// version of the message whose row holds the focus; other rows leave the keys to the window.
+    private func switchVersionsWithKeys() {
+        guard let keys = gtk_event_controller_key_new() else { return }
+        Signals.connectKeyPressed(UnsafeMutableRawPointer(keys)) { [weak self] keyval, state in
+            guard let self, state.rawValue & Self.modifiers == GDK_ALT_MASK.rawValue,
+                  keyval == UInt32(GDK_KEY_Left) || keyval == UInt32(GDK_KEY_Right),
+                  let focused = boundRows.first(where: { $0.value.focusedPart != nil }),
+                  viewModel.versions(of: focused.key) != nil else { return false }
+            let rightToLeft = gtk_widget_get_direction(listView) == GTK_TEXT_DIR_RTL
+            let back = (keyval == UInt32(GDK_KEY_Left)) != rightToLeft
+            gtk_widget_activate_action_variant(focused.value.root, back ? "row.previous-version" : "row.next-version", nil)
+            return true
+        }
+        gtk_widget_add_controller(listView, keys)
+    }
+
+    private static let modifiers = GDK_SHIFT_MASK.rawValue | GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue
+        | GDK_SUPER_MASK.rawValue
 
     /// A chat opened at a search hit: the hit is scrolled into view and marked.
     private func showFocusedMessage() {
@@ -156,7 +224,9 @@ final class TranscriptView {
                 copy: { [weak self] id, button in self?.copyMessage(id, from: button) },
                 copyText: { [weak self] text, button in self?.copy(text, from: button) },
                 edit: { [weak self] id in self?.viewModel.beginEdit(id) },
-                regenerate: { [weak self] in self?.viewModel.regenerate() },
+                regenerate: { [weak self] id in self?.viewModel.regenerate(id) },
+                showVersion: { [weak self] id, offset in self?.showVersion(of: id, offset: offset) },
+                deleteVersion: { [weak self] id in self?.onDeleteVersion?(id) },
                 openFile: { [weak self] file, button in self?.open(file, from: button) },
                 openSource: { [weak self] source, button in self?.open(source, from: button) },
                 thinkingToggled: { [weak self] id, expanded in
@@ -171,10 +241,11 @@ final class TranscriptView {
             guard let self, let item, let row = rowsByItem[item],
                   let id = Self.messageID(of: item), let index = viewModel.conversation.index(of: id) else { return }
             let message = viewModel.conversation[index]
-            row.bind(message, thinkingExpanded: expandedThinking.contains(message.id))
-            row.showRegenerate(message.id == regenerateRowID)
+            let lastReply = viewModel.canRegenerate ? viewModel.conversation.messages.last?.id : nil
+            row.bind(message, controls: controls(for: id, lastReply: lastReply), thinkingExpanded: expandedThinking.contains(message.id))
             row.showFound(message.id == viewModel.focusedMessageID)
             boundRows[message.id] = row
+            if pendingFocus?.id == message.id { focusPendingRow() }
         }
         Signals.connect(factory, "unbind") { [weak self] item in
             guard let self, let item, let row = rowsByItem[item] else { return }

@@ -36,6 +36,8 @@ public final class ChatWindow {
     /// The Undo of the chat deleted last, while it is offered.
     private var undoToast: Toast?
     private let files: ChatFiles
+    /// Delete Version in a message's menu: the question, and Undo.
+    let versionDeletion: VersionDeletion
 
     var transcript: TranscriptView { chatPage.transcript }
     var composer: ComposerBar { chatPage.composer }
@@ -100,6 +102,7 @@ public final class ChatWindow {
         toasts = Toasts(child: content)
         adw_application_window_set_content(window.cast(), toasts.overlay)
         files = ChatFiles(window: window, library: library, viewModel: viewModel)
+        versionDeletion = VersionDeletion(window: window, viewModel: viewModel, transcript: chatPage.transcript, toasts: toasts)
         serverOffer = preferences.map { preferences in
             FoundServerOffer(window: shown, settings: preferences.settings) { viewModel.defaultConnection.isLocal }
         }
