@@ -22,26 +22,6 @@ enum CLIPresets {
 
     /// NAME<TAB>summary, one preset a line, in Preferences' order.
     static func list(_ store: ChatStore) throws {
-        for preset in try store.presets() { print("\(preset.name)\t\(summary(of: preset))") }
-    }
-
-    /// What a preset sets, shortly: "temperature 0.3, no tools, “You translate. Reply with …”".
-    static func summary(of preset: ChatPreset) -> String {
-        var parts: [String] = []
-        if let model = preset.model { parts.append("model \(model.name)") }
-        if let temperature = preset.temperature { parts.append("temperature \(ChatSettings.format(temperature))") }
-        if let maxTokens = preset.maxTokens { parts.append("at most \(maxTokens) tokens") }
-        parts.append(preset.toolsEnabled ? "tools" : "no tools")
-        if let prompt = preset.systemPrompt {
-            parts.append(prompt.isEmpty ? "no system prompt" : "“\(firstWords(of: prompt))”")
-        } else {
-            parts.append("the system prompt of Preferences")
-        }
-        return parts.joined(separator: ", ")
-    }
-
-    private static func firstWords(of text: String, count: Int = 8) -> String {
-        let words = text.split(whereSeparator: \.isWhitespace)
-        return words.prefix(count).joined(separator: " ") + (words.count > count ? " …" : "")
+        for preset in try store.presets() { print("\(preset.name)\t\(preset.summary)") }
     }
 }

@@ -31,4 +31,24 @@ public struct ChatPreset: Sendable, Equatable, Identifiable {
         ChatSettings(systemPrompt: systemPrompt ?? defaultPrompt, model: model, temperature: temperature, maxTokens: maxTokens,
                      toolsEnabled: toolsEnabled)
     }
+
+    /// What it sets, shortly: "temperature 0.3, no tools, “You translate. Reply with …”".
+    public var summary: String {
+        var parts: [String] = []
+        if let model { parts.append("model \(model.name)") }
+        if let temperature { parts.append("temperature \(ChatSettings.format(temperature))") }
+        if let maxTokens { parts.append("at most \(maxTokens) tokens") }
+        if !toolsEnabled { parts.append("no tools") }
+        if let systemPrompt {
+            parts.append(systemPrompt.isEmpty ? "no system prompt" : "“\(Self.firstWords(of: systemPrompt))”")
+        } else {
+            parts.append("the system prompt of Preferences")
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    private static func firstWords(of text: String, count: Int = 8) -> String {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        return words.prefix(count).joined(separator: " ") + (words.count > count ? " …" : "")
+    }
 }

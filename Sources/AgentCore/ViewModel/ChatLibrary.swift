@@ -13,6 +13,8 @@ public final class ChatLibrary {
         case searchResults
         /// A chat was deleted and can be restored, or the chance has passed.
         case undo
+        /// A preset was added, changed or deleted, or a chat started from one.
+        case presets
     }
 
     public let store: ChatStore
@@ -62,8 +64,13 @@ public final class ChatLibrary {
 
     public func newChat() {
         viewModel.startNewChat()
-        settings?.lastChat = nil
+        forgetLastChat()
         notify(.selection)
+    }
+
+    /// The next start opens a new chat.
+    func forgetLastChat() {
+        settings?.lastChat = nil
     }
 
     public func open(_ id: UUID, focusing message: UUID? = nil) {
@@ -194,7 +201,7 @@ public final class ChatLibrary {
         }
     }
 
-    private func notify(_ change: Change) {
+    func notify(_ change: Change) {
         for observer in observers { observer(change) }
     }
 }

@@ -34,20 +34,6 @@ extension ChatViewModel {
         notify(.status)
     }
 
-    /// The presets, in their order; empty (the failure reported) when the store cannot be read.
-    public var presets: [ChatPreset] {
-        guard let store else { return [] }
-        do {
-            return try store.presets()
-        } catch {
-            status.report(error)
-            return []
-        }
-    }
-
-    /// The preset a new chat starts from with Ctrl+N: the one last used; nil before any was.
-    public var lastUsedPreset: ChatPreset? { try? store?.lastUsedPreset() }
-
     /// An empty chat with `preset`'s settings (nil: Preferences'); it is saved with its first message.
     public func startNewChat(preset: ChatPreset?) {
         startNewChat()

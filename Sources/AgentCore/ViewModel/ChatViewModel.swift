@@ -35,9 +35,13 @@ public final class ChatViewModel {
     /// The context budget in estimated tokens (system prompt and newest turn always go), for
     /// servers; the local model's comes from its server (`requestBudget`).
     public var contextBudget = 4096
-    /// The system prompt new chats start with.
+    /// The system prompt new chats start with (what a chat's own prompt is measured against).
     public var defaultSystemPrompt = "" {
-        didSet { if unsavedSettings.systemPrompt == oldValue { unsavedSettings.systemPrompt = defaultSystemPrompt } }
+        didSet {
+            guard defaultSystemPrompt != oldValue else { return }
+            if unsavedSettings.systemPrompt == oldValue { unsavedSettings.systemPrompt = defaultSystemPrompt }
+            notify(.settings)
+        }
     }
     /// Told when the current chat was created or changed, so the chat list can follow.
     public var onChatSaved: ((ChatSummary) -> Void)?

@@ -169,10 +169,14 @@ struct ChatBranchTests: ViewModelTesting {
         let marker = uniqueMarker()
         let store = try ChatStore(file: temporaryDatabase())
         let model = viewModel("echo/\(marker)", store: store)
-        #expect(model.presets.map(\.name) == ["Plain Assistant", "Terse Code Reviewer", "Translator"])
-        #expect(model.lastUsedPreset == nil)
-        let translator = try #require(model.presets.last)
-        model.startNewChat(preset: translator)
+        let library = ChatLibrary(store: store, viewModel: model)
+        var changes: [ChatLibrary.Change] = []
+        library.observe { changes.append($0) }
+        #expect(library.presets.map(\.name) == ["Plain Assistant", "Terse Code Reviewer", "Translator"])
+        #expect(library.lastUsedPreset == nil)
+        let translator = try #require(library.presets.last)
+        library.newChat(from: translator)
+        #expect(changes == [.selection, .presets], "the menu learns the last used")
         #expect(model.presetName == "Translator")
         await send("Bonjour", in: model)
         let saved = try #require(model.chat)
@@ -180,6 +184,25 @@ struct ChatBranchTests: ViewModelTesting {
         #expect(chat.preset == "Translator")
         #expect(chat.temperature == 0.3 && !chat.toolsEnabled && chat.systemPrompt.hasPrefix("You translate."))
         #expect(try await requestTexts(marker, 0).first?.hasPrefix("You translate.") == true)
-        #expect(model.lastUsedPreset?.id == translator.id)
+        #expect(library.lastUsedPreset?.id == translator.id)
+    }
+
+    @Test("Presets added, changed and deleted through the library are what the store keeps, in order")
+    func presetsEdited() throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let library = ChatLibrary(store: store, viewModel: viewModel("echo", store: store))
+        var changes = 0
+        library.observe { if $0 == .presets { changes += 1 } }
+        var poet = ChatPreset(name: "Poet", systemPrompt: "Answer in verse.", model: .server("m2"), temperature: 1.2, maxTokens: 300)
+        #expect(library.savePreset(poet))
+        poet.name = "Haiku Poet"
+        poet.toolsEnabled = false
+        #expect(library.savePreset(poet))
+        #expect(library.presets.map(\.name) == ["Plain Assistant", "Terse Code Reviewer", "Translator", "Haiku Poet"])
+        #expect(try store.preset(named: "haiku poet") == poet)
+        #expect(poet.summary == "model m2, temperature 1.2, at most 300 tokens, no tools, “Answer in verse.”")
+        #expect(library.deletePreset(poet.id))
+        #expect(library.presets.count == 3)
+        #expect(changes == 3)
     }
 }

@@ -88,7 +88,7 @@ struct AgentCLIChatSettingsTests {
         #expect(list.status == 0, "\(list.stderr)")
         let lines = list.stdout.split(separator: "\n").map(String.init)
         #expect(lines.map { $0.prefix { $0 != "\t" } } == ["Plain Assistant", "Terse Code Reviewer", "Translator"])
-        #expect(lines.first == "Plain Assistant\ttools, the system prompt of Preferences")
+        #expect(lines.first == "Plain Assistant\tthe system prompt of Preferences")
         #expect(lines.last?.hasPrefix("Translator\ttemperature 0.3, no tools, “You translate. Reply with") == true)
 
         let unknown = try await ProductRunner.run("agent-cli", ["--server", server.url("echo"), "--chat", "new", "--preset", "Poet", "x"],
