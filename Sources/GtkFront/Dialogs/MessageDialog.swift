@@ -34,6 +34,15 @@ final class MessageDialog {
         gtk_window_present(window.cast())
     }
 
+    /// Asks before something that cannot be taken back: Cancel, the default, and `action`
+    /// (“_Delete”) in the destructive style; `confirmed` runs with true only for `action`.
+    convenience init(over parent: UnsafeMutablePointer<GtkWidget>, heading: String, body: String, confirming action: String,
+                     confirmed: @escaping @MainActor (Bool) -> Void) {
+        self.init(over: parent, heading: heading, body: body,
+                  responses: [.init(id: "cancel", label: "_Cancel"), .init(id: "confirm", label: action, appearance: ADW_RESPONSE_DESTRUCTIVE)],
+                  defaultResponse: "cancel", closeResponse: "cancel") { confirmed($0 == "confirm") }
+    }
+
     var heading: String { adw_message_dialog_get_heading(dialog).map { String(cString: $0) } ?? "" }
 
     /// The message; it can grow while the dialog is open (another error).

@@ -47,18 +47,9 @@ final class GenerationPage {
 
         let prompt = PreferenceRows.group(in: widget, title: "System Prompt",
                                           description: "New chats start with this prompt; chats you already have keep theirs.")
-        systemPrompt = gtk_text_view_new()
-        gtk_text_view_set_wrap_mode(systemPrompt.cast(), GTK_WRAP_WORD_CHAR)
-        gtk_text_view_set_accepts_tab(systemPrompt.cast(), 0)
-        GtkText.setMargins(systemPrompt, vertical: 10, horizontal: 12)
-        GtkText.addClasses(systemPrompt, "system-prompt")
-        agent_accessible_set_label(systemPrompt, "System prompt")
+        let area = PreferenceRows.textArea(label: "System prompt", height: 140)
+        systemPrompt = area.view
         PreferenceRows.bind(root, "system-prompt", UnsafeMutableRawPointer(gtk_text_view_get_buffer(systemPrompt.cast())), "text")
-        let scroller: UnsafeMutablePointer<GtkWidget> = gtk_scrolled_window_new()
-        gtk_scrolled_window_set_child(scroller.opaque, systemPrompt)
-        gtk_scrolled_window_set_policy(scroller.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_widget_set_size_request(scroller, -1, 140)
-        GtkText.addClasses(scroller, "card")
-        PreferenceRows.add(scroller, to: prompt)
+        PreferenceRows.add(area.card, to: prompt)
     }
 }

@@ -170,12 +170,10 @@ final class MCPServersGroup {
         guard removalDialog == nil, !closed else { return }
         removalDialog = MessageDialog(over: window, heading: "Remove “\(name)”?",
                                       body: "It is taken out of mcp.json, and its keys in your keyring are deleted.",
-                                      responses: [.init(id: "cancel", label: "_Cancel"),
-                                                  .init(id: "remove", label: "_Remove", appearance: ADW_RESPONSE_DESTRUCTIVE)],
-                                      defaultResponse: "cancel", closeResponse: "cancel") { [weak self] id in
+                                      confirming: "_Remove") { [weak self] confirmed in
             guard let self else { return }
             removalDialog = nil
-            guard id == "remove" else { return }
+            guard confirmed else { return }
             Task { [weak self, model] in
                 do {
                     try await model.remove(name)

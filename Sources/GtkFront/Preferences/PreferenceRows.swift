@@ -70,6 +70,23 @@ enum PreferenceRows {
         return row
     }
 
+    /// A multi-line text field in a card (a system prompt): returns the text view and the
+    /// scrolled card to add to a group.
+    static func textArea(label: String, height: Int32) -> (view: UnsafeMutablePointer<GtkWidget>, card: UnsafeMutablePointer<GtkWidget>) {
+        let view: UnsafeMutablePointer<GtkWidget> = gtk_text_view_new()
+        gtk_text_view_set_wrap_mode(view.cast(), GTK_WRAP_WORD_CHAR)
+        gtk_text_view_set_accepts_tab(view.cast(), 0)
+        GtkText.setMargins(view, vertical: 10, horizontal: 12)
+        GtkText.addClasses(view, "system-prompt")
+        agent_accessible_set_label(view, label)
+        let card: UnsafeMutablePointer<GtkWidget> = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_child(card.opaque, view)
+        gtk_scrolled_window_set_policy(card.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_widget_set_size_request(card, -1, height)
+        GtkText.addClasses(card, "card")
+        return (view, card)
+    }
+
     /// `g_settings_bind`: `property` of `object` follows `key` and writes it back.
     static func bind(_ settings: GSettingsObject, _ key: String, _ object: UnsafeMutableRawPointer, _ property: String,
                      readOnly: Bool = false) {

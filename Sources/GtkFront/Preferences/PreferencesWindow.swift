@@ -2,9 +2,9 @@ import AgentCore
 import CGtk
 
 /// The Preferences window (Ctrl+,): libadwaita's `AdwPreferencesWindow` with a page each
-/// for servers, generation, tools and the local model. It edits a delayed copy of the
-/// settings: typing writes nothing; all of it is written once, when the window closes —
-/// then the chat follows.
+/// for servers, generation, presets, tools and the local model. It edits a delayed copy of
+/// the settings: typing writes nothing; all of it is written once, when the window closes —
+/// then the chat follows. Presets, kept with the chats, are written as they are saved.
 @MainActor
 final class PreferencesWindow {
     let window: UnsafeMutablePointer<GtkWidget>
@@ -13,14 +13,18 @@ final class PreferencesWindow {
     let servers: ServersPage
     let ollama: OllamaModelsPage
     let generation: GenerationPage
+    /// nil when chats are not kept (nowhere to keep presets).
+    let presets: PresetsPage?
     let tools: ToolsPage
     let localModel: LocalModelPage
     private var applied = false
 
     /// `closed` runs once the window has closed and its changes are written.
     /// `mcp`: the MCP servers Preferences › Tools lists and edits (nil: none for this run).
+    /// `library`: where presets are kept, with the models their form offers.
     init(parent: UnsafeMutablePointer<GtkWidget>, settings stored: SettingsStore, secrets: SecretStore,
-         mcp: MCPServersModel? = nil, closed: @escaping @MainActor () -> Void) throws {
+         mcp: MCPServersModel? = nil, library: ChatLibrary? = nil, models: [ChatSettingsForm.ModelOption] = [],
+         closed: @escaping @MainActor () -> Void) throws {
         settings = try stored.delayedCopy()
         window = adw_preferences_window_new()
         gtk_window_set_transient_for(window.cast(), parent.cast())
@@ -34,7 +38,10 @@ final class PreferencesWindow {
         tools = ToolsPage(settings: settings, mcp: mcp, window: window)
         localModel = LocalModelPage(settings: settings, window: window)
         ollama = OllamaModelsPage(settings: settings, secrets: secrets)
-        for page in [servers.widget, ollama.widget, generation.widget, tools.widget, localModel.widget] {
+        let shown = window
+        presets = library.map { PresetsPage(library: $0, models: models, window: shown) }
+        let pages = [servers.widget, ollama.widget, generation.widget] + (presets.map { [$0.widget] } ?? []) + [tools.widget, localModel.widget]
+        for page in pages {
             adw_preferences_window_add(window.cast(), page.cast())
         }
 
@@ -47,11 +54,8 @@ final class PreferencesWindow {
         servers.confirmRemoval = { [weak self] name, confirmed in
             guard let self else { return }
             _ = MessageDialog(over: window, heading: "Remove “\(name)”?",
-                              body: "Its settings and its API key in your keyring are deleted.",
-                              responses: [.init(id: "cancel", label: "_Cancel"),
-                                          .init(id: "remove", label: "_Remove", appearance: ADW_RESPONSE_DESTRUCTIVE)],
-                              defaultResponse: "cancel", closeResponse: "cancel") { id in
-                if id == "remove" { confirmed() }
+                              body: "Its settings and its API key in your keyring are deleted.", confirming: "_Remove") {
+                if $0 { confirmed() }
             }
         }
         wireOllama()
@@ -86,11 +90,8 @@ final class PreferencesWindow {
         }
         ollama.confirmDelete = { [weak self] model, body, confirmed in
             guard let self else { return }
-            _ = MessageDialog(over: window, heading: "Delete \(model.name)?", body: body,
-                              responses: [.init(id: "cancel", label: "_Cancel"),
-                                          .init(id: "delete", label: "_Delete", appearance: ADW_RESPONSE_DESTRUCTIVE)],
-                              defaultResponse: "cancel", closeResponse: "cancel") { id in
-                if id == "delete" { confirmed() }
+            _ = MessageDialog(over: window, heading: "Delete \(model.name)?", body: body, confirming: "_Delete") {
+                if $0 { confirmed() }
             }
         }
         ollama.onShowServers = { [weak self] in
@@ -105,6 +106,12 @@ final class PreferencesWindow {
 
     func present() {
         gtk_window_present(window.cast())
+    }
+
+    /// Shows Preferences › Presets (the new-chat menu's "Manage Presets…").
+    func showPresets() {
+        guard let presets else { return }
+        adw_preferences_window_set_visible_page(window.cast(), presets.widget.cast())
     }
 
     func toast(_ text: String) {

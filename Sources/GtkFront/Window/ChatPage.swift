@@ -22,6 +22,8 @@ final class ChatPage {
     let modelBanner = Banner(buttonLabel: "Choose _Model…", action: "win.choose-model")
     /// Sets up the local model when it is not installed.
     let runtimeSetup: RuntimeSetupBar
+    /// What the chat's settings set apart from Preferences'.
+    let settingsSummary: SettingsSummaryBar
     /// A problem that lasts the whole session (the chat store could not be opened).
     var lastingProblem: String? {
         didSet { refreshBanner() }
@@ -36,6 +38,7 @@ final class ChatPage {
         composer = ComposerBar(viewModel: viewModel)
         knowledgeBar = KnowledgeBar(knowledge: viewModel.knowledge)
         runtimeSetup = RuntimeSetupBar(viewModel: viewModel)
+        settingsSummary = SettingsSummaryBar(viewModel: viewModel)
         let composer = composer
         emptyPage = EmptyChatPage(viewModel: viewModel) { prompt in
             viewModel.draft = prompt
@@ -67,6 +70,7 @@ final class ChatPage {
         gtk_box_append(widget.cast(), banner.widget)
         gtk_box_append(widget.cast(), modelBanner.widget)
         gtk_box_append(widget.cast(), runtimeSetup.widget)
+        gtk_box_append(widget.cast(), settingsSummary.widget)
         gtk_box_append(widget.cast(), knowledgeBar.widget)
         gtk_box_append(widget.cast(), content)
         gtk_box_append(widget.cast(), composer.widget)
@@ -129,7 +133,9 @@ final class ChatPage {
             showContent()
             header.refresh()
             composer.refresh()
-        case .messageChanged, .error, .consentRequested, .consentSettled, .replyFinished, .focused, .settings, .versionShown:
+        case .settings:
+            settingsSummary.refresh()
+        case .messageChanged, .error, .consentRequested, .consentSettled, .replyFinished, .focused, .versionShown:
             break
         }
     }

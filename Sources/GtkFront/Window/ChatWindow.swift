@@ -32,6 +32,10 @@ public final class ChatWindow {
     private(set) var consentDialog: MessageDialog?
     /// The rename dialog while it is open.
     private(set) var renameDialog: MessageDialog?
+    /// The chat's settings panel while it is open.
+    var settingsDialog: SettingsDialog?
+    /// The sidebar's new-chat button and its presets menu; nil without a library.
+    let newChatButton: NewChatButton?
     private(set) var aboutWindow: UnsafeMutablePointer<GtkWidget>?
     /// The Undo of the chat deleted last, while it is offered.
     private var undoToast: Toast?
@@ -65,13 +69,13 @@ public final class ChatWindow {
 
         chatPage = ChatPage(viewModel: viewModel, withLibrary: library != nil)
         sidebar = library.map(SidebarView.init)
+        newChatButton = library.map(NewChatButton.init)
         let content: UnsafeMutablePointer<GtkWidget>
         mainMenuButton = Menus.main(withLibrary: library != nil)
-        if let sidebar {
+        if let sidebar, let newChatButton {
             let header: UnsafeMutablePointer<GtkWidget> = adw_header_bar_new()
             adw_header_bar_set_title_widget(OpaquePointer(header), adw_window_title_new(AppIdentity.name, nil))
-            adw_header_bar_pack_start(OpaquePointer(header), Menus.actionButton(icon: "list-add-symbolic", action: "win.new-chat",
-                                                                                tooltip: "New Chat"))
+            adw_header_bar_pack_start(OpaquePointer(header), newChatButton.widget)
             adw_header_bar_pack_end(OpaquePointer(header), mainMenuButton)
             adw_header_bar_pack_end(OpaquePointer(header), Menus.actionButton(icon: "system-search-symbolic", action: "win.search",
                                                                               tooltip: "Search Chats"))
@@ -209,6 +213,7 @@ public final class ChatWindow {
     private func apply(_ change: ChatLibrary.Change) {
         switch change {
         case .undo: showUndo()
+        case .presets: newChatButton?.refresh()
         case .selection:
             chatPage.header.refresh()
             updateActions()
@@ -298,12 +303,8 @@ public final class ChatWindow {
             self?.showChat()
             self?.header.openMenu()
         }
+        installSettingsActions()
         guard let library else { return }
-        Actions.add("new-chat", to: target) { [weak self] in
-            library.newChat()
-            self?.showChat()
-            self?.composer.input.focus()
-        }
         Actions.add("search", to: target) { [weak self] in
             guard let self else { return }
             if isFolded { showChats() }

@@ -15,7 +15,8 @@ enum Menus {
 
     /// The open chat's menu.
     static func chat(withLibrary: Bool) -> UnsafeMutablePointer<GtkWidget> {
-        var sections: [[(String, String)]] = [[("_Regenerate Reply", "win.regenerate"), ("_Copy Chat as Markdown", "win.copy-chat")],
+        var sections: [[(String, String)]] = [[("Chat _Settings…", "win.chat-settings")],
+                                              [("_Regenerate Reply", "win.regenerate"), ("_Copy Chat as Markdown", "win.copy-chat")],
                                               [("_Attach a File…", "win.attach"), ("Ask About a _Folder…", "win.add-folder")]]
         if withLibrary {
             sections.append([("_Rename Chat…", "win.rename-chat"), ("Export as _Markdown…", "win.export-markdown"),

@@ -33,12 +33,10 @@ final class VersionDeletion {
         guard dialog == nil, viewModel.canDeleteVersion(id) else { return }
         dialog = MessageDialog(over: window, heading: "Delete This Version?",
                                body: "The messages after it in this version are deleted with it. The other versions stay.",
-                               responses: [.init(id: "cancel", label: "_Cancel"),
-                                           .init(id: "delete", label: "_Delete", appearance: ADW_RESPONSE_DESTRUCTIVE)],
-                               defaultResponse: "cancel", closeResponse: "cancel") { [weak self] response in
+                               confirming: "_Delete") { [weak self] confirmed in
             guard let self else { return }
             dialog = nil
-            if response == "delete" { delete(id) }
+            if confirmed { delete(id) }
         }
     }
 

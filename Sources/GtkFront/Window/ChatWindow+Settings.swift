@@ -1,0 +1,56 @@
+import AgentCore
+import CGtk
+import FoundationEssentials
+
+/// The window and chat settings: the chat's own settings panel (Ctrl+I), new chats from a
+/// preset (the new-chat menu, Ctrl+N from the one used last), and Preferences › Presets.
+extension ChatWindow {
+    func installSettingsActions() {
+        let target = window.raw
+        Actions.add("chat-settings", to: target) { [weak self] in self?.showChatSettings() }
+        guard let library else { return }
+        Actions.add("new-chat", to: target) { [weak self] in self?.startNewChat(from: library.lastUsedPreset) }
+        Actions.add("new-chat-from", to: target, taking: { [weak self] id in
+            self?.startNewChat(from: library.presets.first { $0.id.uuidString == id })
+        })
+        Actions.add("manage-presets", to: target) { [weak self] in
+            self?.showPreferences()
+            self?.preferencesWindow?.showPresets()
+        }
+    }
+
+    /// An empty chat with `preset`'s settings (nil: Preferences'), ready for its first message.
+    private func startNewChat(from preset: ChatPreset?) {
+        library?.newChat(from: preset)
+        showChat()
+        composer.input.focus()
+    }
+
+    /// The models a settings form offers: the default, the local models, and the server's
+    /// when it has listed them.
+    var modelOptions: [ChatSettingsForm.ModelOption] {
+        var options: [ChatSettingsForm.ModelOption] = [(nil, "Default (\(viewModel.defaultConnection.modelName))")]
+        options += viewModel.models.local.map { (ModelChoice.local($0), "\($0.displayName) (this computer)") }
+        if case .listed(let names) = viewModel.models.server { options += names.map { (ModelChoice.server($0), $0) } }
+        return options
+    }
+
+    /// Opens the chat's settings; Save uses them from the next request on.
+    func showChatSettings() {
+        if let settingsDialog {
+            settingsDialog.present()
+            return
+        }
+        showChat()
+        let form = ChatSettingsForm(viewModel.settings, models: modelOptions, name: nil,
+                                    promptNote: "What the model is told before this chat. Empty: nothing.")
+        let viewModel = viewModel
+        let dialog = SettingsDialog(over: window, title: "Chat Settings", form: form) { viewModel.apply($0.settings) }
+        settingsDialog = dialog
+        Signals.connect(dialog.window.raw, "destroy") { [weak self] in
+            self?.settingsDialog = nil
+            self?.composer.input.focus()
+        }
+        dialog.present()
+    }
+}

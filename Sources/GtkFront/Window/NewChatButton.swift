@@ -1,0 +1,55 @@
+import AgentCore
+import CGtk
+
+/// The sidebar's new-chat button: a split button whose face starts a chat from the preset
+/// used last (as Ctrl+N does) and whose menu lists every preset, then "Manage Presets…".
+@MainActor
+final class NewChatButton {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    /// The split button's halves: the face that starts a chat, the arrow that opens the menu.
+    let face: UnsafeMutablePointer<GtkWidget>?
+    let arrow: UnsafeMutablePointer<GtkWidget>?
+    private let menu: OpaquePointer
+    private let library: ChatLibrary
+
+    init(library: ChatLibrary) {
+        self.library = library
+        widget = adw_split_button_new()
+        adw_split_button_set_icon_name(OpaquePointer(widget), "list-add-symbolic")
+        gtk_actionable_set_action_name(OpaquePointer(widget), "win.new-chat")
+        adw_split_button_set_dropdown_tooltip(OpaquePointer(widget), "New Chat From a Preset")
+        menu = g_menu_new()
+        adw_split_button_set_menu_model(OpaquePointer(widget), UnsafeMutablePointer<GMenuModel>(menu))
+        // Screen readers meet the halves, not the split button: each gets its name.
+        face = gtk_widget_get_first_child(widget)
+        arrow = gtk_widget_get_last_child(widget)
+        if let arrow { agent_accessible_set_label(arrow, "New chat from a preset") }
+        refresh()
+    }
+
+    isolated deinit {
+        g_object_unref(UnsafeMutableRawPointer(menu))
+    }
+
+    /// The presets as they are now, and the face's tooltip naming the one it starts from.
+    func refresh() {
+        g_menu_remove_all(menu)
+        let presets = g_menu_new()
+        for preset in library.presets {
+            let item = g_menu_item_new(preset.name, nil)
+            g_menu_item_set_action_and_target_value(item, "win.new-chat-from", g_variant_new_string(preset.id.uuidString))
+            g_menu_append_item(presets, item)
+            g_object_unref(UnsafeMutableRawPointer(item))
+        }
+        g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(presets))
+        g_object_unref(UnsafeMutableRawPointer(presets))
+        let manage = g_menu_new()
+        g_menu_append(manage, "_Manage Presets…", "win.manage-presets")
+        g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(manage))
+        g_object_unref(UnsafeMutableRawPointer(manage))
+
+        let tooltip = library.lastUsedPreset.map { "New “\($0.name)” Chat" } ?? "New Chat"
+        gtk_widget_set_tooltip_text(face ?? widget, tooltip)
+        if let face { agent_accessible_set_label(face, tooltip) }
+    }
+}
