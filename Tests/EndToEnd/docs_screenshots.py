@@ -33,6 +33,11 @@ server as a user would:
   docs/setup-failed.png        a set-up that failed, with the end of its log.
   docs/versions.png            a reply asked for three times, its second version shown (‹ 2/3 ›), and a
                                follow-up under it (the scripted test model server; -dark, -narrow).
+  docs/new-chat-menu.png       the new-chat button's menu: the presets, and Manage Presets…;
+  docs/preset-chat.png         a chat started from the Translator preset, answered: what it sets
+                               apart under the header (-dark, -narrow);
+  docs/chat-settings.png       that chat's settings panel (Ctrl+I; -dark, -narrow);
+  docs/presets.png             Preferences › Presets.
 
 The MCP pictures use the reference server mcp-server-time (scripts/install-test-servers) and
 the scriptable test model server, which calls its tool.
@@ -40,7 +45,7 @@ the scriptable test model server, which calls its tool.
 Run inside an X server and a D-Bus session (scripts/screenshot does):
     /usr/bin/python3 Tests/EndToEnd/docs_screenshots.py .build/debug/agent docs/ [mcp]
 (a last argument, one of the keys of PICTURE_SETS — mcp, files, servers, reasoning, models,
-ollama, local-model, setup, versions — takes only those pictures).
+ollama, local-model, setup, versions, settings — takes only those pictures).
 
 The found-server pictures run an imitation Ollama (Tests/Servers/local_model_server.py) on its
 own port, 11434, which must be free.
@@ -782,6 +787,88 @@ def versions_pictures(binary, folder):
         server.wait()
 
 
+def open_new_chat_menu(app, frame, window):
+    """Opens the new-chat button's menu with a click on its arrow."""
+    arrow = wait_for("the new-chat menu's arrow", lambda: named(frame, "New chat from a preset", [Atspi.Role.PUSH_BUTTON,
+                                                                                                  Atspi.Role.TOGGLE_BUTTON]))
+    click(arrow, window)
+    wait_for("the menu", lambda: named(app, "Manage Presets…", [Atspi.Role.MENU_ITEM]))
+
+
+def choose_in_menu(app, item):
+    """Chooses a menu item through its accessible action, as a screen reader does."""
+    Atspi.Action.do_action(wait_for(f"the item {item}", lambda: named(app, item, [Atspi.Role.MENU_ITEM])), 0)
+
+
+def new_chat_menu(path):
+    def body(app, frame):
+        window = x_window("^Agent$")
+        x, y, width, height = geometry(window)
+        open_new_chat_menu(app, frame, window)
+        time.sleep(0.8)
+        subprocess.run(["import", "-window", "root", "-crop", f"{width}x{height}+{x}+{y}", "+repage", path], check=True)
+        print("wrote", path)
+        subprocess.run(["xdotool", "key", "--clearmodifiers", "Escape"], check=True)
+    return body
+
+
+def chat_settings(folder, suffix, narrow):
+    """A chat started from the Translator preset (the new-chat menu; in a narrow window the
+    chat list's page is shown first), answered (preset-chat), then its settings opened with
+    Ctrl+I (chat-settings)."""
+    def body(app, frame):
+        window = x_window("^Agent$")
+        if narrow:
+            # The back button, once the window has settled at its narrow size.
+            back = wait_for("the back button", lambda: named(frame, "Back to the Chats", [Atspi.Role.PUSH_BUTTON]))
+            time.sleep(1)
+            click(back, window)
+            wait_for("the chat list's page", lambda: not back.get_state_set().contains(Atspi.StateType.SHOWING), timeout=10)
+            time.sleep(0.5)
+        open_new_chat_menu(app, frame, window)
+        choose_in_menu(app, "Translator")
+        wait_for("the preset's strip", lambda: any(t.startswith("Translator · ") for t in label_texts(frame)), timeout=10)
+        say(frame, "Könnten Sie mir bitte sagen, wie spät es ist?", 1)
+        subprocess.run(["xdotool", "mousemove", "--window", window, "5", "5"], check=True)
+        shoot(window, os.path.join(folder, f"preset-chat{suffix}.png"))
+        subprocess.run(["xdotool", "windowfocus", "--sync", window, "key", "--clearmodifiers", "ctrl+i"], check=True)
+        dialog = x_window("^Chat Settings$")
+        if narrow:
+            subprocess.run(["xdotool", "windowsize", "--sync", dialog, "360", "640"], check=True)
+        shoot(dialog, os.path.join(folder, f"chat-settings{suffix}.png"))
+        subprocess.run(["xdotool", "windowfocus", "--sync", dialog, "key", "--clearmodifiers", "Escape"], check=True)
+    return body
+
+
+def presets(path):
+    """Preferences › Presets, opened from the new-chat menu's Manage Presets…."""
+    def body(app, frame):
+        open_new_chat_menu(app, frame, x_window("^Agent$"))
+        choose_in_menu(app, "Manage Presets…")
+        preferences = wait_for("Preferences", lambda: named(app, "Preferences", [Atspi.Role.FRAME, Atspi.Role.WINDOW, Atspi.Role.DIALOG]))
+        window = x_window("^Preferences$")
+        subprocess.run(["xdotool", "windowsize", "--sync", window, "640", "600"], check=True)
+        wait_for("the presets", lambda: named(preferences, "Terse Code Reviewer", [Atspi.Role.LABEL]))
+        shoot(window, path)
+        close_preferences()
+    return body
+
+
+def settings_pictures(binary, folder):
+    server, port = model_server()
+    try:
+        arguments = ["--server", f"http://127.0.0.1:{port}/s/drafts-settings", "--model", "test-model"]
+        with compositor():
+            run(binary, GENERATION, new_chat_menu(os.path.join(folder, "new-chat-menu.png")), arguments=arguments)
+        run(binary, GENERATION, presets(os.path.join(folder, "presets.png")), arguments=arguments)
+        for suffix, size, dark in [("", (1000, 700), False), ("-dark", (1000, 700), True), ("-narrow", (360, 640), False)]:
+            with dark_portal() if dark else contextlib.nullcontext():
+                run(binary, GENERATION, chat_settings(folder, suffix, narrow=size[0] < 400), size=size, arguments=arguments)
+    finally:
+        server.terminate()
+        server.wait()
+
+
 @contextlib.contextmanager
 def dark_portal():
     """Dark, as the desktop asks: the settings portal says "prefer dark" before the app starts."""
@@ -805,6 +892,7 @@ PICTURE_SETS = {
     "local-model": local_model_pictures,
     "setup": setup_pictures,
     "versions": versions_pictures,
+    "settings": settings_pictures,
 }
 
 

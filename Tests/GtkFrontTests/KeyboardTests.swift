@@ -101,7 +101,7 @@ extension GtkSuites {
             // Every key the README's table lists.
             for title in ["Send the message", "New line in the message", "Stop the reply, or cancel an edit", "Choose the model",
                           "Regenerate the last reply", "Previous version of the focused message",
-                          "Next version of the focused message", "Copy the chat as Markdown", "New chat", "Search chats", "Rename the chat",
+                          "Next version of the focused message", "Copy the chat as Markdown", "The chat’s settings", "New chat, from the preset used last", "Search chats", "Rename the chat",
                           "Preferences", "The main menu", "Keyboard shortcuts", "Close the window", "Quit"] {
                 #expect(listed.contains(title), "\(title)")
             }

@@ -710,6 +710,9 @@ class Handler(socketserver.BaseRequestHandler):
         "Something friendlier, please.": [
             "**The Switchback Social**: the same hills, with a picnic at the top.",
         ],
+        "Könnten Sie mir bitte sagen, wie spät es ist?": [
+            "Could you please tell me what time it is?",
+        ],
     }
 
     def scenario_drafts(self, scenario, body, headers):
