@@ -48,8 +48,10 @@ extension ChatWindow {
         let dialog = SettingsDialog(over: window, title: "Chat Settings", form: form) { viewModel.apply($0.settings) }
         settingsDialog = dialog
         Signals.connect(dialog.window.raw, "destroy") { [weak self] in
-            self?.settingsDialog = nil
-            self?.composer.input.focus()
+            guard let self else { return }
+            settingsDialog = nil
+            // Closed by the user, not with the window: the message field takes the keyboard back.
+            if gtk_widget_in_destruction(window) == 0 { composer.input.focus() }
         }
         dialog.present()
     }
