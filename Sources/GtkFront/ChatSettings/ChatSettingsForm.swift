@@ -68,9 +68,8 @@ final class ChatSettingsForm {
                                                                            suffix: tools))
 
         let prompt = PreferenceRows.group(in: widget, title: "System Prompt", description: promptNote)
-        let area = PreferenceRows.textArea(label: "System prompt", height: 160)
+        let area = PreferenceRows.textArea(settings.systemPrompt, label: "System prompt", height: 160)
         systemPrompt = area.view
-        gtk_text_buffer_set_text(gtk_text_view_get_buffer(systemPrompt.cast()), settings.systemPrompt, -1)
         adw_preferences_group_add(prompt.cast(), area.card)
 
         if let nameRow { Signals.connect(nameRow.raw, "changed") { [weak self] in self?.onNameChanged?() } }

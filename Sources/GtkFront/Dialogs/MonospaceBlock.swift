@@ -59,18 +59,7 @@ enum MonospaceBlock {
 
     /// Editable monospace text in a card, `height` tall, its view named `label` for screen readers.
     static func editor(_ text: String, label: String, height: Int32 = 80) -> (card: UnsafeMutablePointer<GtkWidget>, view: UnsafeMutablePointer<GtkWidget>) {
-        let view: UnsafeMutablePointer<GtkWidget> = gtk_text_view_new()
-        gtk_text_view_set_monospace(view.cast(), 1)
-        gtk_text_view_set_wrap_mode(view.cast(), GTK_WRAP_WORD_CHAR)
-        gtk_text_view_set_accepts_tab(view.cast(), 0)
-        GtkText.setMargins(view, vertical: 8, horizontal: 10)
-        gtk_text_buffer_set_text(gtk_text_view_get_buffer(view.cast()), text, -1)
-        agent_accessible_set_label(view, label)
-        let scroller: UnsafeMutablePointer<GtkWidget> = gtk_scrolled_window_new()
-        gtk_scrolled_window_set_child(scroller.opaque, view)
-        gtk_scrolled_window_set_policy(scroller.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_widget_set_size_request(scroller, -1, height)
-        GtkText.addClasses(scroller, "card")
-        return (scroller, view)
+        let area = PreferenceRows.textArea(text, label: label, height: height, monospace: true)
+        return (area.card, area.view)
     }
 }

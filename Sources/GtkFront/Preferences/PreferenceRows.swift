@@ -22,6 +22,16 @@ enum PreferenceRows {
         return group
     }
 
+    /// A flat + in `group`'s header ("Add a Server"), named for screen readers as its tooltip says.
+    static func addButton(in group: UnsafeMutablePointer<GtkWidget>, tooltip: String) -> UnsafeMutablePointer<GtkWidget> {
+        let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("list-add-symbolic")
+        GtkText.addClasses(button, "flat")
+        gtk_widget_set_tooltip_text(button, tooltip)
+        agent_accessible_set_label(button, tooltip)
+        adw_preferences_group_set_header_suffix(group.cast(), button)
+        return button
+    }
+
     static func add(_ row: UnsafeMutablePointer<GtkWidget>, to group: UnsafeMutablePointer<GtkWidget>) {
         adw_preferences_group_add(group.cast(), row)
     }
@@ -70,14 +80,21 @@ enum PreferenceRows {
         return row
     }
 
-    /// A multi-line text field in a card (a system prompt): returns the text view and the
-    /// scrolled card to add to a group.
-    static func textArea(label: String, height: Int32) -> (view: UnsafeMutablePointer<GtkWidget>, card: UnsafeMutablePointer<GtkWidget>) {
+    /// A multi-line text field in a card, `height` tall, holding `text` and named `label` for
+    /// screen readers: returns the text view and the scrolled card to add to a group.
+    static func textArea(_ text: String = "", label: String, height: Int32,
+                         monospace: Bool = false) -> (view: UnsafeMutablePointer<GtkWidget>, card: UnsafeMutablePointer<GtkWidget>) {
         let view: UnsafeMutablePointer<GtkWidget> = gtk_text_view_new()
+        gtk_text_view_set_monospace(view.cast(), monospace ? 1 : 0)
         gtk_text_view_set_wrap_mode(view.cast(), GTK_WRAP_WORD_CHAR)
         gtk_text_view_set_accepts_tab(view.cast(), 0)
-        GtkText.setMargins(view, vertical: 10, horizontal: 12)
-        GtkText.addClasses(view, "system-prompt")
+        if monospace {
+            GtkText.setMargins(view, vertical: 8, horizontal: 10)
+        } else {
+            GtkText.setMargins(view, vertical: 10, horizontal: 12)
+            GtkText.addClasses(view, "system-prompt")
+        }
+        gtk_text_buffer_set_text(gtk_text_view_get_buffer(view.cast()), text, -1)
         agent_accessible_set_label(view, label)
         let card: UnsafeMutablePointer<GtkWidget> = gtk_scrolled_window_new()
         gtk_scrolled_window_set_child(card.opaque, view)

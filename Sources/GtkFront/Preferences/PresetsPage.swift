@@ -26,11 +26,7 @@ final class PresetsPage {
         group = PreferenceRows.group(in: widget, title: "Presets",
                                      description: "A new chat can start from one of these: the new-chat button’s menu lists them, "
                                          + "and Ctrl+N starts from the one used last. Chats keep their own copy of the settings.")
-        addButton = gtk_button_new_from_icon_name("list-add-symbolic")
-        GtkText.addClasses(addButton, "flat")
-        gtk_widget_set_tooltip_text(addButton, "Add a Preset")
-        agent_accessible_set_label(addButton, "Add a preset")
-        adw_preferences_group_set_header_suffix(group.cast(), addButton)
+        addButton = PreferenceRows.addButton(in: group, tooltip: "Add a Preset")
         Signals.connect(addButton.raw, "clicked") { [weak self] in self?.edit(nil) }
         library.observe { [weak self] change in if change == .presets { self?.reload() } }
         reload()

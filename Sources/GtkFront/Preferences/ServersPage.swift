@@ -36,11 +36,7 @@ final class ServersPage {
         serversGroup = PreferenceRows.group(in: widget, title: "Servers",
                                             description: "OpenAI-compatible servers (llama.cpp, vLLM, LM Studio, OpenAI), Ollama, "
                                                 + "or the llmtools harness. API keys are kept in your keyring, never in a file.")
-        addButton = gtk_button_new_from_icon_name("list-add-symbolic")
-        GtkText.addClasses(addButton, "flat")
-        gtk_widget_set_tooltip_text(addButton, "Add a Server")
-        agent_accessible_set_label(addButton, "Add a server")
-        adw_preferences_group_set_header_suffix(serversGroup.cast(), addButton)
+        addButton = PreferenceRows.addButton(in: serversGroup, tooltip: "Add a Server")
         found = FoundServersGroup(in: widget) { server in server.isAdded(in: settings.serverProfiles) }
         for profile in settings.serverProfiles { addRow(for: profile.id) }
         reloadDestination()
