@@ -78,9 +78,22 @@ extension GtkSuites {
             try await Xdo.click(arrow)
             let popover = try #require(gtk_menu_button_get_popover(arrow.opaque).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self) })
             try await GtkTestHarness.pump(until: { GtkTestHarness.reachableLabel(item, in: popover) != nil }, "“\(item)” in the new-chat menu")
-            let items = GtkText.labels(in: popover).map { $0.replacing("_", with: "") }
+            let items = try menuLabels(try #require(gtk_menu_button_get_menu_model(arrow.opaque)))
             try await Xdo.click(try #require(GtkTestHarness.reachableLabel(item, in: popover)))
             return items
+        }
+
+        /// The labels of a menu's items, section after section, mnemonic underscores dropped.
+        func menuLabels(_ menu: UnsafeMutablePointer<GMenuModel>) throws -> [String] {
+            (0..<g_menu_model_get_n_items(menu)).flatMap { index -> [String] in
+                guard let section = g_menu_model_get_item_link(menu, index, "section") else { return [] }
+                defer { g_object_unref(UnsafeMutableRawPointer(section)) }
+                return (0..<g_menu_model_get_n_items(section)).compactMap { item in
+                    guard let label = g_menu_model_get_item_attribute_value(section, item, "label", nil) else { return nil }
+                    defer { g_variant_unref(label) }
+                    return g_variant_get_string(label, nil).map { String(cString: $0).replacing("_", with: "") }
+                }
+            }
         }
 
         @Test("Ctrl+I opens the chat's settings; a temperature and tools off, saved, are what the next request carries and what the strip names; Escape changes nothing")
@@ -122,6 +135,19 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.settingsDialog == nil }, "Escape to close the panel")
             #expect(model.settings.systemPrompt == "", "nothing saved")
             #expect(GtkTestHarness.label(strip.label) == "temperature 1.3 · no tools")
+
+            // The strip opens the panel too; Cancel leaves the settings as they were.
+            try await Xdo.focus(window.window)
+            try await Xdo.click(strip.widget)
+            try await GtkTestHarness.pump(until: { window.settingsDialog.map { GtkTestHarness.isMapped($0.window) } == true },
+                                          "the panel from the strip")
+            dialog = try #require(window.settingsDialog)
+            try await Xdo.focus(dialog.window)
+            try await Xdo.click(dialog.form.tools)
+            try await GtkTestHarness.pump(until: { gtk_switch_get_active(dialog.form.tools.opaque) != 0 }, "tools on")
+            try await Xdo.click(dialog.cancelButton)
+            try await GtkTestHarness.pump(until: { window.settingsDialog == nil }, "Cancel to close the panel")
+            #expect(!model.settings.toolsEnabled, "Cancel saves nothing")
         }
 
         @Test("Translator from the new-chat menu: its prompt goes with the first message and the strip names it; Ctrl+N starts from it again")
@@ -132,6 +158,8 @@ extension GtkSuites {
             let model = window.viewModel
             let button = try #require(window.newChatButton)
             #expect(button.face.flatMap { gtk_widget_get_tooltip_text($0) }.map { String(cString: $0) } == "New Chat")
+            try await Xdo.key("ctrl+n")
+            #expect(model.presetName == nil && model.settings == ChatSettings(), "before any preset was used: Preferences' settings")
 
             let items = try await chooseInNewChatMenu("Translator", in: window)
             #expect(items == ["Plain Assistant", "Terse Code Reviewer", "Translator", "Manage Presets…"])
@@ -173,8 +201,13 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: {
                 gtk_widget_get_root(editor.window).flatMap(gtk_root_get_focus).map { gtk_widget_is_ancestor($0, nameRow) != 0 } == true
             }, "the keyboard in the name")
+            try await Xdo.type("translator")
+            try await GtkTestHarness.pump(until: { gtk_widget_has_css_class(nameRow, "error") != 0 }, "a name taken marked")
+            #expect(!GtkTestHarness.isSensitive(editor.saveButton), "no second Translator")
+            try await Xdo.key("ctrl+a")
             try await Xdo.type("Pirate")
             try await GtkTestHarness.pump(until: { GtkTestHarness.isSensitive(editor.saveButton) }, "Save on with a name")
+            #expect(gtk_widget_has_css_class(nameRow, "error") == 0)
             try await Xdo.click(editor.form.systemPrompt)
             try await Xdo.type("Talk like a pirate.")
             try await Xdo.click(editor.saveButton)
@@ -187,7 +220,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.preferencesWindow == nil }, "Preferences to close")
             try await Xdo.focus(window.window)
             let items = try await chooseInNewChatMenu("Pirate", in: window)
-            #expect(items.contains("Pirate"))
+            #expect(items == ["Plain Assistant", "Terse Code Reviewer", "Translator", "Pirate", "Manage Presets…"])
             try await GtkTestHarness.pump(until: { window.viewModel.presetName == "Pirate" }, "the chat from the new preset")
             try await Xdo.focus(window.window)
             try await GtkTestHarness.send("Hello", in: window)

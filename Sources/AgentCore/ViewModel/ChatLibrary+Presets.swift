@@ -21,7 +21,7 @@ extension ChatLibrary {
         viewModel.startNewChat(preset: preset)
         forgetLastChat()
         notify(.selection)
-        if preset != nil { notify(.presets) }
+        if preset != nil { notify(.presetUsed) }
     }
 
     /// Adds `preset`, or changes the one with its id; false (the failure reported) when the store refused.

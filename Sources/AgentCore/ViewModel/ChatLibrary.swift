@@ -13,8 +13,10 @@ public final class ChatLibrary {
         case searchResults
         /// A chat was deleted and can be restored, or the chance has passed.
         case undo
-        /// A preset was added, changed or deleted, or a chat started from one.
+        /// A preset was added, changed or deleted.
         case presets
+        /// A chat was started from a preset (the one Ctrl+N starts from may have changed).
+        case presetUsed
     }
 
     public let store: ChatStore

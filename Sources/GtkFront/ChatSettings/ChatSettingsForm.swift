@@ -21,18 +21,21 @@ final class ChatSettingsForm {
     let maxTokens: UnsafeMutablePointer<GtkWidget>
     let tools: UnsafeMutablePointer<GtkWidget>
     let systemPrompt: UnsafeMutablePointer<GtkWidget>
-    private let models: [ModelOption]
+    private var models: [ModelOption]
     /// Told when the name changes (the preset editor's Save waits for one).
     var onNameChanged: (() -> Void)?
 
-    /// `name`: the preset's, or nil for a chat's settings. `promptNote` says what an empty prompt means.
-    init(_ settings: ChatSettings, models offered: [ModelOption], name: String?, promptNote: String) {
+    /// `name`: the preset's, or nil for a chat's settings. `promptNote` says what an empty prompt
+    /// means. `fallback`: what a switched-on temperature and length start from (Preferences').
+    init(_ settings: ChatSettings, models offered: [ModelOption], name: String?, promptNote: String,
+         fallback: GenerationOptions = GenerationOptions()) {
         widget = adw_preferences_page_new()
         if let name {
             let group = PreferenceRows.group(in: widget, title: nil)
             let row: UnsafeMutablePointer<GtkWidget> = adw_entry_row_new()
             adw_preferences_row_set_title(row.cast(), "Name")
             gtk_editable_set_text(row.opaque, name)
+            adw_entry_row_set_activates_default(row.cast(), 1)
             adw_preferences_group_add(group.cast(), row)
             nameRow = row
         } else {
@@ -40,25 +43,20 @@ final class ChatSettingsForm {
         }
 
         let replies = PreferenceRows.group(in: widget, title: "Replies")
-        var models = offered
-        if let own = settings.model, !models.contains(where: { $0.choice == own }) { models.append((own, own.name)) }
-        self.models = models
+        models = []
         modelRow = adw_combo_row_new()
         adw_preferences_row_set_title(modelRow.cast(), "Model")
-        let list = StringLists.make(models.map(\.title))
-        adw_combo_row_set_model(modelRow.cast(), list)
-        g_object_unref(UnsafeMutableRawPointer(list))
-        adw_combo_row_set_selected(modelRow.cast(), guint(models.firstIndex { $0.choice == settings.model } ?? 0))
         adw_preferences_group_add(replies.cast(), modelRow)
 
         (temperatureRow, temperature) = Self.optionalNumber(title: "Own Temperature", subtitle: "Off: as in Preferences",
                                                             spinTitle: "Temperature", subtitleOfSpin: "Lower is more focused, higher more varied.",
-                                                            range: 0...2, step: 0.1, digits: 1, value: settings.temperature, fallback: 0.7)
+                                                            range: 0...2, step: 0.1, digits: 2, value: settings.temperature,
+                                                            fallback: fallback.temperature ?? 0.7)
         adw_preferences_group_add(replies.cast(), temperatureRow)
         (maxTokensRow, maxTokens) = Self.optionalNumber(title: "Own Reply Length", subtitle: "Off: as in Preferences",
                                                         spinTitle: "Longest Reply", subtitleOfSpin: "In tokens.",
-                                                        range: 1...131_072, step: 64, digits: 0, value: settings.maxTokens.map(Double.init),
-                                                        fallback: 1024)
+                                                        range: 1...1_048_576, step: 64, digits: 0,
+                                                        value: settings.maxTokens.map(Double.init), fallback: Double(fallback.maxTokens ?? 1024))
         adw_preferences_group_add(replies.cast(), maxTokensRow)
 
         tools = gtk_switch_new()
@@ -70,9 +68,30 @@ final class ChatSettingsForm {
         let prompt = PreferenceRows.group(in: widget, title: "System Prompt", description: promptNote)
         let area = PreferenceRows.textArea(settings.systemPrompt, label: "System prompt", height: 160)
         systemPrompt = area.view
+        GtkText.addClasses(systemPrompt, "system-prompt")
         adw_preferences_group_add(prompt.cast(), area.card)
 
         if let nameRow { Signals.connect(nameRow.raw, "changed") { [weak self] in self?.onNameChanged?() } }
+        offer(offered, choosing: settings.model)
+    }
+
+    /// Lists `offered` in the Model row (the server's models may arrive after the form
+    /// opened), keeping `choice` chosen — added to the list when the server does not list it.
+    func offer(_ offered: [ModelOption], choosing choice: ModelChoice?) {
+        var options = offered
+        if let choice, !options.contains(where: { $0.choice == choice }) { options.append((choice, choice.name)) }
+        guard options.map(\.title) != models.map(\.title) else { return }
+        models = options
+        let list = StringLists.make(options.map(\.title))
+        adw_combo_row_set_model(modelRow.cast(), list)
+        g_object_unref(UnsafeMutableRawPointer(list))
+        adw_combo_row_set_selected(modelRow.cast(), guint(options.firstIndex { $0.choice == choice } ?? 0))
+    }
+
+    /// The model chosen in the Model row (nil: the default).
+    var chosenModel: ModelChoice? {
+        let index = Int(adw_combo_row_get_selected(modelRow.cast()))
+        return models.indices.contains(index) ? models[index].choice : nil
     }
 
     /// The preset's name as typed, trimmed.
@@ -82,10 +101,8 @@ final class ChatSettingsForm {
 
     /// What the rows hold.
     var settings: ChatSettings {
-        let index = Int(adw_combo_row_get_selected(modelRow.cast()))
-        return ChatSettings(systemPrompt: GtkText.contents(of: gtk_text_view_get_buffer(systemPrompt.cast())),
-                            model: models.indices.contains(index) ? models[index].choice : nil,
-                            temperature: Self.value(of: temperatureRow, temperature).map { ($0 * 10).rounded() / 10 },
+        ChatSettings(systemPrompt: GtkText.contents(of: gtk_text_view_get_buffer(systemPrompt.cast())), model: chosenModel,
+                            temperature: Self.value(of: temperatureRow, temperature).map { ($0 * 100).rounded() / 100 },
                             maxTokens: Self.value(of: maxTokensRow, maxTokens).map { Int($0) },
                             toolsEnabled: gtk_switch_get_active(tools.opaque) != 0)
     }

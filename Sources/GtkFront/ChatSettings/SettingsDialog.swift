@@ -10,10 +10,13 @@ final class SettingsDialog {
     let form: ChatSettingsForm
     let saveButton: UnsafeMutablePointer<GtkWidget>
     let cancelButton: UnsafeMutablePointer<GtkWidget>
+    private let acceptsName: (String) -> Bool
 
+    /// `acceptsName`: whether a preset may take the name typed (another has it already).
     init(over parent: UnsafeMutablePointer<GtkWidget>, title: String, form: ChatSettingsForm,
-         saved: @escaping @MainActor (ChatSettingsForm) -> Void) {
+         acceptsName: @escaping (String) -> Bool = { _ in true }, saved: @escaping @MainActor (ChatSettingsForm) -> Void) {
         self.form = form
+        self.acceptsName = acceptsName
         window = adw_window_new()
         gtk_window_set_title(window.cast(), title)
         gtk_window_set_transient_for(window.cast(), parent.cast())
@@ -57,8 +60,14 @@ final class SettingsDialog {
         gtk_widget_grab_focus(form.nameRow ?? form.modelRow)
     }
 
-    /// A preset needs a name to be saved.
+    /// A preset needs a name, one no other preset has: until then Save is off, and a name
+    /// taken shows as an error with a tooltip saying why.
     private func nameChanged() {
-        gtk_widget_set_sensitive(saveButton, form.name.isEmpty ? 0 : 1)
+        let name = form.name
+        let taken = !name.isEmpty && !acceptsName(name)
+        gtk_widget_set_sensitive(saveButton, name.isEmpty || taken ? 0 : 1)
+        guard let nameRow = form.nameRow else { return }
+        if taken { gtk_widget_add_css_class(nameRow, "error") } else { gtk_widget_remove_css_class(nameRow, "error") }
+        gtk_widget_set_tooltip_text(nameRow, taken ? "Another preset has this name" : nil)
     }
 }

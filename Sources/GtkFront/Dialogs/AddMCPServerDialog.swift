@@ -53,8 +53,8 @@ final class AddMCPServerDialog {
         gtk_editable_set_text(authorization.opaque, form.authorization)
         adw_entry_row_set_activates_default(authorization.cast(), 1)
         PreferenceRows.add(authorization, to: rows)
-        let environment = MonospaceBlock.editor(form.environment, label: "Environment variables")
-        let headers = MonospaceBlock.editor(form.headers, label: "Headers")
+        let environment = PreferenceRows.textArea(form.environment, label: "Environment variables", height: 80, monospace: true)
+        let headers = PreferenceRows.textArea(form.headers, label: "Headers", height: 80, monospace: true)
         let formFields = Fields(name: name, target: target, arguments: arguments, authorization: authorization,
                                 environment: environment.view, headers: headers.view)
         fields = formFields

@@ -56,10 +56,4 @@ enum MonospaceBlock {
         for name in classes { gtk_widget_add_css_class(label, name) }
         return label
     }
-
-    /// Editable monospace text in a card, `height` tall, its view named `label` for screen readers.
-    static func editor(_ text: String, label: String, height: Int32 = 80) -> (card: UnsafeMutablePointer<GtkWidget>, view: UnsafeMutablePointer<GtkWidget>) {
-        let area = PreferenceRows.textArea(text, label: label, height: height, monospace: true)
-        return (area.card, area.view)
-    }
 }

@@ -11,7 +11,7 @@ enum PasteMCPConfigDialog {
     /// once: with the text for Add, nil for Cancel.
     static func show(over parent: UnsafeMutablePointer<GtkWidget>, text: String = "",
                      answered: @escaping @MainActor (String?) -> Void) -> MessageDialog {
-        let (scroller, view) = MonospaceBlock.editor(text, label: "MCP configuration", height: 240)
+        let (view, scroller) = PreferenceRows.textArea(text, label: "MCP configuration", height: 240, monospace: true)
         gtk_widget_set_size_request(scroller, 480, 240)
         GtkText.addClasses(scroller, "pasted-config")
         let buffer = gtk_text_view_get_buffer(view.cast())

@@ -49,6 +49,7 @@ final class GenerationPage {
                                           description: "New chats start with this prompt; chats you already have keep theirs.")
         let area = PreferenceRows.textArea(label: "System prompt", height: 140)
         systemPrompt = area.view
+        GtkText.addClasses(systemPrompt, "system-prompt")
         PreferenceRows.bind(root, "system-prompt", UnsafeMutableRawPointer(gtk_text_view_get_buffer(systemPrompt.cast())), "text")
         PreferenceRows.add(area.card, to: prompt)
     }

@@ -88,12 +88,7 @@ enum PreferenceRows {
         gtk_text_view_set_monospace(view.cast(), monospace ? 1 : 0)
         gtk_text_view_set_wrap_mode(view.cast(), GTK_WRAP_WORD_CHAR)
         gtk_text_view_set_accepts_tab(view.cast(), 0)
-        if monospace {
-            GtkText.setMargins(view, vertical: 8, horizontal: 10)
-        } else {
-            GtkText.setMargins(view, vertical: 10, horizontal: 12)
-            GtkText.addClasses(view, "system-prompt")
-        }
+        GtkText.setMargins(view, vertical: monospace ? 8 : 10, horizontal: monospace ? 10 : 12)
         gtk_text_buffer_set_text(gtk_text_view_get_buffer(view.cast()), text, -1)
         agent_accessible_set_label(view, label)
         let card: UnsafeMutablePointer<GtkWidget> = gtk_scrolled_window_new()

@@ -24,7 +24,7 @@ final class PreferencesWindow {
     /// `library`: where presets are kept, with the models their form offers.
     init(parent: UnsafeMutablePointer<GtkWidget>, settings stored: SettingsStore, secrets: SecretStore,
          mcp: MCPServersModel? = nil, library: ChatLibrary? = nil, models: [ChatSettingsForm.ModelOption] = [],
-         closed: @escaping @MainActor () -> Void) throws {
+         generationDefaults: GenerationOptions = GenerationOptions(), closed: @escaping @MainActor () -> Void) throws {
         settings = try stored.delayedCopy()
         window = adw_preferences_window_new()
         gtk_window_set_transient_for(window.cast(), parent.cast())
@@ -39,7 +39,7 @@ final class PreferencesWindow {
         localModel = LocalModelPage(settings: settings, window: window)
         ollama = OllamaModelsPage(settings: settings, secrets: secrets)
         let shown = window
-        presets = library.map { PresetsPage(library: $0, models: models, window: shown) }
+        presets = library.map { PresetsPage(library: $0, models: models, fallback: generationDefaults, window: shown) }
         let pages = [servers.widget, ollama.widget, generation.widget] + (presets.map { [$0.widget] } ?? []) + [tools.widget, localModel.widget]
         for page in pages {
             adw_preferences_window_add(window.cast(), page.cast())

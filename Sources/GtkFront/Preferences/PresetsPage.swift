@@ -12,15 +12,18 @@ final class PresetsPage {
     private let group: UnsafeMutablePointer<GtkWidget>
     private let library: ChatLibrary
     private let models: [ChatSettingsForm.ModelOption]
+    private let fallback: GenerationOptions
     private let window: UnsafeMutablePointer<GtkWidget>
     /// The rows shown, one per preset, in order.
     private(set) var rows: [(preset: ChatPreset, row: UnsafeMutablePointer<GtkWidget>, delete: UnsafeMutablePointer<GtkWidget>)] = []
     /// The preset editor while it is open.
     private(set) var editor: SettingsDialog?
 
-    init(library: ChatLibrary, models: [ChatSettingsForm.ModelOption], window: UnsafeMutablePointer<GtkWidget>) {
+    init(library: ChatLibrary, models: [ChatSettingsForm.ModelOption], fallback: GenerationOptions,
+         window: UnsafeMutablePointer<GtkWidget>) {
         self.library = library
         self.models = models
+        self.fallback = fallback
         self.window = window
         widget = PreferenceRows.page(title: "Presets", icon: "view-list-bullet-symbolic", name: "presets")
         group = PreferenceRows.group(in: widget, title: "Presets",
@@ -28,11 +31,10 @@ final class PresetsPage {
                                          + "and Ctrl+N starts from the one used last. Chats keep their own copy of the settings.")
         addButton = PreferenceRows.addButton(in: group, tooltip: "Add a Preset")
         Signals.connect(addButton.raw, "clicked") { [weak self] in self?.edit(nil) }
-        library.observe { [weak self] change in if change == .presets { self?.reload() } }
         reload()
     }
 
-    /// Lists the presets as the store has them.
+    /// Lists the presets as the store has them (the window calls it when they change).
     func reload() {
         for shown in rows { adw_preferences_group_remove(group.cast(), shown.row) }
         rows = library.presets.map { preset in
@@ -57,8 +59,10 @@ final class PresetsPage {
     func edit(_ preset: ChatPreset?) {
         guard editor == nil else { return }
         let form = ChatSettingsForm(preset?.settings(defaultPrompt: "") ?? ChatSettings(), models: models, name: preset?.name ?? "",
-                                    promptNote: "Empty: the system prompt of Preferences › Generation.")
-        let dialog = SettingsDialog(over: window, title: preset == nil ? "New Preset" : "Edit Preset", form: form) { [weak self] form in
+                                    promptNote: "Empty: the system prompt of Preferences › Generation.", fallback: fallback)
+        let others = Set(rows.filter { $0.preset.id != preset?.id }.map { $0.preset.name.lowercased() })
+        let dialog = SettingsDialog(over: window, title: preset == nil ? "New Preset" : "Edit Preset", form: form,
+                                    acceptsName: { !others.contains($0.lowercased()) }) { [weak self] form in
             let settings = form.settings
             self?.library.savePreset(ChatPreset(id: preset?.id ?? UUID(), name: form.name,
                                                 systemPrompt: settings.systemPrompt.isEmpty ? nil : settings.systemPrompt,

@@ -84,7 +84,7 @@ final class SidebarView {
         case .searchResults:
             results.reload()
             gtk_stack_set_visible_child_name(stack.opaque, library.searchQuery.isEmpty ? "chats" : "results")
-        case .undo, .presets: break
+        case .undo, .presets, .presetUsed: break
         }
     }
 }

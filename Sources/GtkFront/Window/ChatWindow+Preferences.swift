@@ -15,7 +15,8 @@ extension ChatWindow {
         let before = preferences.makeConnection().configuration
         do {
             let opened = try PreferencesWindow(parent: window, settings: preferences.settings, secrets: preferences.secrets,
-                                               mcp: preferences.mcp, library: library, models: modelOptions) { [weak self] in
+                                               mcp: preferences.mcp, library: library, models: modelOptions,
+                                               generationDefaults: generationDefaults) { [weak self] in
                 guard let self else { return }
                 preferencesWindow = nil
                 applyPreferences(connectionBefore: before)

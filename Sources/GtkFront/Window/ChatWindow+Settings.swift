@@ -11,12 +11,15 @@ extension ChatWindow {
         guard let library else { return }
         Actions.add("new-chat", to: target) { [weak self] in self?.startNewChat(from: library.lastUsedPreset) }
         Actions.add("new-chat-from", to: target, taking: { [weak self] id in
-            self?.startNewChat(from: library.presets.first { $0.id.uuidString == id })
+            // A preset deleted since the menu was built starts nothing.
+            guard let preset = library.presets.first(where: { $0.id.uuidString == id }) else { return }
+            self?.startNewChat(from: preset)
         })
         Actions.add("manage-presets", to: target) { [weak self] in
             self?.showPreferences()
             self?.preferencesWindow?.showPresets()
         }
+        Actions.setEnabled(preferences != nil, "manage-presets", in: target)
     }
 
     /// An empty chat with `preset`'s settings (nil: Preferences'), ready for its first message.
@@ -26,8 +29,11 @@ extension ChatWindow {
         composer.input.focus()
     }
 
+    /// What a switched-on temperature or reply length starts from in a settings form: Preferences'.
+    var generationDefaults: GenerationOptions { preferences?.settings.generationOptions ?? GenerationOptions() }
+
     /// The models a settings form offers: the default, the local models, and the server's
-    /// when it has listed them.
+    /// once it has listed them.
     var modelOptions: [ChatSettingsForm.ModelOption] {
         var options: [ChatSettingsForm.ModelOption] = [(nil, "Default (\(viewModel.defaultConnection.modelName))")]
         options += viewModel.models.local.map { (ModelChoice.local($0), "\($0.displayName) (this computer)") }
@@ -42,8 +48,9 @@ extension ChatWindow {
             return
         }
         showChat()
+        viewModel.listModels()
         let form = ChatSettingsForm(viewModel.settings, models: modelOptions, name: nil,
-                                    promptNote: "What the model is told before this chat. Empty: nothing.")
+                                    promptNote: "What the model is told before this chat. Empty: nothing.", fallback: generationDefaults)
         let viewModel = viewModel
         let dialog = SettingsDialog(over: window, title: "Chat Settings", form: form) { viewModel.apply($0.settings) }
         settingsDialog = dialog

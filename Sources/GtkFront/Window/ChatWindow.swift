@@ -205,7 +205,10 @@ public final class ChatWindow {
             if gtk_window_is_active(window.cast()) == 0 { ReplyNotification.send(for: viewModel.conversation[index], from: window) }
         case .composer, .files, .reloaded, .messageInserted, .messageRemoved:
             updateActions()
-        case .messageChanged, .status, .focused, .knowledge, .settings, .versionShown:
+        case .status:
+            // The server's models may have arrived for the settings panel's Model row.
+            settingsDialog?.form.offer(modelOptions, choosing: settingsDialog?.form.chosenModel)
+        case .messageChanged, .focused, .knowledge, .settings, .versionShown:
             break
         }
     }
@@ -213,7 +216,10 @@ public final class ChatWindow {
     private func apply(_ change: ChatLibrary.Change) {
         switch change {
         case .undo: showUndo()
-        case .presets: newChatButton?.refresh()
+        case .presets:
+            newChatButton?.refresh()
+            preferencesWindow?.presets?.reload()
+        case .presetUsed: newChatButton?.refreshTooltip()
         case .selection:
             chatPage.header.refresh()
             updateActions()

@@ -6,7 +6,8 @@ import CGtk
 @MainActor
 final class NewChatButton {
     let widget: UnsafeMutablePointer<GtkWidget>
-    /// The split button's halves: the face that starts a chat, the arrow that opens the menu.
+    /// The split button's halves, its first and last children in libadwaita 1.2: the face that
+    /// starts a chat, the arrow that opens the menu.
     let face: UnsafeMutablePointer<GtkWidget>?
     let arrow: UnsafeMutablePointer<GtkWidget>?
     private let menu: OpaquePointer
@@ -33,10 +34,16 @@ final class NewChatButton {
 
     /// The presets as they are now, and the face's tooltip naming the one it starts from.
     func refresh() {
+        refreshMenu()
+        refreshTooltip()
+    }
+
+    private func refreshMenu() {
         g_menu_remove_all(menu)
         let presets = g_menu_new()
         for preset in library.presets {
-            let item = g_menu_item_new(preset.name, nil)
+            // A menu label's underscore marks its mnemonic: one in a name is doubled to show.
+            let item = g_menu_item_new(preset.name.replacing("_", with: "__"), nil)
             g_menu_item_set_action_and_target_value(item, "win.new-chat-from", g_variant_new_string(preset.id.uuidString))
             g_menu_append_item(presets, item)
             g_object_unref(UnsafeMutableRawPointer(item))
@@ -47,7 +54,10 @@ final class NewChatButton {
         g_menu_append(manage, "_Manage Presets…", "win.manage-presets")
         g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(manage))
         g_object_unref(UnsafeMutableRawPointer(manage))
+    }
 
+    /// "New “Translator” Chat": the preset the face and Ctrl+N start from.
+    func refreshTooltip() {
         let tooltip = library.lastUsedPreset.map { "New “\($0.name)” Chat" } ?? "New Chat"
         gtk_widget_set_tooltip_text(face ?? widget, tooltip)
         if let face { agent_accessible_set_label(face, tooltip) }

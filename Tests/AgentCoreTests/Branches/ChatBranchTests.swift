@@ -176,7 +176,7 @@ struct ChatBranchTests: ViewModelTesting {
         #expect(library.lastUsedPreset == nil)
         let translator = try #require(library.presets.last)
         library.newChat(from: translator)
-        #expect(changes == [.selection, .presets], "the menu learns the last used")
+        #expect(changes == [.selection, .presetUsed], "the new-chat button learns the last used")
         #expect(model.presetName == "Translator")
         await send("Bonjour", in: model)
         let saved = try #require(model.chat)
