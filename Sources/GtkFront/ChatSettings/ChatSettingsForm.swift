@@ -50,7 +50,7 @@ final class ChatSettingsForm {
 
         (temperatureRow, temperature) = Self.optionalNumber(title: "Own Temperature", subtitle: "Off: as in Preferences",
                                                             spinTitle: "Temperature", subtitleOfSpin: "Lower is more focused, higher more varied.",
-                                                            range: 0...2, step: 0.1, digits: 2, value: settings.temperature,
+                                                            range: 0...2, step: 0.1, digits: Self.digits(of: settings.temperature), value: settings.temperature,
                                                             fallback: fallback.temperature ?? 0.7)
         adw_preferences_group_add(replies.cast(), temperatureRow)
         (maxTokensRow, maxTokens) = Self.optionalNumber(title: "Own Reply Length", subtitle: "Off: as in Preferences",
@@ -123,6 +123,12 @@ final class ChatSettingsForm {
         gtk_spin_button_set_value(spin.opaque, value ?? fallback)
         adw_expander_row_add_row(expander.cast(), PreferenceRows.actionRow(title: spinTitle, subtitle: subtitleOfSpin, suffix: spin))
         return (expander, spin)
+    }
+
+    /// Tenths as Preferences shows them, hundredths when the chat has them (`--temperature 0.25`).
+    private static func digits(of temperature: Double?) -> UInt32 {
+        guard let temperature else { return 1 }
+        return (temperature * 10).rounded() == temperature * 10 ? 1 : 2
     }
 
     /// The spin button's value when its expander's switch is on.
