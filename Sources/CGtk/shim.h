@@ -26,6 +26,11 @@ extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *message);
 
 /* The name a screen reader gives `widget` (gtk_accessible_update_property is variadic). */
+/* g_application_command_line_printerr is variadic: the text goes through "%s". */
+static inline void agent_command_line_printerr(GApplicationCommandLine *command_line, const char *text) {
+    g_application_command_line_printerr(command_line, "%s", text);
+}
+
 static inline void agent_accessible_set_label(GtkWidget *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }

@@ -11,6 +11,8 @@ let usage = """
     \(LaunchOptions.optionsHelp)
       --set-up-local-model  set up the local model at once when it is not installed
                             (otherwise the window offers it)
+      --new-chat [TEXT]     a new chat in the running Agent (or a new one), sending TEXT if given
+      --open CHAT_ID        that chat in the running Agent (agent-cli --list-chats shows the ids)
     """
 
 /// Writes `text` and a newline to stderr (FoundationEssentials has no FileHandle).

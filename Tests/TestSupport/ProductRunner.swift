@@ -8,6 +8,12 @@ public struct ProductRunner {
         public var status: Int32
         public var stdout: String
         public var stderr: String
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     /// The built executable next to the test bundle.

@@ -17,6 +17,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var generation = GenerationOptions()
     /// How long a server may send nothing; nil: wait for ever (`--idle-timeout 0`).
     public var idleTimeout: Duration? = HTTPRequest.defaultIdleTimeout
+    /// agent: a new chat or a stored one, in the running instance if there is one.
+    public var windowRequest: WindowRequest?
     /// agent-cli: continue a stored chat by id, or `new` to start one.
     public var chat: String?
     /// agent-cli: answer the last question of the chat's branch again, as a new version of its reply (`--regenerate`).
@@ -117,6 +119,16 @@ public struct LaunchOptions: Sendable, Equatable {
             if argument == "--version" { options.showVersion = true; continue }
             if argument == "--no-tools" { options.noTools = true; continue }
             if argument == "--set-up-local-model", !acceptsWords { options.setUpLocalModel = true; continue }
+            if !acceptsWords, argument == "--new-chat" || argument.hasPrefix("--new-chat=") {
+                // The message is optional: the next argument when it is not an option.
+                var message = argument.hasPrefix("--new-chat=") ? String(argument.dropFirst("--new-chat=".count)) : nil
+                if message == nil, index < arguments.count, !arguments[index].hasPrefix("--") {
+                    message = arguments[index]
+                    index += 1
+                }
+                options.windowRequest = .newChat(message: message.flatMap { $0.trimmed.isEmpty ? nil : $0 })
+                continue
+            }
             if argument == "--list-chats", acceptsWords { options.listChats = true; continue }
             if argument == "--list-presets", acceptsWords { options.listPresets = true; continue }
             if argument == "--regenerate", acceptsWords { options.regenerate = true; continue }
@@ -132,7 +144,7 @@ public struct LaunchOptions: Sendable, Equatable {
                 name = String(argument[..<equals])
                 value = String(argument[argument.index(after: equals)...])
             }
-            guard valueOptions.contains(name) || (acceptsWords && cliValueOptions.contains(name)) else {
+            guard valueOptions.contains(name) || (acceptsWords && cliValueOptions.contains(name)) || (!acceptsWords && name == "--open") else {
                 throw ParseError(message: "unknown option “\(name)”")
             }
             if value == nil {
@@ -161,6 +173,9 @@ public struct LaunchOptions: Sendable, Equatable {
                     throw ParseError(message: "--edit needs a message id (--export ID --format json shows them)")
                 }
                 options.editMessage = id
+            case "--open":
+                guard let id = UUID(uuidString: value) else { throw ParseError(message: "--open needs a chat id (agent-cli --list-chats shows them)") }
+                options.windowRequest = .open(id)
             case "--system": options.systemPrompt = value
             case "--preset": options.preset = value
             case "--import": options.importFile = value

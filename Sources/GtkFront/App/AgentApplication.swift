@@ -6,7 +6,8 @@ import FoundationEssentials
 /// The `AdwApplication`: one chat window, the accelerators (`Shortcuts`), the stylesheet,
 /// light and dark from the desktop (libadwaita's style manager follows the settings portal
 /// by itself), and an orderly end: saves land, settings are written, the local model server
-/// stops with the app.
+/// stops with the app. A second `agent` hands its command line to the running one, which
+/// raises its window and does what it asks (`--new-chat`, `--open`).
 @MainActor
 public final class AgentApplication {
     public let application: UnsafeMutablePointer<GtkApplication>
@@ -34,11 +35,14 @@ public final class AgentApplication {
         self.library = library
         self.preferences = preferences
         self.storeProblem = storeProblem
-        let adwApplication = adw_application_new(applicationID, unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE)
+        let flags = GApplicationFlags(rawValue: G_APPLICATION_HANDLES_COMMAND_LINE.rawValue
+            | (unique ? 0 : G_APPLICATION_NON_UNIQUE.rawValue))
+        let adwApplication = adw_application_new(applicationID, flags)
         application = UnsafeMutableRawPointer(adwApplication!).assumingMemoryBound(to: GtkApplication.self)
         let app = UnsafeMutableRawPointer(application)
         Signals.connect(app, "startup") { [weak self] in self?.startup() }
         Signals.connect(app, "activate") { [weak self] in self?.activate() }
+        Signals.connectCommandLine(app) { [weak self] commandLine in self?.commandLine(commandLine) ?? 1 }
         Signals.connect(app, "shutdown") { [weak self] in
             self?.viewModel.finishSaving()
             self?.viewModel.connection.shutdown()
@@ -61,7 +65,8 @@ public final class AgentApplication {
         }
         g_unix_signal_add(SIGTERM, quitOnSignal, UnsafeMutableRawPointer(application))
         g_unix_signal_add(SIGINT, quitOnSignal, UnsafeMutableRawPointer(application))
-        let status = g_application_run(gApplication, 0, nil)
+        // The arguments go to the running instance's command-line handler (or this one's).
+        let status = g_application_run(gApplication, CommandLine.argc, CommandLine.unsafeArgv)
         g_object_unref(UnsafeMutableRawPointer(application))
         return status
     }
@@ -74,6 +79,60 @@ public final class AgentApplication {
             g_application_quit(gApplication)
         }
         Shortcuts.install(in: application)
+        Actions.add("open-chat", to: UnsafeMutableRawPointer(application), taking: { [weak self] id in
+            guard let id = UUID(uuidString: id) else { return }
+            self?.perform(.open(id))
+        })
+    }
+
+    /// An `agent` command line, this process's own or a later launch's: the window comes up
+    /// (or to the front) and does what it asks. Its options for one run (`--server`, …) were
+    /// taken by the process that parsed them first; a bad line is refused on that
+    /// process's stderr with status 2.
+    private func commandLine(_ commandLine: UnsafeMutablePointer<GApplicationCommandLine>) -> Int32 {
+        var count: Int32 = 0
+        let argv = g_application_command_line_get_arguments(commandLine, &count)
+        defer { g_strfreev(argv) }
+        let arguments = (1..<max(Int(count), 1)).compactMap { index in argv?[index].map { String(cString: $0) } }
+        let options: LaunchOptions
+        do throws(LaunchOptions.ParseError) {
+            options = try LaunchOptions.parse(arguments, acceptsWords: false)
+        } catch {
+            agent_command_line_printerr(commandLine, "agent: \(error.message)\n")
+            return 2
+        }
+        activate()
+        guard let request = options.windowRequest else { return 0 }
+        guard perform(request) else {
+            agent_command_line_printerr(commandLine, "agent: there is no chat \(arguments.last ?? "")\n")
+            return 1
+        }
+        return 0
+    }
+
+    /// Does what `request` asks in the window; false when the chat to open is not there.
+    @discardableResult
+    func perform(_ request: WindowRequest) -> Bool {
+        activate()
+        guard let window else { return false }
+        switch request {
+        case .newChat(let message):
+            if library != nil {
+                g_action_group_activate_action(OpaquePointer(window.window), "new-chat", nil)
+            } else {
+                viewModel.startNewChat()
+            }
+            if let message {
+                viewModel.draft = message
+                viewModel.send()
+            }
+            return true
+        case .open(let id):
+            guard let library, library.chats.contains(where: { $0.id == id }) else { return false }
+            library.open(id)
+            window.showChat()
+            return true
+        }
     }
 
     private func activate() {

@@ -1,20 +1,27 @@
 import AgentCore
 import CGtk
+import FoundationEssentials
 
 /// The desktop notification for a reply that finished while the user was in another
 /// window (`GNotification`: the shell's own or org.freedesktop.Notifications). Clicking
-/// it brings the window back; it goes away when the window is focused again.
+/// it, or its Open, brings the window back on that reply's chat (`app.open-chat`); it goes
+/// away when the window is focused again.
 @MainActor
 enum ReplyNotification {
     static let id = "reply-finished"
 
-    static func send(for reply: ChatMessage, from window: UnsafeMutablePointer<GtkWidget>) {
+    /// `chat`: the saved chat the reply is in; nil (not saved) only brings the window back.
+    static func send(for reply: ChatMessage, in chat: UUID?, from window: UnsafeMutablePointer<GtkWidget>) {
         guard let application = application(of: window) else { return }
         let title = reply.model.map { "Reply from \($0)" } ?? "Reply finished"
         let notification = g_notification_new(title)
         // Notification servers may read the body as markup: model text is escaped.
         g_notification_set_body(notification, PangoMarkup.escape(preview(of: reply.text)))
         g_notification_set_priority(notification, G_NOTIFICATION_PRIORITY_NORMAL)
+        if let chat {
+            g_notification_set_default_action_and_target_value(notification, "app.open-chat", g_variant_new_string(chat.uuidString))
+            g_notification_add_button_with_target_value(notification, "Open", "app.open-chat", g_variant_new_string(chat.uuidString))
+        }
         g_application_send_notification(application, id, notification)
         g_object_unref(UnsafeMutableRawPointer(notification))
     }

@@ -18,6 +18,7 @@ enum Signals {
     private typealias PressBox = Box<@MainActor (Int32, Double, Double) -> Void>
     private typealias PairBox = Box<@MainActor (UInt32, UInt32) -> Void>
     private typealias UnsignedBox = Box<@MainActor (UInt32) -> Void>
+    private typealias CommandLineBox = Box<@MainActor (UnsafeMutablePointer<GApplicationCommandLine>) -> Int32>
     private typealias DropBox = Box<@MainActor (UnsafePointer<GValue>) -> Bool>
 
     /// For signals whose handler takes only the instance: `clicked`, `activate`, `changed`, …
@@ -130,6 +131,25 @@ enum Signals {
         }
         return g_signal_connect_data(instance, signal, unsafeBitCast(thunk, to: GCallback.self),
                                      Unmanaged.passRetained(BoolBox(handler)).toOpaque(), release,
+                                     GConnectFlags(rawValue: 0))
+    }
+
+    /// For `GApplication::command-line`: the `GApplicationCommandLine`; return the exit status
+    /// of the invocation (which the remote process exits with).
+    @discardableResult
+    static func connectCommandLine(_ application: UnsafeMutableRawPointer,
+                                   _ handler: @escaping @MainActor (UnsafeMutablePointer<GApplicationCommandLine>) -> Int32) -> gulong {
+        let thunk: @convention(c) (gpointer?, UnsafeMutablePointer<GApplicationCommandLine>?, gpointer?) -> gint = { _, commandLine, data in
+            guard let data, let commandLine else { return 1 }
+            let box = Unmanaged<CommandLineBox>.fromOpaque(data).takeUnretainedValue()
+            return MainActor.assumeIsolated { box.handler(commandLine) }
+        }
+        let release: GClosureNotify = { data, _ in
+            guard let data else { return }
+            Unmanaged<CommandLineBox>.fromOpaque(data).release()
+        }
+        return g_signal_connect_data(application, "command-line", unsafeBitCast(thunk, to: GCallback.self),
+                                     Unmanaged.passRetained(CommandLineBox(handler)).toOpaque(), release,
                                      GConnectFlags(rawValue: 0))
     }
 

@@ -61,6 +61,20 @@ struct LaunchOptionsTests {
         #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--system", "x"], acceptsWords: false) }
     }
 
+    @Test("The window's --new-chat [TEXT] and --open CHAT_ID, which a running Agent is handed")
+    func windowRequests() throws {
+        #expect(try LaunchOptions.parse(["--new-chat"], acceptsWords: false).windowRequest == .newChat(message: nil))
+        #expect(try LaunchOptions.parse(["--new-chat", "Hello there"], acceptsWords: false).windowRequest == .newChat(message: "Hello there"))
+        #expect(try LaunchOptions.parse(["--new-chat=Hi", "--no-tools"], acceptsWords: false).windowRequest == .newChat(message: "Hi"))
+        let before = try LaunchOptions.parse(["--new-chat", "--no-tools"], acceptsWords: false)
+        #expect(before.windowRequest == .newChat(message: nil) && before.noTools, "an option after it is not its message")
+        let id = UUID()
+        #expect(try LaunchOptions.parse(["--open", id.uuidString], acceptsWords: false).windowRequest == .open(id))
+        #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--open", "chat"], acceptsWords: false) }
+        #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--open", id.uuidString], acceptsWords: true) }
+        #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--new-chat"], acceptsWords: true) }
+    }
+
     @Test("--set-up-local-model is the window's (scripts/run passes it) and leaves the saved settings in charge")
     func setUpLocalModelIsTheWindowsOption() throws {
         let options = try LaunchOptions.parse(["--set-up-local-model"], acceptsWords: false)

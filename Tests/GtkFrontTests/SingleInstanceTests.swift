@@ -1,0 +1,120 @@
+import AgentCore
+import CGtk
+import Foundation
+@testable import GtkFront
+import TestSupport
+import Testing
+
+extension GtkSuites {
+    /// One Agent from anywhere: the real `agent` binary started as the desktop starts it, then
+    /// launched again from a "script" with `--new-chat TEXT` and `--open CHAT_ID`; the second
+    /// process hands its command line to the first over the session bus and exits with the
+    /// first one's answer. (Child processes are waited for while GLib's main context runs:
+    /// their exits reach Foundation through the main queue, which it drains here.)
+    @MainActor
+    @Suite("One instance, reachable from scripts (the agent binary)", .serialized)
+    struct SingleInstanceTests {
+        let server = TestServer.shared
+
+        /// A private home whose settings send chats to the test server's `scenario`.
+        func home(_ scenario: String) throws -> [String: String] {
+            let base = FileManager.default.temporaryDirectory.appending(path: "agent-instance-\(UUID())")
+            let config = base.appending(path: "config/\(AppIdentity.applicationID)")
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+            try """
+                [general]
+                profile=test
+
+                [profile test]
+                name=Test server
+                url=\(server.url(scenario))
+                protocol=openai
+                model=m
+                tools=false
+                """.write(to: config.appending(path: "settings.ini"), atomically: true, encoding: .utf8)
+            return ["XDG_CONFIG_HOME": base.appending(path: "config").path, "XDG_DATA_HOME": base.appending(path: "data").path,
+                    "XDG_STATE_HOME": base.appending(path: "state").path, "GSETTINGS_BACKEND": "keyfile", "GSK_RENDERER": "cairo"]
+        }
+
+        /// Waits until the running Agent owns its name on the session bus.
+        func waitForInstance() async throws {
+            let wait = Process()
+            wait.executableURL = URL(filePath: "/usr/bin/gdbus")
+            wait.arguments = ["wait", "--session", "--timeout", "30", AppIdentity.applicationID]
+            try wait.run()
+            try await GtkTestHarness.pump(until: { !wait.isRunning }, timeout: .seconds(40), "Agent on the session bus")
+            #expect(wait.terminationStatus == 0, "Agent on the session bus")
+        }
+
+        /// Runs the product `name` to its end.
+        func run(_ name: String, _ arguments: [String], environment: [String: String]) async throws -> ProductRunner.Output {
+            let (process, output, errors) = try ProductRunner.start(name, arguments, environment: environment)
+            async let out = ProductRunner.readToEnd(output.fileHandleForReading)
+            async let err = ProductRunner.readToEnd(errors.fileHandleForReading)
+            try await GtkTestHarness.pump(until: { !process.isRunning }, "\(name) \(arguments.joined(separator: " ")) to end")
+            let (stdout, stderr) = await (out, err)
+            return ProductRunner.Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                                        stderr: String(decoding: stderr, as: UTF8.self))
+        }
+
+        @Test("agent --new-chat TEXT sends TEXT in a new chat of the running Agent; --open opens a stored chat, and an unknown one is refused")
+        func secondLaunchReachesTheFirst() async throws {
+            let marker = uniqueMarker()
+            let environment = try home("echo/\(marker)")
+            let (first, output, errors) = try ProductRunner.start("agent", [], environment: environment)
+            // What it prints is read away, so that a full pipe never stops it.
+            for pipe in [output, errors] { Task.detached { _ = await ProductRunner.readToEnd(pipe.fileHandleForReading) } }
+            defer { first.terminate() }
+            try await waitForInstance()
+
+            let second = try await run("agent", ["--new-chat", "Hello from a script"], environment: environment)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(first.isRunning, "the first instance goes on")
+            let deadline = ContinuousClock.now + .seconds(20)
+            var asked: [String] = []
+            while asked.isEmpty, ContinuousClock.now < deadline {
+                asked = try await server.requests(containing: marker).compactMap { request in
+                    let messages = (request["body"] as? [String: Any])?["messages"] as? [[String: Any]]
+                    return messages?.last?["content"] as? String
+                }
+                try await GtkTestHarness.pump(for: .milliseconds(50))
+            }
+            #expect(asked == ["Hello from a script"], "the first instance sent it")
+
+            // The chat is saved by the first instance: agent-cli lists it, and --open finds it.
+            var chats = ""
+            while !chats.contains("Hello from a script"), ContinuousClock.now < deadline {
+                chats = try await run("agent-cli", ["--list-chats"], environment: environment).stdout
+                try await GtkTestHarness.pump(for: .milliseconds(100))
+            }
+            let id = try #require(chats.split(separator: "\n").first { $0.contains("Hello from a script") }?.split(separator: "\t").first)
+            let open = try await run("agent", ["--open", String(id)], environment: environment)
+            #expect(open.status == 0, "\(open.stderr)")
+
+            let missing = try await run("agent", ["--open", UUID().uuidString], environment: environment)
+            #expect(missing.status == 1)
+            #expect(missing.stderr.hasPrefix("agent: there is no chat"), "\(missing.stderr)")
+            #expect(first.isRunning)
+        }
+
+        @Test("A notification's Open (app.open-chat) brings back the chat the reply finished in; a new chat's message is sent")
+        func notificationOpensItsChat() async throws {
+            let file = FileManager.default.temporaryDirectory.appending(path: "agent-instance-\(UUID())/chats.sqlite")
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "m"), store: try ChatStore(file: file),
+                                                settings: try TestTools.settings())
+            defer { GtkTestHarness.close(app) }
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            #expect(app.perform(.newChat(message: "first chat")))
+            try await GtkTestHarness.pump(until: { !window.viewModel.isSending && window.viewModel.conversation.count == 2 }, "the reply")
+            let first = try #require(window.viewModel.chat?.id)
+            try await Xdo.key("ctrl+n")
+            try await GtkTestHarness.send("second chat", in: window)
+            #expect(window.viewModel.chat?.id != first)
+
+            g_action_group_activate_action(OpaquePointer(app.application), "open-chat", g_variant_new_string(first.uuidString))
+            try await GtkTestHarness.pump(until: { window.viewModel.chat?.id == first }, "the first chat")
+            #expect(window.viewModel.conversation.messages.first?.text == "first chat")
+        }
+    }
+}
