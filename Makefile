@@ -59,6 +59,9 @@ install: build
 	install -d "$(DESTDIR)$(DATADIR)/applications"
 	sed 's|^Exec=agent|Exec=$(BINDIR)/agent|' data/$(APP_ID).desktop > "$(DESTDIR)$(DATADIR)/applications/$(APP_ID).desktop"
 	install -Dm644 data/$(APP_ID).metainfo.xml "$(DESTDIR)$(DATADIR)/metainfo/$(APP_ID).metainfo.xml"
+	install -Dm644 data/$(APP_ID).search-provider.ini "$(DESTDIR)$(DATADIR)/gnome-shell/search-providers/$(APP_ID).search-provider.ini"
+	install -d "$(DESTDIR)$(DATADIR)/dbus-1/services"
+	sed 's|^Exec=agent|Exec=$(BINDIR)/agent|' data/$(APP_ID).service > "$(DESTDIR)$(DATADIR)/dbus-1/services/$(APP_ID).service"
 	install -Dm644 data/icons/hicolor/scalable/apps/$(APP_ID).svg "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	install -Dm644 data/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg "$(DESTDIR)$(DATADIR)/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg"
 	for size in $(ICON_SIZES); do \
@@ -85,6 +88,8 @@ uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/agent" "$(DESTDIR)$(BINDIR)/agent-cli" "$(DESTDIR)$(BINDIR)/agent-install-runtime"
 	rm -f "$(DESTDIR)$(DATADIR)/applications/$(APP_ID).desktop"
 	rm -f "$(DESTDIR)$(DATADIR)/metainfo/$(APP_ID).metainfo.xml"
+	rm -f "$(DESTDIR)$(DATADIR)/gnome-shell/search-providers/$(APP_ID).search-provider.ini"
+	rm -f "$(DESTDIR)$(DATADIR)/dbus-1/services/$(APP_ID).service"
 	rm -f "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
 	rm -f "$(DESTDIR)$(DATADIR)/icons/hicolor/symbolic/apps/$(APP_ID)-symbolic.svg"
 	for size in $(ICON_SIZES); do rm -f "$(DESTDIR)$(DATADIR)/icons/hicolor/$${size}x$${size}/apps/$(APP_ID).png"; done

@@ -380,4 +380,43 @@ static inline void agent_clipboard_read_png(GdkClipboard *clipboard, agent_png_r
     gdk_clipboard_read_texture_async(clipboard, NULL, agent_clipboard_texture_read, read);
 }
 
+/* AdwApplication with a hook in GApplication's dbus_register: objects exported there (the
+ * GNOME Shell search provider) exist before the bus name is taken, so a D-Bus activation's
+ * first call finds them. The type is registered once per process, whichever module asks. */
+typedef void (*agent_dbus_registered)(GDBusConnection *connection, const char *object_path, void *data);
+
+static gboolean agent_application_dbus_register(GApplication *application, GDBusConnection *connection,
+                                                const gchar *object_path, GError **error) {
+    GApplicationClass *parent = g_type_class_peek(ADW_TYPE_APPLICATION);
+    if (!parent->dbus_register(application, connection, object_path, error)) return FALSE;
+    agent_dbus_registered registered = (agent_dbus_registered)g_object_get_data(G_OBJECT(application), "agent-dbus-registered");
+    if (registered) registered(connection, object_path, g_object_get_data(G_OBJECT(application), "agent-dbus-registered-data"));
+    return TRUE;
+}
+
+static void agent_application_class_init(gpointer klass, gpointer data) {
+    (void)data;
+    G_APPLICATION_CLASS(klass)->dbus_register = agent_application_dbus_register;
+}
+
+static inline GType agent_application_get_type(void) {
+    GType type = g_type_from_name("AgentAdwApplication");
+    if (type == 0) {
+        GTypeQuery query;
+        g_type_query(ADW_TYPE_APPLICATION, &query);
+        type = g_type_register_static_simple(ADW_TYPE_APPLICATION, "AgentAdwApplication", query.class_size,
+                                             agent_application_class_init, query.instance_size, NULL, 0);
+    }
+    return type;
+}
+
+/* The application, `registered` told of its D-Bus connection and object path. */
+static inline GtkApplication *agent_application_new(const char *application_id, GApplicationFlags flags,
+                                                    agent_dbus_registered registered, void *data) {
+    GApplication *application = g_object_new(agent_application_get_type(), "application-id", application_id, "flags", flags, NULL);
+    g_object_set_data(G_OBJECT(application), "agent-dbus-registered", (gpointer)registered);
+    g_object_set_data(G_OBJECT(application), "agent-dbus-registered-data", data);
+    return GTK_APPLICATION(application);
+}
+
 #endif

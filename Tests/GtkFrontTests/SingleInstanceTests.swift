@@ -9,8 +9,7 @@ extension GtkSuites {
     /// One Agent from anywhere: the real `agent` binary started as the desktop starts it, then
     /// launched again from a "script" with `--new-chat TEXT` and `--open CHAT_ID`; the second
     /// process hands its command line to the first over the session bus and exits with the
-    /// first one's answer. (Child processes are waited for while GLib's main context runs:
-    /// their exits reach Foundation through the main queue, which it drains here.)
+    /// first one's answer.
     @MainActor
     @Suite("One instance, reachable from scripts (the agent binary)", .serialized)
     struct SingleInstanceTests {
@@ -38,23 +37,13 @@ extension GtkSuites {
 
         /// Waits until the running Agent owns its name on the session bus.
         func waitForInstance() async throws {
-            let wait = Process()
-            wait.executableURL = URL(filePath: "/usr/bin/gdbus")
-            wait.arguments = ["wait", "--session", "--timeout", "30", AppIdentity.applicationID]
-            try wait.run()
-            try await GtkTestHarness.pump(until: { !wait.isRunning }, timeout: .seconds(40), "Agent on the session bus")
-            #expect(wait.terminationStatus == 0, "Agent on the session bus")
+            let wait = try await GtkTestHarness.run(URL(filePath: "/usr/bin/gdbus"),
+                                                    ["wait", "--session", "--timeout", "30", AppIdentity.applicationID])
+            #expect(wait.status == 0, "Agent on the session bus: \(wait.stderr)")
         }
 
-        /// Runs the product `name` to its end.
-        func run(_ name: String, _ arguments: [String], environment: [String: String]) async throws -> ProductRunner.Output {
-            let (process, output, errors) = try ProductRunner.start(name, arguments, environment: environment)
-            async let out = ProductRunner.readToEnd(output.fileHandleForReading)
-            async let err = ProductRunner.readToEnd(errors.fileHandleForReading)
-            try await GtkTestHarness.pump(until: { !process.isRunning }, "\(name) \(arguments.joined(separator: " ")) to end")
-            let (stdout, stderr) = await (out, err)
-            return ProductRunner.Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                                        stderr: String(decoding: stderr, as: UTF8.self))
+        func run(_ product: String, _ arguments: [String], environment: [String: String]) async throws -> ProductRunner.Output {
+            try await GtkTestHarness.run(try ProductRunner.executable(product), arguments, environment: environment)
         }
 
         @Test("agent --new-chat TEXT sends TEXT in a new chat of the running Agent; --open opens a stored chat, and an unknown one is refused")

@@ -129,6 +129,8 @@ public struct LaunchOptions: Sendable, Equatable {
                 options.windowRequest = .newChat(message: message.flatMap { $0.trimmed.isEmpty ? nil : $0 })
                 continue
             }
+            // D-Bus activation (the search provider's .service file): GApplication's own option.
+            if argument == "--gapplication-service", !acceptsWords { continue }
             if argument == "--list-chats", acceptsWords { options.listChats = true; continue }
             if argument == "--list-presets", acceptsWords { options.listPresets = true; continue }
             if argument == "--regenerate", acceptsWords { options.regenerate = true; continue }

@@ -19,6 +19,8 @@ public final class AgentApplication {
     /// What Preferences edits; nil disables Preferences (some tests).
     public let preferences: AppPreferences?
     public private(set) var window: ChatWindow?
+    /// GNOME Shell's search of the chats; nil without a library.
+    private let searchProvider: SearchProvider?
     /// Benchmarks: `AGENT_REPORT_FIRST_FRAME=exit|stay` prints when the first frame is painted.
     private let firstFrameReport = ProcessInfo.processInfo.environment["AGENT_REPORT_FIRST_FRAME"]
     /// Starts setting up the local model without a click when it is missing (`agent
@@ -37,8 +39,17 @@ public final class AgentApplication {
         self.storeProblem = storeProblem
         let flags = GApplicationFlags(rawValue: G_APPLICATION_HANDLES_COMMAND_LINE.rawValue
             | (unique ? 0 : G_APPLICATION_NON_UNIQUE.rawValue))
-        let adwApplication = adw_application_new(applicationID, flags)
-        application = UnsafeMutableRawPointer(adwApplication!).assumingMemoryBound(to: GtkApplication.self)
+        let searchProvider = library.map { library in
+            SearchProvider(search: ShellSearch(store: library.store))
+        }
+        self.searchProvider = searchProvider
+        // The provider is exported as the application registers on the bus, before it takes its name.
+        application = agent_application_new(applicationID, flags, { connection, path, data in
+            guard let connection, let path, let data else { return }
+            let provider = Unmanaged<SearchProvider>.fromOpaque(data).takeUnretainedValue()
+            let objectPath = String(cString: path)
+            MainActor.assumeIsolated { provider.export(on: connection, under: objectPath) }
+        }, searchProvider.map { Unmanaged.passUnretained($0).toOpaque() })
         let app = UnsafeMutableRawPointer(application)
         Signals.connect(app, "startup") { [weak self] in self?.startup() }
         Signals.connect(app, "activate") { [weak self] in self?.activate() }
@@ -83,6 +94,18 @@ public final class AgentApplication {
             guard let id = UUID(uuidString: id) else { return }
             self?.perform(.open(id))
         })
+        searchProvider?.open = { [weak self] chat, message in
+            guard let self else { return }
+            activate()
+            library?.open(chat, focusing: message)
+            window?.showChat()
+            window?.present()
+        }
+        searchProvider?.searchInApp = { [weak self] text in
+            guard let self else { return }
+            activate()
+            window?.search(for: text)
+        }
     }
 
     /// An `agent` command line, this process's own or a later launch's: the window comes up

@@ -73,6 +73,14 @@ final class SidebarView {
         if open { gtk_widget_grab_focus(searchEntry) }
     }
 
+    /// Opens the search with `text` in it (GNOME Shell's "search in Agent").
+    func search(for text: String) {
+        gtk_search_bar_set_search_mode(searchBar.opaque, 1)
+        gtk_editable_set_text(searchEntry.opaque, text)
+        gtk_editable_set_position(searchEntry.opaque, -1)
+        gtk_widget_grab_focus(searchEntry)
+    }
+
     func closeSearch() {
         gtk_search_bar_set_search_mode(searchBar.opaque, 0)
     }

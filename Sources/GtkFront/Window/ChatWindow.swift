@@ -173,6 +173,13 @@ public final class ChatWindow {
         }
     }
 
+    /// The chat list's search, holding `text` (GNOME Shell's "search in Agent").
+    func search(for text: String) {
+        if isFolded { showChats() }
+        sidebar?.search(for: text)
+        present()
+    }
+
     /// Shows the chat list (in a folded window, the back button's page).
     func showChats() {
         guard let leaflet, let sidebarPage else { return }
