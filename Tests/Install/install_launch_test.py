@@ -39,12 +39,17 @@ def main():
                 f"share/icons/hicolor/scalable/apps/{APP_ID}.svg", f"share/icons/hicolor/symbolic/apps/{APP_ID}-symbolic.svg",
                 f"share/icons/hicolor/48x48/apps/{APP_ID}.png", f"share/icons/hicolor/128x128/apps/{APP_ID}.png",
                 f"share/{APP_ID}/style.css", f"share/{APP_ID}/templates/gemma3-tools.jinja",
-                f"share/glib-2.0/schemas/{APP_ID}.gschema.xml", "share/glib-2.0/schemas/gschemas.compiled"]
+                f"share/glib-2.0/schemas/{APP_ID}.gschema.xml", "share/glib-2.0/schemas/gschemas.compiled",
+                f"share/gnome-shell/search-providers/{APP_ID}.search-provider.ini", f"share/dbus-1/services/{APP_ID}.service"]
     for path in expected:
         if not os.path.exists(os.path.join(prefix, path)):
             fail(f"make install did not install {path}")
     desktop_file = os.path.join(prefix, "share/applications", f"{APP_ID}.desktop")
     subprocess.run(["desktop-file-validate", desktop_file], check=True)
+    # D-Bus starts the installed binary as a service (the search provider's activation).
+    with open(os.path.join(prefix, "share/dbus-1/services", f"{APP_ID}.service")) as service:
+        if f"Exec={prefix}/bin/agent --gapplication-service" not in service.read():
+            fail("the D-Bus service file does not start the installed agent")
 
     # What an application menu sees: desktop files under XDG_DATA_DIRS.
     os.environ["XDG_DATA_DIRS"] = f"{os.path.join(prefix, 'share')}:/usr/local/share:/usr/share"
