@@ -39,6 +39,10 @@ if options.showVersion {
     exit(0)
 }
 
+// Options for one run must not be handed to an already running instance.
+let unique = options.usesSettings
+if unique, let answered = RunningInstance.forward() { exit(answered) }
+
 let settings: SettingsStore
 do {
     settings = try SettingsStore()
@@ -85,8 +89,6 @@ let status = MainActor.assumeIsolated {
     viewModel.knowledgeShare = settings.knowledgeShare
     viewModel.defaultSystemPrompt = settings.systemPrompt
     let library = store.map { ChatLibrary(store: $0, viewModel: viewModel, settings: settings) }
-    // Options for one run must not be handed to an already running instance.
-    let unique = options.usesSettings
     let application = AgentApplication(viewModel: viewModel, library: library, preferences: preferences, storeProblem: storeProblem,
                                        unique: unique)
     application.setsUpLocalModel = options.setUpLocalModel

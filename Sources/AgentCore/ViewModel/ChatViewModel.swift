@@ -201,6 +201,22 @@ public final class ChatViewModel {
     /// Sends the draft and its files (replacing the message being edited, if any) and streams
     /// the reply. Files that do not fit the context budget, or images for a model known to
     /// read text only, are refused first, the draft and files left as they were.
+    /// Sends `text` as a message of its own, from outside the window (`agent --new-chat
+    /// TEXT`), leaving what the composer holds — a draft, attached files — as it was.
+    /// False when nothing was sent (a reply is still being written, or the text was refused).
+    public func send(_ text: String) -> Bool {
+        guard !isSending, editingMessageID == nil else { return false }
+        let keptDraft = draft
+        let keptFiles = files.items
+        draft = text
+        files.replace(with: [])
+        send()
+        let sent = isSending
+        draft = keptDraft
+        files.replace(with: keptFiles)
+        return sent
+    }
+
     public func send() {
         guard canSend else { return }
         let text = draft.trimmed

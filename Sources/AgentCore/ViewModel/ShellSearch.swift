@@ -22,20 +22,26 @@ public final class ShellSearch {
         self.store = store
     }
 
-    /// The ids of what matches every term; empty when nothing does (or the store failed).
-    public func results(for terms: [String]) -> [String] {
+    /// The ids of what matches every term, the best first; empty when nothing does (or the
+    /// store failed). `fresh`: a new search (the Shell's initial one), not a narrowing.
+    public func results(for terms: [String], fresh: Bool = true) -> [String] {
+        if fresh { found = [:] }
         let hits = (try? store.search(terms.joined(separator: " "), limit: limit)) ?? []
-        return hits.map { hit in
+        return hits.prefix(limit).map { hit in
             let id = Self.id(of: hit)
             found[id] = hit
             return id
         }
     }
 
-    /// Name and description of each id found before (unknown ids are left out).
+    /// Name and description of each id: from the search that found it, or from the store
+    /// (an Agent started again between the Shell's calls); ids of nothing are left out.
     public func metas(for ids: [String]) -> [Meta] {
         ids.compactMap { id in
-            found[id].map { Meta(id: id, name: $0.chatTitle, description: $0.snippet) }
+            if let hit = found[id] { return Meta(id: id, name: hit.chatTitle, description: hit.snippet) }
+            guard let location = Self.location(of: id), let chat = try? store.chat(location.chat) else { return nil }
+            let text = location.message.flatMap { try? store.message($0)?.stored.message.text } ?? ""
+            return Meta(id: id, name: chat.title, description: text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "")
         }
     }
 

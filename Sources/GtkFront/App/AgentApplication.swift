@@ -97,9 +97,14 @@ public final class AgentApplication {
         searchProvider?.open = { [weak self] chat, message in
             guard let self else { return }
             activate()
-            library?.open(chat, focusing: message)
-            window?.showChat()
-            window?.present()
+            show(chat: chat, at: message)
+        }
+        // Started by D-Bus for the Shell's search, Agent stays a minute after its last call.
+        g_application_set_inactivity_timeout(gApplication, 60_000)
+        searchProvider?.onCall = { [weak self] in
+            guard let self else { return }
+            g_application_hold(gApplication)
+            g_application_release(gApplication)
         }
         searchProvider?.searchInApp = { [weak self] text in
             guard let self else { return }
@@ -109,53 +114,60 @@ public final class AgentApplication {
     }
 
     /// An `agent` command line, this process's own or a later launch's: the window comes up
-    /// (or to the front) and does what it asks. Its options for one run (`--server`, …) were
-    /// taken by the process that parsed them first; a bad line is refused on that
-    /// process's stderr with status 2.
+    /// (or to the front) and does what it asks. Options for one run (`--server`, …) were
+    /// taken by the process that parsed them first. What cannot be done is said on the
+    /// launching process's stderr, with status 1.
     private func commandLine(_ commandLine: UnsafeMutablePointer<GApplicationCommandLine>) -> Int32 {
         var count: Int32 = 0
         let argv = g_application_command_line_get_arguments(commandLine, &count)
         defer { g_strfreev(argv) }
         let arguments = (1..<max(Int(count), 1)).compactMap { index in argv?[index].map { String(cString: $0) } }
-        let options: LaunchOptions
-        do throws(LaunchOptions.ParseError) {
-            options = try LaunchOptions.parse(arguments, acceptsWords: false)
-        } catch {
-            agent_command_line_printerr(commandLine, "agent: \(error.message)\n")
-            return 2
+        // The launching process parsed these already; a different version of agent might not have.
+        guard let options = try? LaunchOptions.parse(arguments, acceptsWords: false), let request = options.windowRequest else {
+            activate()
+            return 0
         }
-        activate()
-        guard let request = options.windowRequest else { return 0 }
-        guard perform(request) else {
-            agent_command_line_printerr(commandLine, "agent: there is no chat \(arguments.last ?? "")\n")
+        if let refusal = perform(request) {
+            agent_command_line_printerr(commandLine, "agent: \(refusal)\n")
             return 1
         }
         return 0
     }
 
-    /// Does what `request` asks in the window; false when the chat to open is not there.
+    /// Does what `request` asks in the window; why not, when it could not.
     @discardableResult
-    func perform(_ request: WindowRequest) -> Bool {
+    func perform(_ request: WindowRequest) -> String? {
         activate()
-        guard let window else { return false }
+        guard let window else { return "the window could not be opened" }
         switch request {
         case .newChat(let message):
+            // A new chat would stop the reply being written.
+            guard !viewModel.isSending else { return "a reply is being written; try again once it has finished" }
             if library != nil {
                 g_action_group_activate_action(OpaquePointer(window.window), "new-chat", nil)
             } else {
                 viewModel.startNewChat()
             }
-            if let message {
-                viewModel.draft = message
-                viewModel.send()
-            }
-            return true
+            if let message, !viewModel.send(message) { return "the message could not be sent" }
+            return nil
         case .open(let id):
-            guard let library, library.chats.contains(where: { $0.id == id }) else { return false }
-            library.open(id)
-            window.showChat()
-            return true
+            guard let library, (try? library.store.chat(id)) != nil else { return "there is no chat \(id.uuidString)" }
+            show(chat: id, at: nil)
+            return nil
         }
+    }
+
+    /// Shows chat `id` at `message`: the chat on screen is only scrolled (opening it again
+    /// would stop a reply being written in it).
+    private func show(chat id: UUID, at message: UUID?) {
+        guard let library, let window else { return }
+        if viewModel.chat?.id == id {
+            if let message { _ = viewModel.focus(on: message) }
+        } else {
+            library.open(id, focusing: message)
+        }
+        window.showChat()
+        window.present()
     }
 
     private func activate() {

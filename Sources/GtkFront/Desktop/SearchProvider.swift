@@ -26,6 +26,8 @@ final class SearchProvider {
     var open: @MainActor (UUID, UUID?) -> Void = { _, _ in }
     /// Opens the window's own search with the overview's terms.
     var searchInApp: @MainActor (String) -> Void = { _ in }
+    /// Told of every call (an Agent started by D-Bus stays up for a while after the last).
+    var onCall: @MainActor () -> Void = {}
 
     init(search: ShellSearch) {
         self.search = search
@@ -68,11 +70,12 @@ final class SearchProvider {
     }
 
     private func call(_ method: String, _ parameters: OpaquePointer, _ invocation: OpaquePointer) {
+        onCall()
         switch method {
         case "GetInitialResultSet":
             reply(invocation, Self.strings(search.results(for: Self.strings(in: parameters, at: 0))))
         case "GetSubsearchResultSet":
-            reply(invocation, Self.strings(search.results(for: Self.strings(in: parameters, at: 1))))
+            reply(invocation, Self.strings(search.results(for: Self.strings(in: parameters, at: 1), fresh: false)))
         case "GetResultMetas":
             reply(invocation, metas(search.metas(for: Self.strings(in: parameters, at: 0))))
         case "ActivateResult":
