@@ -10,10 +10,10 @@ public final class ChatViewModel {
     public internal(set) var conversation = Conversation()
     public private(set) var isSending = false
     /// The connection this chat's replies go through: the default, or the chat's chosen model.
-    public private(set) var connection: ChatConnection
+    public internal(set) var connection: ChatConnection
     /// The connection the settings describe (the server profile's model, or the local model);
     /// a chat with no model of its own uses it.
-    public private(set) var defaultConnection: ChatConnection
+    public internal(set) var defaultConnection: ChatConnection
     /// The models the header's menu offers.
     public let models = ChatModelList()
     /// The settings of a new chat before its first message saves it.
@@ -69,7 +69,7 @@ public final class ChatViewModel {
     /// late results are dropped.
     private(set) var generation = 0
     /// A connection chosen while a reply streamed: it takes over once the reply ends.
-    private var pendingConnection: ChatConnection?
+    var pendingConnection: ChatConnection?
     /// The version deleted last, until it is restored (undo) or another chat opens.
     var deletedVersion: (message: UUID, chat: UUID)?
     /// What the composer held when an edit began, given back when it is cancelled.
@@ -142,58 +142,6 @@ public final class ChatViewModel {
     /// Registers a handler for every change; the view's single way to learn of them.
     public func observe(_ handler: @escaping (Change) -> Void) {
         observers.append(handler)
-    }
-
-    // MARK: The connection
-
-    /// Gets the connection ready ahead of the first message (starts the local model). A
-    /// connection that cannot start says so in the status — not in an alert, which would
-    /// take the keys the user is typing.
-    public func prepare() {
-        guard connection.isLocal else {
-            status.setConnection(.ready)
-            return
-        }
-        guard status.connection == .idle else { return }
-        status.setConnection(.starting)
-        let connection = connection
-        Task {
-            do {
-                _ = try await connection.backend()
-                guard connection === self.connection else { return }
-                status.setConnection(.ready)
-            } catch {
-                // A connection switched away from while it started is no one's concern.
-                guard connection === self.connection else { return }
-                status.setConnection(.unavailable(ChatError.describe(error)))
-            }
-        }
-    }
-
-    /// Switches to another server or model (Preferences changed what the connection depends
-    /// on); a chat with a model of its own keeps it, on the new server. A reply in flight
-    /// finishes on the connection it started on; the new one takes over when it ends. What
-    /// the old connection ran (the local model server) is stopped.
-    public func use(_ newConnection: ChatConnection) {
-        defaultConnection = newConnection
-        missingModel = nil
-        models.forgetServer()
-        switchConnection(to: newConnection.choosing(chosenModel, localModels: models.local, localThreads: models.localThreads))
-    }
-
-    /// Makes `newConnection` the one replies go through (once the reply in flight has ended).
-    func switchConnection(to newConnection: ChatConnection) {
-        if isSending {
-            pendingConnection = newConnection
-            return
-        }
-        pendingConnection = nil
-        connection.shutdown()
-        connection = newConnection
-        status.setConnection(.idle)
-        notify(.status)
-        notify(.composer)
-        prepare()
     }
 
     // MARK: Sending

@@ -1,0 +1,55 @@
+import FoundationEssentials
+
+/// The connection replies go through: started ahead of the first message, and switched —
+/// never under a reply that is streaming — when Preferences or the chat's model change it.
+extension ChatViewModel {
+    /// Gets the connection ready ahead of the first message (starts the local model). A
+    /// connection that cannot start says so in the status — not in an alert, which would
+    /// take the keys the user is typing.
+    public func prepare() {
+        guard connection.isLocal else {
+            status.setConnection(.ready)
+            return
+        }
+        guard status.connection == .idle else { return }
+        status.setConnection(.starting)
+        let connection = connection
+        Task {
+            do {
+                _ = try await connection.backend()
+                guard connection === self.connection else { return }
+                status.setConnection(.ready)
+            } catch {
+                // A connection switched away from while it started is no one's concern.
+                guard connection === self.connection else { return }
+                status.setConnection(.unavailable(ChatError.describe(error)))
+            }
+        }
+    }
+
+    /// Switches to another server or model (Preferences changed what the connection depends
+    /// on); a chat with a model of its own keeps it, on the new server. A reply in flight
+    /// finishes on the connection it started on; the new one takes over when it ends. What
+    /// the old connection ran (the local model server) is stopped.
+    public func use(_ newConnection: ChatConnection) {
+        defaultConnection = newConnection
+        missingModel = nil
+        models.forgetServer()
+        switchConnection(to: newConnection.choosing(chosenModel, localModels: models.local, localThreads: models.localThreads))
+    }
+
+    /// Makes `newConnection` the one replies go through (once the reply in flight has ended).
+    func switchConnection(to newConnection: ChatConnection) {
+        if isSending {
+            pendingConnection = newConnection
+            return
+        }
+        pendingConnection = nil
+        connection.shutdown()
+        connection = newConnection
+        status.setConnection(.idle)
+        notify(.status)
+        notify(.composer)
+        prepare()
+    }
+}
