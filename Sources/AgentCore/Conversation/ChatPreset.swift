@@ -32,6 +32,11 @@ public struct ChatPreset: Sendable, Equatable, Identifiable {
                      toolsEnabled: toolsEnabled)
     }
 
+    /// Of `presets`, the one a chat was last started from; nil when none ever was.
+    public static func lastUsed(in presets: [ChatPreset]) -> ChatPreset? {
+        presets.filter { $0.lastUsed != nil }.max { ($0.lastUsed ?? .distantPast) < ($1.lastUsed ?? .distantPast) }
+    }
+
     /// What it sets, shortly: "temperature 0.3, no tools, “You translate. Reply with …”".
     public var summary: String {
         var parts: [String] = []

@@ -17,7 +17,7 @@ extension ChatStore {
 
     /// The preset a chat was last started from; nil when none ever was.
     public func lastUsedPreset() throws -> ChatPreset? {
-        try presets().filter { $0.lastUsed != nil }.max { ($0.lastUsed ?? .distantPast) < ($1.lastUsed ?? .distantPast) }
+        ChatPreset.lastUsed(in: try presets())
     }
 
     /// Adds `preset` at the end of the list, or changes it.

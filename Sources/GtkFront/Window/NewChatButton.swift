@@ -34,22 +34,23 @@ final class NewChatButton {
 
     /// The presets as they are now, and the face's tooltip naming the one it starts from.
     func refresh() {
-        refreshMenu()
-        refreshTooltip()
+        let presets = library.presets
+        refreshMenu(presets)
+        showTooltip(for: ChatPreset.lastUsed(in: presets))
     }
 
-    private func refreshMenu() {
+    private func refreshMenu(_ presets: [ChatPreset]) {
         g_menu_remove_all(menu)
-        let presets = g_menu_new()
-        for preset in library.presets {
+        let section = g_menu_new()
+        for preset in presets {
             // A menu label's underscore marks its mnemonic: one in a name is doubled to show.
             let item = g_menu_item_new(preset.name.replacing("_", with: "__"), nil)
             g_menu_item_set_action_and_target_value(item, "win.new-chat-from", g_variant_new_string(preset.id.uuidString))
-            g_menu_append_item(presets, item)
+            g_menu_append_item(section, item)
             g_object_unref(UnsafeMutableRawPointer(item))
         }
-        g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(presets))
-        g_object_unref(UnsafeMutableRawPointer(presets))
+        g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(section))
+        g_object_unref(UnsafeMutableRawPointer(section))
         let manage = g_menu_new()
         g_menu_append(manage, "_Manage Presets…", "win.manage-presets")
         g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(manage))
@@ -58,7 +59,11 @@ final class NewChatButton {
 
     /// "New “Translator” Chat": the preset the face and Ctrl+N start from.
     func refreshTooltip() {
-        let tooltip = library.lastUsedPreset.map { "New “\($0.name)” Chat" } ?? "New Chat"
+        showTooltip(for: library.lastUsedPreset)
+    }
+
+    private func showTooltip(for lastUsed: ChatPreset?) {
+        let tooltip = lastUsed.map { "New “\($0.name)” Chat" } ?? "New Chat"
         gtk_widget_set_tooltip_text(face ?? widget, tooltip)
         if let face { agent_accessible_set_label(face, tooltip) }
     }
