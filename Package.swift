@@ -58,10 +58,12 @@ let package = Package(
             pkgConfig: "gio-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev", "webp-pixbuf-loader"])]
         ),
+        // gettext (glibc's libintl) for the translations in po/.
+        .systemLibrary(name: "CIntl"),
         .target(name: "CProcess"),
         .target(
             name: "AgentCore",
-            dependencies: ["CCurl", "CProcess", "CGLib", "CSQLite", "CMarkGFM", "CSecret", "CPoppler", "CPixbuf"]
+            dependencies: ["CCurl", "CProcess", "CIntl", "CGLib", "CSQLite", "CMarkGFM", "CSecret", "CPoppler", "CPixbuf"]
         ),
         // How the transcript lays long text out (label-sized groups, limits): GTK-free.
         .target(name: "TextLayout", dependencies: ["AgentCore"]),

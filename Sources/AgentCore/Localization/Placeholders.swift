@@ -1,0 +1,39 @@
+import Foundation
+
+/// Fills the C-format placeholders of a translated message, which `msgfmt --check` keeps
+/// consistent between a message and its translations: `%s` takes the next argument, `%2$s` the
+/// second, `%d` the count (in the locale's number format), `%%` is a percent sign.
+enum Placeholders {
+    static func fill(_ format: String, with arguments: [String], count: Int? = nil) -> String {
+        guard format.contains("%") else { return format }
+        var result = ""
+        var next = 0
+        var rest = Substring(format)
+        while let percent = rest.firstIndex(of: "%") {
+            result += rest[..<percent]
+            rest = rest[rest.index(after: percent)...]
+            var position: Int?
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, rest.dropFirst(digits.count).first == "$" {
+                position = Int(digits)
+                rest = rest.dropFirst(digits.count + 1)
+            }
+            switch rest.first {
+            case "s":
+                let index = (position ?? next + 1) - 1
+                next += 1
+                result += arguments.indices.contains(index) ? arguments[index] : ""
+                rest = rest.dropFirst()
+            case "d":
+                result += count.map { $0.formatted() } ?? ""
+                rest = rest.dropFirst()
+            case "%":
+                result += "%"
+                rest = rest.dropFirst()
+            default:
+                result += "%"
+            }
+        }
+        return result + rest
+    }
+}
