@@ -1,6 +1,16 @@
-/// Sizes as people read them: "820 bytes", "256 KB", "10.0 MB", "2.5 GB".
+import Foundation
+
+/// Sizes as people read them.
 public enum ByteCountText {
+    /// For the user, in their locale's numbers and units: "820 bytes", "256 kB", "10 MB", "2.5 GB".
     public static func describe(_ count: Int) -> String {
+        ByteCountFormatStyle(style: .file, allowedUnits: .all, spellsOutZero: false, includesActualByteCount: false,
+                             locale: UserLocale.numbers).format(Int64(count))
+    }
+
+    /// The same in fixed English, for what is not read in the user's language: text the model
+    /// reads, Markdown exports. "820 bytes", "256 KB", "10.0 MB", "2.5 GB".
+    public static func english(_ count: Int) -> String {
         if count < 1024 { return "\(count) bytes" }
         if count >= 1_000_000_000 { return tenths(count, unit: 1_000_000_000, "GB") }
         if count >= 1_000_000 { return tenths(count, unit: 1_000_000, "MB") }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a pull stands, for a progress bar or a terminal line.
 public struct OllamaPullProgress: Sendable, Equatable {
     /// Ollama's own words: "pulling manifest", "pulling 6e4c38e1172f", "verifying sha256 digest", "success".
@@ -23,13 +25,15 @@ public struct OllamaPullProgress: Sendable, Equatable {
     /// "1.2 GB of 2.5 GB · 35.0 MB/s": the bytes and the speed, when there are any.
     public var bytesText: String? {
         guard total > 0 else { return nil }
-        let bytes = "\(ByteCountText.describe(completed)) of \(ByteCountText.describe(total))"
+        // TRANSLATORS: download progress: "1.2 GB of 2.5 GB".
+        let bytes = tr("%1$s of %2$s", ByteCountText.describe(completed), ByteCountText.describe(total))
         guard let bytesPerSecond, bytesPerSecond > 0 else { return bytes }
-        return "\(bytes) · \(ByteCountText.describe(Int(bytesPerSecond)))/s"
+        // TRANSLATORS: download speed: %s is a size, "35 MB".
+        return "\(bytes) · " + tr("%s/s", ByteCountText.describe(Int(bytesPerSecond)))
     }
 
     /// "45%", when the size is known.
     public var percentText: String? {
-        fraction.map { "\(Int(($0 * 100).rounded(.down)))%" }
+        fraction.map { (($0 * 100).rounded(.down) / 100).formatted(.percent.precision(.fractionLength(0)).locale(UserLocale.numbers)) }
     }
 }

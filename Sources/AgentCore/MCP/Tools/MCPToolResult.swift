@@ -44,7 +44,7 @@ public enum MCPToolResult {
     }
 
     private static func size(ofBase64 data: String) -> String {
-        ByteCountText.describe(data.utf8.count * 3 / 4)
+        ByteCountText.english(data.utf8.count * 3 / 4)
     }
 
     /// `text` cut to `maximumCharacters`, saying how much was left out.
