@@ -12,18 +12,22 @@ extension AttachedFile {
         let name = url.lastPathComponent
         var info = stat()
         guard stat(url.path, &info) == 0 else {
-            throw Refusal(description: "“\(name)” does not exist (\(url.path))")
+            // TRANSLATORS: %1$s is a file's name, %2$s its full path.
+            throw Refusal(description: tr("“%1$s” does not exist (%2$s)", name, url.path))
         }
-        guard info.st_mode & S_IFMT != S_IFDIR else { throw Refusal(description: "“\(name)” is a folder, not a file") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw Refusal(description: "“\(name)” is not a regular file (a device or a pipe)") }
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw Refusal(description: tr("“%s” is a folder, not a file", name)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw Refusal(description: tr("“%s” is not a regular file (a device or a pipe)", name)) }
         guard Int(info.st_size) <= maximumBytes else {
-            throw Refusal(description: "“\(name)” is \(ByteCountText.describe(Int(info.st_size))); files over \(ByteCountText.describe(maximumBytes)) are not attached")
+            // TRANSLATORS: %1$s is a file's name, %2$s its size, %3$s the largest size attached ("32 MB").
+            throw Refusal(description: tr("“%1$s” is %2$s; files over %3$s are not attached",
+                                          name, ByteCountText.describe(Int(info.st_size)), ByteCountText.describe(maximumBytes)))
         }
         let data: Data
         do {
             data = try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
-            throw Refusal(description: "“\(name)” cannot be read: \(error)")
+            // TRANSLATORS: %1$s is a file's name, %2$s the system's reason.
+            throw Refusal(description: tr("“%1$s” cannot be read: %2$s", name, String(describing: error)))
         }
         return try make(name: name, data: data)
     }
@@ -37,10 +41,11 @@ extension AttachedFile {
             return AttachedFile(name: name, mediaType: image.mediaType, byteCount: data.count, data: image.data, text: nil)
         }
         if let kind = FileSignature.nonText(bytes) {
-            throw Refusal(description: "“\(name)” is \(kind); Agent attaches text, code, PDF files and images")
+            // TRANSLATORS: %1$s is a file's name, %2$s what it is ("a ZIP archive").
+            throw Refusal(description: tr("“%1$s” is %2$s; Agent attaches text, code, PDF files and images", name, kind))
         }
         guard let text = TextDecoding.decode(bytes) else {
-            throw Refusal(description: "“\(name)” is not a text file (binary data); Agent attaches text, code, PDF files and images")
+            throw Refusal(description: tr("“%s” is not a text file (binary data); Agent attaches text, code, PDF files and images", name))
         }
         return AttachedFile(name: name, mediaType: "text/plain", byteCount: data.count, data: data, text: text)
     }
@@ -51,10 +56,12 @@ extension AttachedFile {
         let pages: [String]
         switch PDFText.pages(of: data) {
         case .success(let read): pages = read
-        case .failure(let refusal): throw Refusal(description: "“\(name)” cannot be read as a PDF: \(refusal.description)")
+        case .failure(let refusal):
+            // TRANSLATORS: %1$s is a file's name, %2$s the PDF library's reason.
+            throw Refusal(description: tr("“%1$s” cannot be read as a PDF: %2$s", name, refusal.description))
         }
         guard pages.contains(where: { !$0.trimmed.isEmpty }) else {
-            throw Refusal(description: "“\(name)” has no text layer (a scanned or image-only PDF); Agent does not read text out of images")
+            throw Refusal(description: tr("“%s” has no text layer (a scanned or image-only PDF); Agent does not read text out of images", name))
         }
         let text = pages.enumerated().map { PDFText.pageHeading($0.offset + 1) + "\n\($0.element.trimmed)" }.joined(separator: "\n\n")
         return AttachedFile(name: name, mediaType: "application/pdf", byteCount: data.count, data: data, text: text)
@@ -76,11 +83,12 @@ enum FileSignature {
     }
 
     static func nonText(_ bytes: [UInt8]) -> String? {
-        let signatures: [([UInt8], String)] = [
-            ([0x50, 0x4B, 0x03, 0x04], "a ZIP archive (or an office document)"), ([0x1F, 0x8B], "a gzip archive"),
-            ([0x7F, 0x45, 0x4C, 0x46], "a program (ELF)"), (Array("BM".utf8), "a BMP image"),
-            ([0x49, 0x49, 0x2A, 0x00], "a TIFF image"), ([0x4D, 0x4D, 0x00, 0x2A], "a TIFF image"),
+        // What a refused file is, in "“name” is %s; Agent attaches text, code, PDF files and images".
+        let signatures: [([UInt8], () -> String)] = [
+            ([0x50, 0x4B, 0x03, 0x04], { tr("a ZIP archive (or an office document)") }), ([0x1F, 0x8B], { tr("a gzip archive") }),
+            ([0x7F, 0x45, 0x4C, 0x46], { tr("a program (ELF)") }), (Array("BM".utf8), { tr("a BMP image") }),
+            ([0x49, 0x49, 0x2A, 0x00], { tr("a TIFF image") }), ([0x4D, 0x4D, 0x00, 0x2A], { tr("a TIFF image") }),
         ]
-        return signatures.first { bytes.starts(with: $0.0) }?.1
+        return signatures.first { bytes.starts(with: $0.0) }?.1()
     }
 }

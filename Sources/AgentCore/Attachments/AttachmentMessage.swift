@@ -19,8 +19,9 @@ public enum AttachmentMessage {
         let tokens = ContextWindow.estimatedTokens(message)
         guard tokens > budget else { return }
         let named = message.attachments.map { "“\($0.name)” (\(ByteCountText.describe($0.byteCount)))" }.joined(separator: ", ")
-        throw AttachedFile.Refusal(description: "the message with \(named) is about \(tokens) tokens, more than the context budget "
-            + "of \(budget) tokens; nothing was cut or sent")
+        // TRANSLATORS: %1$s names the attached files with their sizes, %2$s and %3$s are numbers of tokens.
+        throw AttachedFile.Refusal(description: tr("the message with %1$s is about %2$s tokens, more than the context budget of %3$s tokens; nothing was cut or sent",
+                                                   named, UserLocale.number(tokens), UserLocale.number(budget)))
     }
 
     private static func longestBacktickRun(in text: String) -> Int {

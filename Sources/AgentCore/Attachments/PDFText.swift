@@ -8,7 +8,7 @@ enum PDFText {
         var message: UnsafeMutablePointer<CChar>?
         let opened = data.withUnsafeBytes { agent_pdf_open($0.baseAddress, gsize($0.count), &message) }
         guard let document = opened else {
-            let reason = message.map { String(cString: $0) } ?? "it could not be opened"
+            let reason = message.map { String(cString: $0) } ?? tr("it could not be opened")
             g_free(message)
             return .failure(AttachedFile.Refusal(description: reason))
         }

@@ -29,28 +29,32 @@ public enum ChatError: Error, Sendable, Equatable, LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .http(let status, let reason, let url, let message, let retryAfter):
-            let heading = "The server answered \(status) \(reason).\n\(url)"
+            // TRANSLATORS: %1$s is an HTTP status code, %2$s its reason phrase ("Not Found"), %3$s the URL.
+            let heading = tr("The server answered %1$s %2$s.\n%3$s", String(status), reason, url)
             let text = message.isEmpty || message == reason ? heading : "\(heading)\n\n\(message)"
             return [text, Self.advice(status: status, retryAfter: retryAfter)].compactMap { $0 }.joined(separator: "\n\n")
         case .transport(let url, let message):
-            let text = "Could not get a reply from \(url):\n\(message)"
+            // TRANSLATORS: %1$s is a URL, %2$s the network library's error message.
+            let text = tr("Could not get a reply from %1$s:\n%2$s", url, message)
             // curl's words for a certificate it cannot trust.
             guard message.contains("certificate") || message.contains("SSL") else { return text }
-            return text + "\n\nIf this is your own server with a self-signed certificate, give Agent its CA certificate "
-                + "(Preferences › Servers, or --ca-file). Certificates are always checked."
+            return text + "\n\n" + tr("If this is your own server with a self-signed certificate, give Agent its CA certificate (Preferences › Servers, or --ca-file). Certificates are always checked.")
         case .stalled(let url, let seconds):
-            return "The server sent nothing for \(seconds) seconds, so Agent stopped waiting. What arrived is kept.\n\(url)"
+            // TRANSLATORS: %s is the server's URL.
+            return trn("The server sent nothing for %d second, so Agent stopped waiting. What arrived is kept.\n%s",
+                       "The server sent nothing for %d seconds, so Agent stopped waiting. What arrived is kept.\n%s", seconds, url)
         case .server(let message):
-            return "The server reported an error:\n\(message)"
+            return tr("The server reported an error:\n%s", message)
         case .cutOff(let url, let detail):
-            let base = "The reply was cut off: the connection to \(url) ended before the server finished."
+            let base = tr("The reply was cut off: the connection to %s ended before the server finished.", url)
             return detail.map { "\(base)\n\($0)" } ?? base
         case .invalidURL(let url):
-            return "“\(url)” is not a usable server URL. It must start with http:// or https://."
+            return tr("“%s” is not a usable server URL. It must start with http:// or https://.", url)
         case .localModel(let message):
             return message
         case .toolRoundLimit(let rounds):
-            return "The model kept calling tools, so Agent stopped after \(rounds) rounds. The reply so far is kept."
+            return trn("The model kept calling tools, so Agent stopped after %d round. The reply so far is kept.",
+                       "The model kept calling tools, so Agent stopped after %d rounds. The reply so far is kept.", rounds)
         }
     }
 
@@ -58,13 +62,20 @@ public enum ChatError: Error, Sendable, Equatable, LocalizedError {
     private static func advice(status: Int, retryAfter: String?) -> String? {
         switch status {
         case 401, 403:
-            return "Check the API key for this server (Preferences › Servers)."
+            return tr("Check the API key for this server (Preferences › Servers).")
         case 404:
-            return "Check the server's URL and API path, and that it serves this model."
+            return tr("Check the server's URL and API path, and that it serves this model.")
         case 429, 503:
-            let wait = retryAfter.flatMap { Int($0.trimmedSpaces) }.map { "in \($0) second\($0 == 1 ? "" : "s")" }
-                ?? retryAfter.map { "after \($0.trimmedSpaces)" } ?? "in a while"
-            return status == 429 ? "The server is limiting requests: try again \(wait)." : "The server is busy or down: try again \(wait)."
+            if let seconds = retryAfter.flatMap({ Int($0.trimmedSpaces) }) {
+                return status == 429
+                    ? trn("The server is limiting requests: try again in %d second.", "The server is limiting requests: try again in %d seconds.", seconds)
+                    : trn("The server is busy or down: try again in %d second.", "The server is busy or down: try again in %d seconds.", seconds)
+            }
+            if let time = retryAfter?.trimmedSpaces {
+                // TRANSLATORS: %s is the time the server gave in its Retry-After header, as it sent it (an HTTP date).
+                return status == 429 ? tr("The server is limiting requests: try again after %s.", time) : tr("The server is busy or down: try again after %s.", time)
+            }
+            return status == 429 ? tr("The server is limiting requests: try again in a while.") : tr("The server is busy or down: try again in a while.")
         default:
             return nil
         }

@@ -10,9 +10,10 @@ public enum ChatProtocol: String, Sendable, CaseIterable {
     /// How Preferences names it.
     public var displayName: String {
         switch self {
-        case .openai: "OpenAI-compatible"
+        case .openai: tr("OpenAI-compatible")
         case .ollama: "Ollama"
-        case .llmtools: "llmtools harness"
+        // TRANSLATORS: "llmtools" is a name; a harness that runs a model with tools.
+        case .llmtools: tr("llmtools harness")
         }
     }
 

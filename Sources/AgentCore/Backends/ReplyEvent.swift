@@ -24,7 +24,7 @@ extension ReplyEvent {
     public func transcriptText(replyIsEmpty: Bool) -> String? {
         switch self {
         case .text(let text): text
-        case .serverError(let message): (replyIsEmpty ? "" : "\n\n") + "Error: \(message)"
+        case .serverError(let message): (replyIsEmpty ? "" : "\n\n") + tr("Error: %s", message)
         case .started, .reasoning, .finished, .usage: nil
         }
     }

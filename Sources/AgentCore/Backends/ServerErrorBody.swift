@@ -9,7 +9,8 @@ enum ServerErrorBody {
         for key in ["message", "detail", "type"] {
             if let text = json[key]?.stringValue { return text }
         }
-        if let code = json["code"]?.intValue { return "error \(code)" }
+        // TRANSLATORS: a server's error that has only a number, "error 42".
+        if let code = json["code"]?.intValue { return tr("error %s", String(code)) }
         return nil
     }
 

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Foundation
 
 /// Who wrote a message, as the chat-completions protocols name it.
 public enum Role: String, Codable, Sendable {
@@ -77,8 +77,17 @@ public struct ChatMessage: Identifiable, Sendable, Equatable {
         time.formatted(.iso8601)
     }
 
-    /// The label above an assistant reply: "assistant (model)".
+    /// The label above an assistant reply: "assistant (model)", in the user's language.
     public var authorLabel: String {
+        switch role {
+        // TRANSLATORS: the label above a reply; %s is the model that wrote it.
+        case .assistant: model.map { tr("assistant (%s)", $0) } ?? tr("assistant")
+        default: role.rawValue
+        }
+    }
+
+    /// The same in English, for Markdown exports: "assistant (model)".
+    public var englishAuthorLabel: String {
         switch role {
         case .assistant: model.map { "assistant (\($0))" } ?? "assistant"
         default: role.rawValue
@@ -120,23 +129,22 @@ public struct TokenUsage: Sendable, Codable, Equatable {
     /// A discreet line under a reply: "128 tokens · 42.1 tokens/s" (nil when nothing is known).
     public var summary: String? {
         guard let completionTokens else { return nil }
-        let count = "\(completionTokens) token\(completionTokens == 1 ? "" : "s")"
+        let count = trn("%d token", "%d tokens", completionTokens)
         guard let rate = tokensPerSecond else { return count }
-        return "\(count) · \(Self.oneDecimal(rate)) tokens/s"
+        // TRANSLATORS: how fast a reply was written; %s is a number, "42.1".
+        return "\(count) · " + tr("%s tokens/s", UserLocale.number(rate, fractionDigits: 1))
     }
 
     /// The full figures, for a tooltip.
     public var details: String {
         var parts: [String] = []
-        if let promptTokens { parts.append("Prompt: \(promptTokens) tokens") }
-        if let completionTokens { parts.append("Reply: \(completionTokens) tokens") }
-        if let generationSeconds { parts.append("Generated in \(Self.oneDecimal(generationSeconds)) s") }
+        // TRANSLATORS: in a reply's token figures: the tokens of the conversation the model read.
+        if let promptTokens { parts.append(trn("Prompt: %d token", "Prompt: %d tokens", promptTokens)) }
+        // TRANSLATORS: in a reply's token figures: the tokens the model wrote.
+        if let completionTokens { parts.append(trn("Reply: %d token", "Reply: %d tokens", completionTokens)) }
+        // TRANSLATORS: in a reply's token figures; %s is a number of seconds, "3.2".
+        if let generationSeconds { parts.append(tr("Generated in %s s", UserLocale.number(generationSeconds, fractionDigits: 1))) }
         return parts.joined(separator: "\n")
-    }
-
-    private static func oneDecimal(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
     }
 
     /// Completion tokens per second, when both figures are known.

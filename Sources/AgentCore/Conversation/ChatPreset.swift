@@ -40,16 +40,23 @@ public struct ChatPreset: Sendable, Equatable, Identifiable {
     /// What it sets, shortly: "temperature 0.3, no tools, “You translate. Reply with …”".
     public var summary: String {
         var parts: [String] = []
-        if let model { parts.append("model \(model.name)") }
-        if let temperature { parts.append("temperature \(ChatSettings.format(temperature))") }
-        if let maxTokens { parts.append("at most \(maxTokens) tokens") }
-        if !toolsEnabled { parts.append("no tools") }
+        // TRANSLATORS: a part of a preset's summary; %s is a model's name.
+        if let model { parts.append(tr("model %s", model.name)) }
+        // TRANSLATORS: a part of a preset's summary; %s is a number, "0.3".
+        if let temperature { parts.append(tr("temperature %s", ChatSettings.format(temperature))) }
+        // TRANSLATORS: a part of a preset's summary: the longest reply.
+        if let maxTokens { parts.append(trn("at most %d token", "at most %d tokens", maxTokens)) }
+        // TRANSLATORS: a part of a preset's summary.
+        if !toolsEnabled { parts.append(tr("no tools")) }
         if let systemPrompt {
-            parts.append(systemPrompt.isEmpty ? "no system prompt" : "“\(Self.firstWords(of: systemPrompt))”")
+            // TRANSLATORS: a part of a preset's summary; %s is the first words of its system prompt.
+            parts.append(systemPrompt.isEmpty ? tr("no system prompt") : tr("“%s”", Self.firstWords(of: systemPrompt)))
         } else {
-            parts.append("the system prompt of Preferences")
+            // TRANSLATORS: a part of a preset's summary: it uses the system prompt set in Preferences.
+            parts.append(tr("the system prompt of Preferences"))
         }
-        return parts.joined(separator: ", ")
+        // TRANSLATORS: what separates the parts of a preset's summary.
+        return parts.joined(separator: tr(", "))
     }
 
     private static func firstWords(of text: String, count: Int = 8) -> String {

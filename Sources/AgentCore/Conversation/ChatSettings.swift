@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Foundation
 
 /// What a chat asks of the model, kept with the chat: its system prompt, model, sampling
 /// temperature, longest reply and whether tools are offered. A setting left nil follows
@@ -35,18 +35,21 @@ public struct ChatSettings: Sendable, Equatable {
     /// prompt), as short phrases for the window to show: "own system prompt", "temperature 0.3".
     public func differences(fromDefaultPrompt defaultPrompt: String) -> [String] {
         var phrases: [String] = []
-        if systemPrompt != defaultPrompt { phrases.append(systemPrompt.isEmpty ? "no system prompt" : "own system prompt") }
-        if let temperature { phrases.append("temperature \(Self.format(temperature))") }
-        if let maxTokens { phrases.append("at most \(maxTokens) tokens") }
-        if !toolsEnabled { phrases.append("no tools") }
+        if systemPrompt != defaultPrompt {
+            // TRANSLATORS: how a chat's settings differ from a new chat's: it has a system prompt of its own.
+            phrases.append(systemPrompt.isEmpty ? tr("no system prompt") : tr("own system prompt"))
+        }
+        // TRANSLATORS: how a chat's settings differ from a new chat's; %s is a number, "0.3".
+        if let temperature { phrases.append(tr("temperature %s", Self.format(temperature))) }
+        // TRANSLATORS: how a chat's settings differ from a new chat's: the longest reply.
+        if let maxTokens { phrases.append(trn("at most %d token", "at most %d tokens", maxTokens)) }
+        // TRANSLATORS: how a chat's settings differ from a new chat's.
+        if !toolsEnabled { phrases.append(tr("no tools")) }
         return phrases
     }
 
-    /// A temperature as the user typed it: "0.3", "1".
+    /// A temperature as the user typed it, in their locale's digits: "0.3", "1", "0,75".
     public static func format(_ temperature: Double) -> String {
-        let hundredths = Int((temperature * 100).rounded())
-        let fraction = hundredths % 100
-        guard fraction != 0 else { return "\(hundredths / 100)" }
-        return fraction % 10 == 0 ? "\(hundredths / 100).\(fraction / 10)" : "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+        temperature.formatted(.number.precision(.fractionLength(0...2)).grouping(.never).locale(UserLocale.numbers))
     }
 }

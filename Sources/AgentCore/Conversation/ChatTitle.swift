@@ -4,7 +4,7 @@ import FoundationEssentials
 /// Markdown's markers ("## Release checklist" → "Release checklist"), cut at a word near 48
 /// characters.
 public enum ChatTitle {
-    public static let untitled = "New Chat"
+    public static var untitled: String { tr("New Chat") }
 
     /// The title of a chat that starts with `message`: its text, or the name of its first
     /// file when it is only files.

@@ -36,7 +36,7 @@ public struct Reasoning: Sendable, Equatable {
     public var durationText: String? {
         guard let seconds else { return nil }
         let whole = max(1, Int(seconds.rounded()))
-        return "Thought for \(whole) second\(whole == 1 ? "" : "s")"
+        return trn("Thought for %d second", "Thought for %d seconds", whole)
     }
 
     public static func == (lhs: Reasoning, rhs: Reasoning) -> Bool {

@@ -18,15 +18,12 @@ public struct FoundServer: Sendable, Equatable {
     }
 
     /// "Ollama on this computer".
-    public var title: String { "\(name) on this computer" }
+    // TRANSLATORS: a model server found running here; %s is what it is, "Ollama", "LM Studio".
+    public var title: String { tr("%s on this computer", name) }
 
     /// "4 models", "1 model", "no models".
     public var modelCount: String {
-        switch models.count {
-        case 0: "no models"
-        case 1: "1 model"
-        default: "\(models.count) models"
-        }
+        models.isEmpty ? tr("no models") : trn("%d model", "%d models", models.count)
     }
 
     /// The server profile that makes chats go here, with its first model.

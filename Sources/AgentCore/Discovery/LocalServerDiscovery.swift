@@ -23,8 +23,10 @@ public enum LocalServerDiscovery {
         Candidate(port: 8080, protocol: .openai, name: "llama-server"),
         Candidate(port: 1234, protocol: .openai, name: "LM Studio"),
         Candidate(port: 8000, protocol: .openai, name: "vLLM"),
-        Candidate(port: 5000, protocol: .openai, name: "Local server"),
-        Candidate(port: 5001, protocol: .openai, name: "Local server"),
+        // TRANSLATORS: a model server of an unknown kind found running on this computer.
+        Candidate(port: 5000, protocol: .openai, name: tr("Local server")),
+        // TRANSLATORS: a model server of an unknown kind found running on this computer.
+        Candidate(port: 5001, protocol: .openai, name: tr("Local server")),
     ]
 
     /// This computer's addresses, and the only ones ever asked.

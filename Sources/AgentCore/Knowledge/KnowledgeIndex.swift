@@ -153,7 +153,7 @@ public final class KnowledgeIndex: Sendable {
     /// A folder that is not there (moved, deleted, or on a disk not mounted).
     public struct FolderMissing: Error, LocalizedError {
         public let path: String
-        public var errorDescription: String? { "the folder \(path) is not there" }
+        public var errorDescription: String? { tr("the folder %s is not there", path) }
     }
 
     /// The paths under `root`, as a range of text: from "root/" up to "root0" ("0" follows "/").

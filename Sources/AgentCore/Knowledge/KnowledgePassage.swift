@@ -26,7 +26,8 @@ public struct KnowledgeSource: Sendable, Equatable, Hashable {
     /// "notes.md", "report.pdf, page 3": under a reply.
     public var label: String {
         let name = URL(filePath: path).lastPathComponent
-        return page.map { "\(name), page \($0)" } ?? name
+        // TRANSLATORS: a source under a reply: %1$s is a PDF file's name, %2$s a page number.
+        return page.map { tr("%1$s, page %2$s", name, UserLocale.number($0)) } ?? name
     }
 
     /// "/home/me/notes.md", "/home/me/report.pdf (page 3)": for the model and the terminal.

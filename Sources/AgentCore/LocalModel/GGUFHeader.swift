@@ -21,19 +21,20 @@ public struct GGUFHeader: Sendable, Equatable {
         let name = file.lastPathComponent
         let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw Problem(description: "“\(name)” cannot be read (\(file.path)): \(String(cString: strerror(errno)))")
+            // TRANSLATORS: %1$s is a file's name, %2$s its path, %3$s the system's reason.
+            throw Problem(description: tr("“%1$s” cannot be read (%2$s): %3$s", name, file.path, String(cString: strerror(errno))))
         }
         defer { close(descriptor) }
         var reader = Reader(descriptor: descriptor)
         guard reader.bytes(4) == Array("GGUF".utf8) else {
-            throw Problem(description: "“\(name)” is not a GGUF model file: it does not start with “GGUF”. "
-                + "llama.cpp runs .gguf files, such as those on Hugging Face.")
+            throw Problem(description: tr("“%s” is not a GGUF model file: it does not start with “GGUF”. llama.cpp runs .gguf files, such as those on Hugging Face.", name))
         }
         guard let version = reader.integer(4), version >= 2 else {
-            throw Problem(description: "“\(name)” is a GGUF file of a version llama.cpp no longer reads (\(reader.lastInteger)).")
+            // TRANSLATORS: %1$s is a file's name, %2$s a version number.
+            throw Problem(description: tr("“%1$s” is a GGUF file of a version llama.cpp no longer reads (%2$s).", name, String(reader.lastInteger)))
         }
         guard reader.integer(8) != nil, let count = reader.integer(8) else {
-            throw Problem(description: "“\(name)” is cut short: its GGUF header ends early.")
+            throw Problem(description: tr("“%s” is cut short: its GGUF header ends early.", name))
         }
         return GGUFHeader(metadata: Self.metadata(from: &reader, count: count))
     }

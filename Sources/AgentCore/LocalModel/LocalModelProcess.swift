@@ -11,8 +11,8 @@ import Synchronization
 /// `queue`, so a signal never reaches another process that took its pid.
 final class LocalModelProcess: Sendable {
     enum Failure: Error, Equatable {
-        /// It ended before it was ready: how ("exited with status 1").
-        case ended(String)
+        /// It ended before it was ready: how.
+        case ended(ChildExit.End)
         /// It was not ready in time.
         case timedOut
     }
@@ -26,11 +26,11 @@ final class LocalModelProcess: Sendable {
     private struct State {
         var ready = false
         /// How it ended, once it has.
-        var end: String?
+        var end: ChildExit.End?
         /// The end was asked for (`terminate`), so it is not a crash.
         var terminated = false
         var readyWaiters: [UUID: CheckedContinuation<Void, any Error>] = [:]
-        var endWaiters: [UUID: CheckedContinuation<String?, Never>] = [:]
+        var endWaiters: [UUID: CheckedContinuation<ChildExit.End?, Never>] = [:]
         /// The output's last, unfinished line (until ready).
         var partialLine: [UInt8] = []
     }
@@ -78,7 +78,7 @@ final class LocalModelProcess: Sendable {
     var hasEnded: Bool { state.withLock { $0.end != nil } }
 
     /// How it ended if nobody asked it to (a crash), once it has.
-    var unexpectedEnd: String? { state.withLock { $0.terminated ? nil : $0.end } }
+    var unexpectedEnd: ChildExit.End? { state.withLock { $0.terminated ? nil : $0.end } }
 
     /// Returns once the model is loaded; throws `Failure` if the process ends or the time
     /// runs out first, `CancellationError` when the task is cancelled.
@@ -104,10 +104,10 @@ final class LocalModelProcess: Sendable {
     }
 
     /// Waits at most `timeout` for the process to end; returns how it ended (nil: still running).
-    func waitForEnd(timeout: Duration) async -> String? {
+    func waitForEnd(timeout: Duration) async -> ChildExit.End? {
         let id = UUID()
-        return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-            let end = state.withLock { state -> String? in
+        return await withCheckedContinuation { (continuation: CheckedContinuation<ChildExit.End?, Never>) in
+            let end = state.withLock { state -> ChildExit.End? in
                 if state.end == nil { state.endWaiters[id] = continuation }
                 return state.end
             }
@@ -131,7 +131,7 @@ final class LocalModelProcess: Sendable {
                 if !hasEnded { kill(pid, SIGKILL) }
             }
         }
-        failReadiness(.ended("was stopped"))
+        failReadiness(.ended(.stopped))
     }
 
     /// Reads the output for the ready line (until it is seen).
@@ -192,8 +192,8 @@ final class LocalModelProcess: Sendable {
     }
 
     private func ended(status: Int32) {
-        let end = ChildExit.describe(status)
-        let waiters = state.withLock { state -> [CheckedContinuation<String?, Never>] in
+        let end = ChildExit.end(status)
+        let waiters = state.withLock { state -> [CheckedContinuation<ChildExit.End?, Never>] in
             state.end = end
             defer { state.endWaiters.removeAll() }
             return Array(state.endWaiters.values)

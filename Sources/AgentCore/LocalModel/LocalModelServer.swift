@@ -132,7 +132,7 @@ public final class LocalModelServer {
     /// When the server has died on its own since the last request: how it ended (once).
     /// A process's sockets close before it can be reaped, so a reply cut off by a crash
     /// may be seen first: this waits up to `grace` for the end to be noticed.
-    public func takeUnexpectedEnd(grace: Duration = .milliseconds(500)) async -> String? {
+    public func takeUnexpectedEnd(grace: Duration = .milliseconds(500)) async -> ChildExit.End? {
         guard let process else { return nil }
         guard await process.waitForEnd(timeout: grace) != nil, let end = process.unexpectedEnd else { return nil }
         if self.process === process {
@@ -152,7 +152,7 @@ public final class LocalModelServer {
             throw ChatError.localModel(error.description)
         }
         let port = agent_free_loopback_port()
-        guard port > 0 else { throw ChatError.localModel("No free TCP port on 127.0.0.1 for the local model server.") }
+        guard port > 0 else { throw ChatError.localModel(tr("No free TCP port on 127.0.0.1 for the local model server.")) }
         let context = Self.contextSize(trainedFor: header.contextLength)
         let replyLimit = Self.longestReply(forContext: context)
         // Without --chat-template-file, --jinja applies the template the file carries.
@@ -163,7 +163,8 @@ public final class LocalModelServer {
                          "--n-predict", String(replyLimit), "--jinja", "--no-webui"]
         if let template = model.chatTemplate {
             guard let file = ResourceLocator.file(named: template) else {
-                throw ChatError.localModel("The chat template \(template) for \(model.displayName) is missing from Agent's resources.")
+                // TRANSLATORS: %1$s is a file's name, %2$s a model's name.
+                throw ChatError.localModel(tr("The chat template %1$s for %2$s is missing from Agent's resources.", template, model.displayName))
             }
             arguments += ["--chat-template-file", file.path]
         }
@@ -174,7 +175,8 @@ public final class LocalModelServer {
         let props: ServerProps
         guard logDescriptor >= 0, agent_cloexec_pipe(&pipe) == 0 else {
             if logDescriptor >= 0 { close(logDescriptor) }
-            throw ChatError.localModel("Could not open the local model's log \(logFile.path): \(String(cString: strerror(errno)))")
+            // TRANSLATORS: %1$s is a file's path, %2$s the system's reason.
+            throw ChatError.localModel(tr("Could not open the local model's log %1$s: %2$s", logFile.path, String(cString: strerror(errno))))
         }
         let pid: pid_t
         do {
@@ -183,7 +185,8 @@ public final class LocalModelServer {
             close(pipe[0])
             close(pipe[1])
             close(logDescriptor)
-            throw ChatError.localModel("Could not start \(runtime.serverExecutable.path): \(ChatError.describe(error))")
+            // TRANSLATORS: %1$s is a program's path, %2$s the reason.
+            throw ChatError.localModel(tr("Could not start %1$s: %2$s", runtime.serverExecutable.path, ChatError.describe(error)))
         }
         close(pipe[1])
         let started = LocalModelProcess(pid: pid, output: pipe[0], log: logDescriptor, readyWithin: startTimeout)
@@ -206,9 +209,19 @@ public final class LocalModelServer {
             if process === started { process = nil }
             switch error {
             case LocalModelProcess.Failure.ended(let end):
-                throw ChatError.localModel("The local model server \(end) while starting.\n\(logTail())")
+                switch end {
+                // TRANSLATORS: %1$s is an exit status (a number); %2$s the end of the server's log, in lines of their own.
+                case .exited(let status): throw ChatError.localModel(tr("The local model server exited with status %1$s while starting.\n%2$s", String(status), logTail()))
+                // TRANSLATORS: %1$s is a signal's number; %2$s the end of the server's log, in lines of their own.
+                case .killed(let signal): throw ChatError.localModel(tr("The local model server was killed by signal %1$s while starting.\n%2$s", String(signal), logTail()))
+                // TRANSLATORS: %s is the end of the server's log, in lines of their own.
+                case .stopped: throw ChatError.localModel(tr("The local model server was stopped while starting.\n%s", logTail()))
+                }
             case LocalModelProcess.Failure.timedOut:
-                throw ChatError.localModel("The local model server did not become ready within \(startTimeout.components.seconds) seconds.\n\(logTail())")
+                let seconds = Int(startTimeout.components.seconds)
+                // TRANSLATORS: %s is the end of the server's log, in lines of their own.
+                throw ChatError.localModel(trn("The local model server did not become ready within %d second.\n%s",
+                                               "The local model server did not become ready within %d seconds.\n%s", seconds, logTail()))
             default:
                 throw error
             }
@@ -228,13 +241,16 @@ public final class LocalModelServer {
         let health = HTTPRequest(url: endpoint.serverURL + "/health", connectTimeout: .seconds(2), totalTimeout: .seconds(5))
         let response = try await HTTPClient.fetch(health)
         guard response.head.status == 200 else {
-            throw ChatError.localModel("The local model server said it was ready, but /health answered HTTP \(response.head.status).\n\(logTail())")
+            // TRANSLATORS: %1$s is an HTTP status code; %2$s the end of the server's log, in lines of their own.
+            throw ChatError.localModel(tr("The local model server said it was ready, but /health answered HTTP %1$s.\n%2$s",
+                                          String(response.head.status), logTail()))
         }
     }
 
     private func logTail() -> String {
         guard let data = try? Data(contentsOf: logFile) else { return "" }
         let lines = String(decoding: data.suffix(4096), as: UTF8.self).split(separator: "\n").suffix(8)
-        return "Its log (\(logFile.path)) ends with:\n" + lines.joined(separator: "\n")
+        // TRANSLATORS: %s is a file's path; the log's last lines follow, in English.
+        return tr("Its log (%s) ends with:", logFile.path) + "\n" + lines.joined(separator: "\n")
     }
 }

@@ -37,14 +37,13 @@ public struct LocalRuntime: Sendable {
     /// Reads the runtime's manifest, or explains how to install the runtime.
     public static func locate(in directory: URL = defaultDirectory) throws -> LocalRuntime {
         let manifestURL = directory.appending(path: "manifest.json")
-        let notInstalled = ChatError.localModel("""
-            The local model runtime is not installed (looked in \(directory.path)).
-            Install it with: \(installCommand)   (in Agent's source folder: scripts/install-runtime)
-            or start Agent with --server URL to use another server.
-            """)
+        // TRANSLATORS: %1$s is a folder's path, %2$s a command; keep the line breaks.
+        let notInstalled = ChatError.localModel(tr("The local model runtime is not installed (looked in %1$s).\nInstall it with: %2$s   (in Agent's source folder: scripts/install-runtime)\nor start Agent with --server URL to use another server.",
+                                                   directory.path, installCommand))
         guard let data = try? Data(contentsOf: manifestURL) else { throw notInstalled }
         guard let manifest = try? JSONDecoder().decode(Manifest.self, from: data) else {
-            throw ChatError.localModel("The local model runtime's manifest (\(manifestURL.path)) is damaged. Reinstall it with: \(installCommand)")
+            // TRANSLATORS: %1$s is a file's path, %2$s a command.
+            throw ChatError.localModel(tr("The local model runtime's manifest (%1$s) is damaged. Reinstall it with: %2$s", manifestURL.path, installCommand))
         }
         let server = URL(filePath: manifest.llamaServer)
         guard FileManager.default.isExecutableFile(atPath: server.path) else { throw notInstalled }
@@ -57,13 +56,15 @@ public struct LocalRuntime: Sendable {
     public func modelFile(for model: LocalModel) throws -> URL {
         if let file = model.file {
             guard FileManager.default.fileExists(atPath: file.path) else {
-                throw ChatError.localModel("The model file “\(file.lastPathComponent)” is no longer at \(file.path). "
-                    + "Choose another model in Preferences › Local Model.")
+                // TRANSLATORS: %1$s is a file's name, %2$s its path.
+                throw ChatError.localModel(tr("The model file “%1$s” is no longer at %2$s. Choose another model in Preferences › Local Model.",
+                                              file.lastPathComponent, file.path))
             }
             return file
         }
         guard let file = modelFiles[model.id], FileManager.default.fileExists(atPath: file.path) else {
-            throw ChatError.localModel("The model \(model.displayName) is not installed. Install it with: \(model.installCommand)")
+            // TRANSLATORS: %1$s is a model's name, %2$s a command.
+            throw ChatError.localModel(tr("The model %1$s is not installed. Install it with: %2$s", model.displayName, model.installCommand))
         }
         return file
     }

@@ -31,7 +31,8 @@ final class RuntimeInstallProcess: Sendable {
         try PrivateFiles.makeDirectory(log.deletingLastPathComponent())
         let logDescriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard logDescriptor >= 0 else {
-            throw ChatError.localModel("Could not open the set-up's log \(log.path): \(String(cString: strerror(errno)))")
+            // TRANSLATORS: %1$s is a file's path, %2$s the system's reason.
+            throw ChatError.localModel(tr("Could not open the set-up's log %1$s: %2$s", log.path, String(cString: strerror(errno))))
         }
         let child: TiedChildLauncher.PipedChild
         do {
@@ -39,7 +40,8 @@ final class RuntimeInstallProcess: Sendable {
                                                                   environment: environment, workingDirectory: nil)
         } catch {
             close(logDescriptor)
-            throw ChatError.localModel("Could not start \(script.path): \(ChatError.describe(error))")
+            // TRANSLATORS: %1$s is a program's path, %2$s the reason.
+            throw ChatError.localModel(tr("Could not start %1$s: %2$s", script.path, ChatError.describe(error)))
         }
         let process = RuntimeInstallProcess(pid: child.pid)
         process.watch(child, logDescriptor: logDescriptor, report: report)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where the runtime's set-up has got to, as `install-runtime --progress` reports it in
 /// lines of the form `PROGRESS <percent> <phase>` ("PROGRESS 45 Building llama.cpp").
 public struct RuntimeInstallProgress: Sendable, Equatable {
@@ -19,9 +21,11 @@ public struct RuntimeInstallProgress: Sendable, Equatable {
         return RuntimeInstallProgress(percent: percent, phase: phase)
     }
 
-    /// As the window shows it: "Building llama.cpp — 45 %".
+    /// As the window shows it, the percentage in the user's locale: "Building llama.cpp — 45%".
+    /// The phase is the script's own words, in English.
     public var description: String {
-        phase.isEmpty ? "\(percent) %" : "\(phase) — \(percent) %"
+        let done = fraction.formatted(.percent.precision(.fractionLength(0)).locale(UserLocale.numbers))
+        return phase.isEmpty ? done : "\(phase) — \(done)"
     }
 
     /// 0–1, for a progress bar.

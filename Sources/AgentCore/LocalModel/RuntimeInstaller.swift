@@ -39,8 +39,10 @@ public final class RuntimeInstaller {
     /// llama.cpp built the first time; with llama-server there already, only the model downloaded.
     public static func plan(for model: LocalModel, in runtimeDirectory: URL) -> (work: String, duration: String) {
         (try? LocalRuntime.locate(in: runtimeDirectory)) == nil
-            ? ("builds llama.cpp on this computer", "about 7 minutes")
-            : ("downloads \(model.displayName)", "a minute or two")
+            // TRANSLATORS: what setting up the local model does, and how long it takes, as offered to the user.
+            ? (tr("builds llama.cpp on this computer"), tr("about 7 minutes"))
+            // TRANSLATORS: %s is a model's name; what setting up the local model does, and how long it takes.
+            : (tr("downloads %s", model.displayName), tr("a minute or two"))
     }
 
     public init(runtimeDirectory: URL, model: LocalModel, script: URL? = RuntimeInstallScript.locate(),
@@ -65,13 +67,15 @@ public final class RuntimeInstaller {
     public func start() {
         guard !isRunning, state != .finished else { return }
         guard let script else {
-            state = .failed(reason: "The set-up script (\(RuntimeInstallScript.installedName)) was not found beside Agent's program "
-                                + "or in its source folder.", logTail: "")
+            // TRANSLATORS: %s is a program's name.
+            state = .failed(reason: tr("The set-up script (%s) was not found beside Agent's program or in its source folder.",
+                                       RuntimeInstallScript.installedName), logTail: "")
             return
         }
         cancelled = false
         ended = false
-        state = .running(RuntimeInstallProgress(percent: 0, phase: "Starting"))
+        // TRANSLATORS: the local model's set-up, before the script reports its first step.
+        state = .running(RuntimeInstallProgress(percent: 0, phase: tr("Starting")))
         var environment = ProcessInfo.processInfo.environment
         environment["AGENT_RUNTIME_DIR"] = runtimeDirectory.path
         let variables = environment.map { "\($0.key)=\($0.value)" }
@@ -110,13 +114,26 @@ public final class RuntimeInstaller {
             if cancelled {
                 state = .idle
             } else if status != 0 {
-                state = .failed(reason: "The set-up \(ChildExit.describe(status)). Its log: \(logFile.path)", logTail: tail)
+                state = .failed(reason: Self.failure(ChildExit.end(status), log: logFile.path), logTail: tail)
             } else if let runtime = try? LocalRuntime.locate(in: runtimeDirectory), runtime.has(model) {
                 state = .finished
             } else {
-                state = .failed(reason: "The set-up ended, but the local model is still not installed in \(runtimeDirectory.path). "
-                                    + "Its log: \(logFile.path)", logTail: tail)
+                // TRANSLATORS: %1$s is a folder's path, %2$s a file's path.
+                state = .failed(reason: tr("The set-up ended, but the local model is still not installed in %1$s. Its log: %2$s",
+                                           runtimeDirectory.path, logFile.path), logTail: tail)
             }
+        }
+    }
+
+    /// Why the set-up failed, from how its script ended.
+    private static func failure(_ end: ChildExit.End, log: String) -> String {
+        switch end {
+        // TRANSLATORS: %1$s is an exit status (a number), %2$s a file's path.
+        case .exited(let status): tr("The set-up exited with status %1$s. Its log: %2$s", String(status), log)
+        // TRANSLATORS: %1$s is a signal's number, %2$s a file's path.
+        case .killed(let signal): tr("The set-up was killed by signal %1$s. Its log: %2$s", String(signal), log)
+        // TRANSLATORS: %s is a file's path.
+        case .stopped: tr("The set-up was stopped. Its log: %s", log)
         }
     }
 }

@@ -21,11 +21,12 @@ public struct ServerProps: Sendable, Equatable {
         let request = HTTPRequest(url: serverURL + "/props", connectTimeout: .seconds(2), totalTimeout: .seconds(5))
         let response = try await HTTPClient.fetch(request)
         guard response.head.status == 200 else {
-            throw ChatError.localModel("The local model server's /props answered HTTP \(response.head.status).")
+            // TRANSLATORS: %s is an HTTP status code.
+            throw ChatError.localModel(tr("The local model server's /props answered HTTP %s.", String(response.head.status)))
         }
         let body = try? JSONParser.parse(Array(response.body))
         guard let body, let props = ServerProps(json: body) else {
-            throw ChatError.localModel("The local model server's /props did not say its context size.")
+            throw ChatError.localModel(tr("The local model server's /props did not say its context size."))
         }
         return props
     }

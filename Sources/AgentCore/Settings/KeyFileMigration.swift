@@ -63,8 +63,9 @@ public enum KeyFileMigration {
         SettingsStore.sync()
         let migrated = file.deletingLastPathComponent().appending(path: file.lastPathComponent + ".migrated")
         guard rename(file.path, migrated.path) == 0 else {
-            throw NotSetAside(description: "The settings of an earlier version (\(file.path)) were moved into GSettings, but the file "
-                + "could not be renamed (\(String(cString: strerror(errno)))); it is not read again, and can be removed.")
+            // TRANSLATORS: %1$s is a file's path, %2$s the system's reason.
+            throw NotSetAside(description: tr("The settings of an earlier version (%1$s) were moved into GSettings, but the file could not be renamed (%2$s); it is not read again, and can be removed.",
+                                              file.path, String(cString: strerror(errno))))
         }
         chmod(migrated.path, 0o600)
         return true

@@ -82,7 +82,7 @@ public final class SecretStore: Sendable {
                 if succeeded && error == nil {
                     continuation.resume(returning: .success(()))
                 } else {
-                    let message = error.map { String(cString: $0.pointee.message) } ?? "the keyring refused"
+                    let message = error.map { String(cString: $0.pointee.message) } ?? tr("the keyring refused")
                     if let error { g_error_free(error) }
                     continuation.resume(returning: .failure(Unavailable(description: message)))
                 }

@@ -17,8 +17,9 @@ public final class SettingsStore: Sendable {
     /// The compiled schema is nowhere GLib or Agent looks.
     public struct SchemaMissing: Error, CustomStringConvertible {
         public var description: String {
-            "Agent's settings schema (\(SettingsStore.schemaID)) is not installed. Install Agent with “make install”, "
-                + "or from its source folder run “make schemas” (scripts/run does), or point GSETTINGS_SCHEMA_DIR at it."
+            // TRANSLATORS: %s is the schema's id; “make install”, “make schemas” and GSETTINGS_SCHEMA_DIR are commands and a variable.
+            tr("Agent's settings schema (%s) is not installed. Install Agent with “make install”, or from its source folder run “make schemas” (scripts/run does), or point GSETTINGS_SCHEMA_DIR at it.",
+               SettingsStore.schemaID)
         }
     }
 

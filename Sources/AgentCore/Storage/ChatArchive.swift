@@ -116,7 +116,7 @@ public enum ChatArchive {
     private static func attachment(_ json: JSONValue, in title: String) throws -> AttachedFile {
         guard let name = json["name"]?.stringValue, let mediaType = json["mediaType"]?.stringValue,
               let data = json["data"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else {
-            throw FormatError(message: "A file attached in “\(title)” has no name, type or readable data.")
+            throw FormatError(message: tr("A file attached in “%s” has no name, type or readable data.", title))
         }
         return AttachedFile(name: name, mediaType: mediaType, byteCount: json["byteCount"]?.intValue ?? data.count, data: data,
                           text: json["text"]?.stringValue)
@@ -128,15 +128,15 @@ public enum ChatArchive {
         do {
             root = try JSONParser.parse(text)
         } catch {
-            throw FormatError(message: "This is not a chat export: \(error)")
+            throw FormatError(message: tr("This is not a chat export: %s", String(describing: error)))
         }
-        guard root["format"]?.stringValue == format else { throw FormatError(message: "This is not an Agent chat export.") }
+        guard root["format"]?.stringValue == format else { throw FormatError(message: tr("This is not an Agent chat export.")) }
         guard let fileVersion = root["version"]?.intValue, fileVersion <= version else {
-            throw FormatError(message: "This chat export is from a newer Agent.")
+            throw FormatError(message: tr("This chat export is from a newer Agent."))
         }
         return try (root["chats"]?.arrayValue ?? []).map { chat in
             guard let id = chat["id"]?.stringValue.flatMap(UUID.init(uuidString:)), let title = chat["title"]?.stringValue else {
-                throw FormatError(message: "A chat in the export has no id or title.")
+                throw FormatError(message: tr("A chat in the export has no id or title."))
             }
             var summary = ChatSummary(id: id, title: title,
                                       created: Self.date(chat["created"]),
@@ -164,7 +164,7 @@ public enum ChatArchive {
         guard let id = message["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
               let role = message["role"]?.stringValue.flatMap(Role.init(rawValue:)),
               let text = message["text"]?.stringValue else {
-            throw FormatError(message: "A message in “\(title)” has no id, role or text.")
+            throw FormatError(message: tr("A message in “%s” has no id, role or text.", title))
         }
         let usage = message["usage"].map { usage in
             TokenUsage(promptTokens: usage["promptTokens"]?.intValue,
@@ -190,10 +190,10 @@ public enum ChatArchive {
         var seen = Set<UUID>()
         for message in messages {
             if let parent = message.parentID, !seen.contains(parent) {
-                throw FormatError(message: "A message in “\(title)” follows one that is not before it in the chat.")
+                throw FormatError(message: tr("A message in “%s” follows one that is not before it in the chat.", title))
             }
             guard seen.insert(message.id).inserted else {
-                throw FormatError(message: "Two messages in “\(title)” have the same id.")
+                throw FormatError(message: tr("Two messages in “%s” have the same id.", title))
             }
         }
     }
@@ -212,7 +212,7 @@ public enum ChatArchive {
             lines += ["> System prompt: \(chat.summary.systemPrompt)", ""]
         }
         for message in chat.branchShown {
-            let author = message.role == .user ? "You" : message.authorLabel
+            let author = message.role == .user ? "You" : message.englishAuthorLabel
             var heading = "**\(author)** · \(message.isoTime)"
             switch message.state {
             case .cutOff: heading += " · cut off"
@@ -226,13 +226,19 @@ public enum ChatArchive {
             }
             if !message.toolCalls.isEmpty { lines.append("") }
             if !message.attachments.isEmpty {
-                let files = message.attachments.map { "\($0.name) (\(ByteCountText.describe($0.byteCount)))" }
+                let files = message.attachments.map { "\($0.name) (\(ByteCountText.english($0.byteCount)))" }
                 lines += ["> Attached: " + files.joined(separator: ", "), ""]
             }
             lines += [message.text, ""]
-            if !message.sources.isEmpty { lines += ["> Sources: " + message.sources.map(\.label).joined(separator: ", "), ""] }
+            if !message.sources.isEmpty { lines += ["> Sources: " + message.sources.map(Self.englishLabel).joined(separator: ", "), ""] }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// "notes.md", "report.pdf, page 3", in English like the rest of the export's frame.
+    private static func englishLabel(_ source: KnowledgeSource) -> String {
+        let name = URL(filePath: source.path).lastPathComponent
+        return source.page.map { "\(name), page \($0)" } ?? name
     }
 
     /// A duration from an export: finite and not negative, or none.

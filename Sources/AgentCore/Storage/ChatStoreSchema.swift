@@ -160,7 +160,9 @@ enum ChatStoreSchema {
     static func migrate(_ database: SQLiteDatabase, to target: Int = latestVersion) throws {
         let current = try version(of: database)
         guard current <= latestVersion else {
-            throw SQLiteError(code: 0, message: "the chat database is version \(current), newer than this Agent (\(latestVersion)) can read")
+            // TRANSLATORS: %1$s and %2$s are version numbers of the chat database's layout.
+            throw SQLiteError(code: 0, message: tr("the chat database is version %1$s, newer than this Agent (%2$s) can read",
+                                                   String(current), String(latestVersion)))
         }
         for step in current..<max(current, target) {
             try database.transaction {

@@ -14,7 +14,8 @@ enum SQLiteValue: Equatable {
 public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: Int32
     public let message: String
-    public var description: String { "SQLite error \(code): \(message)" }
+    // TRANSLATORS: %1$s is SQLite's error number, %2$s its message.
+    public var description: String { tr("SQLite error %1$s: %2$s", String(code), message) }
 }
 
 /// A thin, safe layer over one SQLite connection: statements are prepared, every value is
@@ -29,7 +30,7 @@ final class SQLiteDatabase: @unchecked Sendable {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
-            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? tr("cannot open %s", path)
             sqlite3_close(connection)
             throw SQLiteError(code: code, message: message)
         }

@@ -4,5 +4,5 @@
 public enum StreamLimit {
     public static let bytes = 16 << 20
     /// What the user is told when a server went over it.
-    public static let message = "The server sent more than 16 MB without a break between events; Agent stopped reading it."
+    public static var message: String { tr("The server sent more than 16 MB without a break between events; Agent stopped reading it.") }
 }

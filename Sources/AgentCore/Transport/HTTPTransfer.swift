@@ -97,10 +97,10 @@ public final class HTTPTransfer: Sendable {
     private func exchange() -> TransportError? {
         guard agent_curl_available() != 0 else {
             return .failed(code: Int(CURLE_FAILED_INIT.rawValue),
-                           message: "libcurl (libcurl.so.4) could not be loaded; install the libcurl4 package")
+                           message: tr("libcurl (libcurl.so.4) could not be loaded; install the libcurl4 package"))
         }
         guard let easy = agent_curl_easy_init(), let multi = agent_curl_multi_init() else {
-            return .failed(code: Int(CURLE_FAILED_INIT.rawValue), message: "libcurl could not start a transfer")
+            return .failed(code: Int(CURLE_FAILED_INIT.rawValue), message: tr("libcurl could not start a transfer"))
         }
         let exchange = CurlExchange(easy: easy, handlers: handlers)
         var headerList: UnsafeMutablePointer<curl_slist>?

@@ -64,12 +64,14 @@ public struct ChatTurn: Sendable {
             if requested.isEmpty || Task.isCancelled { return }
             for call in requested where toolbox.tool(named: call.name) == nil {
                 // Said in the reply and to the user; the model gets an error result.
-                let notice = ReplyEvent.serverError("The model called a tool Agent does not have: “\(call.name)”.")
+                // TRANSLATORS: %s is the name of a tool the model asked for.
+                let notice = ReplyEvent.serverError(tr("The model called a tool Agent does not have: “%s”.", call.name))
                 replyText.withLock { text in
                     if let piece = notice.transcriptText(replyIsEmpty: text.isEmpty) { text += piece }
                 }
                 onEvent(.reply(notice))
-                onEvent(.problem("The model called the tool “\(call.name)”, which Agent does not have. It was told so, and the conversation goes on."))
+                // TRANSLATORS: %s is the name of a tool the model asked for.
+                onEvent(.problem(tr("The model called the tool “%s”, which Agent does not have. It was told so, and the conversation goes on.", call.name)))
             }
             let offset = replyText.withLock { $0.utf8.count }
             answered = []

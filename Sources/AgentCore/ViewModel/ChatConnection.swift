@@ -99,7 +99,8 @@ public final class ChatConnection {
         case .profile(let profile, _, _):
             profile.name
         case .local:
-            "on this computer"
+            // TRANSLATORS: where the model runs, in the window's header, in place of a server's name.
+            tr("on this computer")
         }
     }
 
@@ -134,8 +135,9 @@ public final class ChatConnection {
     /// have no vision encoder. A remote model's abilities are its server's to say.
     public func checkCanRead(_ files: [AttachedFile]) throws(AttachedFile.Refusal) {
         guard isLocal, let image = files.first(where: { $0.kind == .image }) else { return }
-        throw AttachedFile.Refusal(description: "the local model (\(modelName)) reads text only and cannot see “\(image.name)”. "
-            + "Remove the image, or choose a server with a vision model in Preferences.")
+        // TRANSLATORS: %1$s is a model's name, %2$s an image file's name.
+        throw AttachedFile.Refusal(description: tr("the local model (%1$s) reads text only and cannot see “%2$s”. Remove the image, or choose a server with a vision model in Preferences.",
+                                                   modelName, image.name))
     }
 
     /// A backend ready for a request; for the local model this starts the server if needed.
@@ -164,8 +166,18 @@ public final class ChatConnection {
         guard case .local(let server) = source, Self.mayBeACrash(error), let end = await server.takeUnexpectedEnd() else {
             return error
         }
-        return ChatError.localModel("The local model (llama-server) stopped while answering: it \(end). "
-            + "The reply so far is kept; your next message starts it again. Its log: \(server.logFile.path)")
+        let log = server.logFile.path
+        switch end {
+        case .exited(let status):
+            // TRANSLATORS: %1$s is an exit status (a number), %2$s a file's path.
+            return ChatError.localModel(tr("The local model (llama-server) stopped while answering: it exited with status %1$s. The reply so far is kept; your next message starts it again. Its log: %2$s", String(status), log))
+        case .killed(let signal):
+            // TRANSLATORS: %1$s is a signal's number, %2$s a file's path.
+            return ChatError.localModel(tr("The local model (llama-server) stopped while answering: it was killed by signal %1$s. The reply so far is kept; your next message starts it again. Its log: %2$s", String(signal), log))
+        case .stopped:
+            // TRANSLATORS: %s is a file's path.
+            return ChatError.localModel(tr("The local model (llama-server) stopped while answering. The reply so far is kept; your next message starts it again. Its log: %s", log))
+        }
     }
 
     /// Whether a dying server could have caused `error` (the stream or connection broke).

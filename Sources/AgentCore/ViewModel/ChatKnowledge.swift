@@ -67,7 +67,7 @@ public final class ChatKnowledge {
         switch result {
         case .success(let passages): return passages
         case .failure(let error):
-            onProblem?("The knowledge folders could not be searched: \(ChatError.describe(error))")
+            onProblem?(tr("The knowledge folders could not be searched: %s", ChatError.describe(error)))
             return []
         }
     }
@@ -82,7 +82,7 @@ public final class ChatKnowledge {
         do {
             index = try KnowledgeIndex(file: indexFile)
         } catch {
-            onProblem?("The knowledge index could not be opened: \(ChatError.describe(error))")
+            onProblem?(tr("The knowledge index could not be opened: %s", ChatError.describe(error)))
         }
         return index
     }
@@ -105,7 +105,7 @@ public final class ChatKnowledge {
                 }.value
                 relay.flush()
                 if case .failure(let error) = result {
-                    onProblem?("Could not index “\(folder.path)”: \(ChatError.describe(error))")
+                    onProblem?(tr("Could not index “%1$s”: %2$s", folder.path, ChatError.describe(error)))
                 }
             }
             indexing = nil

@@ -8,7 +8,7 @@ extension ChatLibrary {
         do {
             return try store.presets()
         } catch {
-            viewModel.status.report("Could not read the presets: \(ChatError.describe(error))")
+            viewModel.status.report(tr("Could not read the presets: %s", ChatError.describe(error)))
             return []
         }
     }
@@ -39,7 +39,7 @@ extension ChatLibrary {
         do {
             try body(store)
         } catch {
-            viewModel.status.report("Could not change the presets: \(ChatError.describe(error))")
+            viewModel.status.report(tr("Could not change the presets: %s", ChatError.describe(error)))
             return false
         }
         notify(.presets)

@@ -146,7 +146,7 @@ public final class ChatLibrary {
             searchResults = text.trimmedSpaces.isEmpty ? [] : try store.search(text)
         } catch {
             searchResults = []
-            viewModel.status.report("Could not search your chats: \(ChatError.describe(error))")
+            viewModel.status.report(tr("Could not search your chats: %s", ChatError.describe(error)))
         }
         notify(.searchResults)
     }
@@ -198,7 +198,7 @@ public final class ChatLibrary {
             try body(store)
             return true
         } catch {
-            viewModel.status.report("Could not change your chats: \(ChatError.describe(error))")
+            viewModel.status.report(tr("Could not change your chats: %s", ChatError.describe(error)))
             return false
         }
     }

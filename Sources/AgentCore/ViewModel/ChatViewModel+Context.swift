@@ -19,8 +19,9 @@ extension ChatViewModel {
             do {
                 messages = Conversation(messages: try pager.stored(before: first.id, limit: 400)).context() + messages
             } catch {
-                status.report("Could not read the chat's earlier messages; this request carries only the recent ones: "
-                              + ChatError.describe(error))
+                // TRANSLATORS: %s is the reason.
+                status.report(tr("Could not read the chat's earlier messages; this request carries only the recent ones: %s",
+                                 ChatError.describe(error)))
             }
         }
         var context = ContextWindow.select(messages, systemPrompt: settings.systemPrompt, budget: budget)

@@ -52,7 +52,7 @@ public final class ChatViewModel {
     }
 
     /// The placeholder the entry shows.
-    public let instruction = "Type a message…"
+    public let instruction = tr("Type a message…")
     /// Files attached to the message being written.
     public let files = ComposerFiles()
     /// The folders the chat asks about.
@@ -173,7 +173,8 @@ public final class ChatViewModel {
             try AttachmentMessage.check(userMessage, budget: requestBudget)
             try connection.checkCanRead(userMessage.attachments)
         } catch {
-            status.report("Not sent: \(error.description)")
+            // TRANSLATORS: a message was not sent; %s is why.
+            status.report(tr("Not sent: %s", error.description))
             return
         }
         var message = userMessage
@@ -288,7 +289,7 @@ public final class ChatViewModel {
         guard generation == self.generation else { return }
         if noticeMissingModel(explained, on: connection) { return }
         let sentImages = conversation.messages.last { $0.role == .user }?.attachments.contains { $0.kind == .image } == true
-        status.report(ChatError.describe(explained) + (sentImages ? "\n\nThis model may not accept images." : ""))
+        status.report(ChatError.describe(explained) + (sentImages ? "\n\n" + tr("This model may not accept images.") : ""))
     }
 
     /// Applies a batch of turn events (on the main actor) with one change notification.

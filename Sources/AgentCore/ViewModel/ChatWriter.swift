@@ -102,6 +102,7 @@ public final class ChatWriter {
 
     /// What the user is told when a write fails.
     nonisolated static func failure(_ error: any Error) -> String {
-        "Could not save the chat: \(ChatError.describe(error)). What the window shows may not all be kept."
+        // TRANSLATORS: %s is the reason.
+        tr("Could not save the chat: %s. What the window shows may not all be kept.", ChatError.describe(error))
     }
 }

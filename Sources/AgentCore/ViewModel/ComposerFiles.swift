@@ -64,7 +64,8 @@ public final class ComposerFiles {
                 reading -= 1
                 switch result {
                 case .success(let file): items.append(file)
-                case .failure(let refusal): onRefusal?("Cannot attach: \(refusal.description)")
+                // TRANSLATORS: %s is why a file is not attached.
+                case .failure(let refusal): onRefusal?(tr("Cannot attach: %s", refusal.description))
                 }
                 onChange?()
             }

@@ -57,9 +57,9 @@ struct RuntimeInstallerTests {
     @Test("A progress line gives its percentage and phase; other lines give nothing")
     func parsesProgressLines() {
         #expect(RuntimeInstallProgress.parse("PROGRESS 45 Building llama.cpp") == RuntimeInstallProgress(percent: 45, phase: "Building llama.cpp"))
-        #expect(RuntimeInstallProgress.parse("PROGRESS 45 Building llama.cpp")?.description == "Building llama.cpp — 45 %")
+        #expect(RuntimeInstallProgress.parse("PROGRESS 45 Building llama.cpp")?.description == "Building llama.cpp — 45%")
         #expect(RuntimeInstallProgress.parse("PROGRESS 140 Done")?.percent == 100)
-        #expect(RuntimeInstallProgress.parse("PROGRESS 7")?.description == "7 %")
+        #expect(RuntimeInstallProgress.parse("PROGRESS 7")?.description == "7%")
         #expect(RuntimeInstallProgress.parse("PROGRESS many Building") == nil)
         #expect(RuntimeInstallProgress.parse("[ 45%] Building CXX object") == nil)
         #expect(RuntimeInstallProgress.parse("") == nil)

@@ -12,7 +12,7 @@ public enum OllamaModelError: Error, Sendable, Equatable, LocalizedError {
         case .ollama(let message):
             return message
         case .pullEnded(let model):
-            return "The download of “\(model)” ended before Ollama said it was complete."
+            return tr("The download of “%s” ended before Ollama said it was complete.", model)
         }
     }
 

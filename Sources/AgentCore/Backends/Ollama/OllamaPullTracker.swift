@@ -13,7 +13,7 @@ struct OllamaPullTracker {
     /// an `{"error": …}` line throws Ollama's message.
     mutating func read(_ line: JSONValue, at time: ContinuousClock.Instant) throws(OllamaModelError) -> OllamaPullProgress? {
         if let error = line["error"], !error.isNull {
-            throw .ollama(ServerErrorBody.message(in: error) ?? "Ollama reported an error without a message.")
+            throw .ollama(ServerErrorBody.message(in: error) ?? tr("Ollama reported an error without a message."))
         }
         guard let status = line["status"]?.stringValue else { return nil }
         if status == "success" { succeeded = true }

@@ -35,7 +35,7 @@ public struct OllamaStreamDecoder: ReplyStreamDecoder {
         if !reader.serverErrors.isEmpty { return .failed(message: reader.serverErrors.joined(separator: "\n")) }
         if reader.sawDone { return .complete(toolCalls: reader.toolCalls) }
         if !reader.sawContent, reader.toolCalls.isEmpty, let firstMalformedLine {
-            return .failed(message: "The server sent data that is not an Ollama chat stream:\n\(firstMalformedLine)")
+            return .failed(message: tr("The server sent data that is not an Ollama chat stream:\n%s", firstMalformedLine))
         }
         return .cutOff
     }

@@ -47,7 +47,7 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
         if !serverErrors.isEmpty { return .failed(message: serverErrors.joined(separator: "\n")) }
         if sawDone || finishReason != nil { return .complete(toolCalls: toolCalls) }
         if !sawText, pendingCalls.isEmpty, let firstMalformedPayload {
-            return .failed(message: "The server sent data that is not a chat completion:\n\(firstMalformedPayload)")
+            return .failed(message: tr("The server sent data that is not a chat completion:\n%s", firstMalformedPayload))
         }
         return .cutOff
     }

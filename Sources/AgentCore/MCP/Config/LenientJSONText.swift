@@ -10,7 +10,8 @@ enum LenientJSONText {
         do {
             return try JSONParser.parse(bytes)
         } catch {
-            throw MCPConfigError("This is not JSON: \(error.reason) at \(location(of: error.offset, in: bytes)).")
+            // TRANSLATORS: %1$s is what is wrong ("unexpected character", in English), %2$s where ("line 3, column 7").
+            throw MCPConfigError(tr("This is not JSON: %1$s at %2$s.", error.reason, location(of: error.offset, in: bytes)))
         }
     }
 
@@ -19,7 +20,8 @@ enum LenientJSONText {
         let line = before.count(where: { $0 == UInt8(ascii: "\n") }) + 1
         let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
         let column = String(decoding: bytes[lineStart..<before.endIndex], as: UTF8.self).count + 1
-        return "line \(line), column \(column)"
+        // TRANSLATORS: a place in a text; %1$s and %2$s are numbers.
+        return tr("line %1$s, column %2$s", UserLocale.number(line), UserLocale.number(column))
     }
 
     private static func blankCommentsAndTrailingCommas(_ bytes: inout [UInt8]) {

@@ -16,7 +16,8 @@ extension MCPConfigDocument {
         do {
             bytes = try Data(contentsOf: url)
         } catch {
-            throw MCPConfigError("Could not read \(url.path): \(error).")
+            // TRANSLATORS: %1$s is a file's path, %2$s the system's reason.
+            throw MCPConfigError(tr("Could not read %1$s: %2$s.", url.path, String(describing: error)))
         }
         do throws(MCPConfigError) {
             return try MCPConfigDocument(parsing: String(decoding: bytes, as: UTF8.self))
@@ -31,18 +32,20 @@ extension MCPConfigDocument {
         do {
             try PrivateFiles.makeDirectory(folder)
         } catch {
-            throw MCPConfigError("Could not create the folder \(folder.path): \(error).")
+            // TRANSLATORS: %1$s is a folder's path, %2$s the system's reason.
+            throw MCPConfigError(tr("Could not create the folder %1$s: %2$s.", folder.path, String(describing: error)))
         }
         let temporary = folder.appending(path: ".\(url.lastPathComponent).\(UUID().uuidString.lowercased()).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw MCPConfigError("Could not save \(url.path): \(Self.systemError()).") }
+        guard descriptor >= 0 else { throw MCPConfigError(tr("Could not save %1$s: %2$s.", url.path, Self.systemError())) }
         fchmod(descriptor, 0o600)  // whatever the umask
         var failure = FileDescriptorWriting.writeAll(Array(text.utf8), to: descriptor) == 0 && fsync(descriptor) == 0 ? nil : Self.systemError()
         close(descriptor)
         if failure == nil, rename(temporary.path, url.path) != 0 { failure = Self.systemError() }
         if let failure {
             unlink(temporary.path)
-            throw MCPConfigError("Could not save \(url.path): \(failure).")
+            // TRANSLATORS: %1$s is a file's path, %2$s the system's reason.
+            throw MCPConfigError(tr("Could not save %1$s: %2$s.", url.path, String(describing: failure)))
         }
     }
 

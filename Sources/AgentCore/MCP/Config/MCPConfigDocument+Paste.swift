@@ -21,15 +21,17 @@ extension MCPConfigDocument {
     }
 
     private static func serverEntries(in value: JSONValue) throws(MCPConfigError) -> [(name: String, entry: JSONValue)] {
-        let expected = "expected \"mcpServers\": {…}, \"servers\": {…}, or a server with a \"command\" or a \"url\"."
-        guard value.objectValue != nil else { throw MCPConfigError("No MCP server found in it: \(expected)") }
+        // TRANSLATORS: the JSON keys in quotes are not translated.
+        let expected = tr("No MCP server found in it: expected \"mcpServers\": {…}, \"servers\": {…}, or a server with a \"command\" or a \"url\".")
+        guard value.objectValue != nil else { throw MCPConfigError(expected) }
         let container = value["mcp"].flatMap { mcp in serversKey(in: mcp).map { (key: $0, value: mcp) } }
             ?? serversKey(in: value).map { (key: $0, value: value) }
         if let container {
             guard let members = container.value[container.key]?.objectValue else {
-                throw MCPConfigError("“\(container.key)” must be an object of servers by name.")
+                // TRANSLATORS: %s is a key of the configuration, "mcpServers".
+                throw MCPConfigError(tr("“%s” must be an object of servers by name.", container.key))
             }
-            guard !members.isEmpty else { throw MCPConfigError("No MCP server found in it: “\(container.key)” is empty.") }
+            guard !members.isEmpty else { throw MCPConfigError(tr("No MCP server found in it: “%s” is empty.", container.key)) }
             return members.map { ($0.key, $0.value) }
         }
         if isServer(value) { return [(MCPServerNaming.name(for: value), value)] }
@@ -37,7 +39,7 @@ extension MCPConfigDocument {
            members.contains(where: { isServer($0.value) }) {
             return members.map { ($0.key, $0.value) }
         }
-        throw MCPConfigError("No MCP server found in it: \(expected)")
+        throw MCPConfigError(expected)
     }
 
     private static func isServer(_ value: JSONValue) -> Bool {

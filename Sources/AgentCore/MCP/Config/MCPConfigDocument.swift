@@ -19,10 +19,11 @@ public struct MCPConfigDocument: Sendable, Equatable {
         }
         let value = try LenientJSONText.parse(text)
         guard value.objectValue != nil else {
-            throw MCPConfigError("The MCP configuration must be a JSON object, such as {\"mcpServers\": {…}}.")
+            throw MCPConfigError(tr("The MCP configuration must be a JSON object, such as {\"mcpServers\": {…}}."))
         }
         if let key = Self.serversKey(in: value), value[key]?.objectValue == nil {
-            throw MCPConfigError("“\(key)” must be an object of servers by name, such as {\"\(key)\": {\"time\": {\"command\": \"uvx\", …}}}.")
+            // TRANSLATORS: %1$s and %2$s are the same key of the configuration, "mcpServers"; the JSON is not translated.
+            throw MCPConfigError(tr("“%1$s” must be an object of servers by name, such as {\"%2$s\": {\"time\": {\"command\": \"uvx\", …}}}.", key, key))
         }
         json = value
     }

@@ -18,7 +18,7 @@ public enum MCPKeyringHeaders {
             return
         }
         let json = JSONValue.object(headers.map { ($0.name, .string($0.value)) })
-        await secrets.store(APIKey(json.serialized), for: keyringID(server), label: "Agent: headers for the MCP server \(server)")
+        await secrets.store(APIKey(json.serialized), for: keyringID(server), label: tr("Agent: headers for the MCP server %s", server))
     }
 
     public static func remove(for server: String, in secrets: SecretStore) async {

@@ -53,17 +53,17 @@ public struct MCPServerForm: Equatable, Sendable {
     /// The entry for `mcp.json` and the headers for the keyring.
     public func entry(taken: [String] = []) throws(Problem) -> (name: String, entry: JSONValue, secretHeaders: [MCPServerConfig.Variable]) {
         let name = name.trimmed
-        guard !name.isEmpty else { throw Problem(field: .name, message: "Give the server a name.") }
-        guard !taken.contains(name) else { throw Problem(field: .name, message: "There is already a server named “\(name)”.") }
+        guard !name.isEmpty else { throw Problem(field: .name, message: tr("Give the server a name.")) }
+        guard !taken.contains(name) else { throw Problem(field: .name, message: tr("There is already a server named “%s”.", name)) }
         let target = commandOrURL.trimmed
         guard !target.isEmpty else {
-            throw Problem(field: .commandOrURL, message: "Type the command that starts the server, or its URL.")
+            throw Problem(field: .commandOrURL, message: tr("Type the command that starts the server, or its URL."))
         }
         if isURL {
             let rest = target.drop { $0 != ":" }.dropFirst(3)
             guard let host = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first, !host.isEmpty,
                   !target.contains(where: \.isWhitespace) else {
-                throw Problem(field: .commandOrURL, message: "The URL needs a host, such as https://example.com/mcp.")
+                throw Problem(field: .commandOrURL, message: tr("The URL needs a host, such as https://example.com/mcp."))
             }
             let (plain, secret) = try splitHeaders()
             var members: [(key: String, value: JSONValue)] = [("url", .string(target))]
@@ -71,12 +71,13 @@ public struct MCPServerForm: Equatable, Sendable {
             return (name, .object(members), secret)
         }
         guard let words = Self.words(target), let command = words.first else {
-            throw Problem(field: .commandOrURL, message: "A quote in the command is not closed.")
+            throw Problem(field: .commandOrURL, message: tr("A quote in the command is not closed."))
         }
         guard let more = Self.words(arguments) else {
-            throw Problem(field: .arguments, message: "A quote in the arguments is not closed.")
+            throw Problem(field: .arguments, message: tr("A quote in the arguments is not closed."))
         }
-        let variables = try lines(of: environment, field: .environment, separator: "=", example: "NAME=value")
+        // TRANSLATORS: how an environment variable is written in the form; NAME and value are placeholders.
+        let variables = try lines(of: environment, field: .environment, separator: "=", example: tr("NAME=value"))
         var members: [(key: String, value: JSONValue)] = [("command", .string(command))]
         let allArguments = Array(words.dropFirst()) + more
         if !allArguments.isEmpty { members.append(("args", .array(allArguments.map(JSONValue.string)))) }
@@ -87,7 +88,8 @@ public struct MCPServerForm: Equatable, Sendable {
     /// The headers to write in the file, and those whose values are secrets (the
     /// Authorization field's among them).
     private func splitHeaders() throws(Problem) -> (plain: [MCPServerConfig.Variable], secret: [MCPServerConfig.Variable]) {
-        var all = try lines(of: headers, field: .headers, separator: ":", example: "Name: value")
+        // TRANSLATORS: how an HTTP header is written in the form; Name and value are placeholders.
+        var all = try lines(of: headers, field: .headers, separator: ":", example: tr("Name: value"))
         let authorization = authorization.trimmed
         if !authorization.isEmpty {
             all.removeAll { $0.name.lowercased() == "authorization" }
@@ -105,7 +107,8 @@ public struct MCPServerForm: Equatable, Sendable {
             if line.isEmpty { continue }
             guard let split = line.firstIndex(of: separator), case let key = String(line[..<split]).trimmed, !key.isEmpty,
                   !key.contains(where: \.isWhitespace) else {
-                throw Problem(field: field, message: "Line \(number + 1): write it as \(example).")
+                // TRANSLATORS: %1$s is a line's number, %2$s an example ("NAME=value").
+                throw Problem(field: field, message: tr("Line %1$s: write it as %2$s.", UserLocale.number(number + 1), example))
             }
             variables.append(.init(name: key, value: String(line[line.index(after: split)...]).trimmed))
         }

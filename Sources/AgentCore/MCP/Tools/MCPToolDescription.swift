@@ -37,9 +37,11 @@ public struct MCPToolDescription: Sendable, Equatable {
     public var hints: [String] {
         guard let annotations else { return [] }
         var hints: [String] = []
-        if annotations["readOnlyHint"]?.boolValue == true { hints.append("says it only reads") }
-        else if annotations["destructiveHint"]?.boolValue == true { hints.append("says it may change or delete things") }
-        if annotations["openWorldHint"]?.boolValue == true { hints.append("says it reaches outside services") }
+        // TRANSLATORS: what an MCP server says of one of its tools; each completes "The server %s." and
+        // "(the server %s)".
+        if annotations["readOnlyHint"]?.boolValue == true { hints.append(tr("says it only reads")) }
+        else if annotations["destructiveHint"]?.boolValue == true { hints.append(tr("says it may change or delete things")) }
+        if annotations["openWorldHint"]?.boolValue == true { hints.append(tr("says it reaches outside services")) }
         return hints
     }
 }
