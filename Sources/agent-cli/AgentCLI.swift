@@ -6,72 +6,60 @@ import Synchronization
 /// non-zero exit status; whatever text arrived is still printed.
 @main
 struct AgentCLI {
-    static let usage = """
-        Usage: agent-cli [OPTIONS] [PROMPT...]
-        Sends PROMPT (or standard input when no words are given) and prints the reply as it streams.
-
-        \(LaunchOptions.optionsHelp)
-
-        Stored chats (the app's own, in $XDG_DATA_HOME/\(AppIdentity.applicationID)/chats.sqlite):
-          --chat ID|new       continue a stored chat on the branch it shows, or start one (its id goes to stderr);
-                              the turn is saved
-          --regenerate        with --chat ID and no prompt: answer the chat's last question again; the new reply is
-                              kept beside the old one and its branch is shown from then on
-          --edit MESSAGE_ID   with --chat ID: the prompt becomes a new version of that message of yours (its files
-                              kept, --attach adds more), answered with the chat up to it; its branch is shown from then on
-          --system TEXT       the system prompt
-          --preset NAME       start from a preset's settings (with --chat new, or for one prompt); options given win
-          --list-presets      print the presets: NAME<TAB>what they set
-                              A new chat keeps --system, --temperature, --max-tokens, --model, --no-tools and --preset as
-                              its settings; an existing chat asks with its own (the model chosen for it too), which
-                              --system, --temperature and --max-tokens change (as the window's settings do), while
-                              --model and --no-tools hold for that turn alone. Without --chat they hold for one prompt.
-          --list-chats        print the chats: id, last use, title
-          --export ID|all     print a chat (or all chats) …
-          --format md|json    … as Markdown (the default; one chat, the branch shown) or JSON (imports back exactly;
-                              every branch, each message's id and parent)
-          --import FILE       add the chats in a JSON export
-
-        Models and servers:
-          --discover          print the model servers running on this computer (127.0.0.1 and ::1, the usual ports):
-                              URL<TAB>PROTOCOL<TAB>MODEL[,MODEL…]; nothing when none is found
-          --list-models       print the models of --server (with --protocol), or of the local runtime, one a line
-
-        MCP servers (tools from the Model Context Protocol; nothing is read unless asked):
-          --mcp-config FILE   use the servers in FILE ({"mcpServers": {...}} as Claude Desktop, Cursor, VS Code write it);
-                              they start without asking
-          --mcp               use the app's own servers ($XDG_CONFIG_HOME/\(AppIdentity.applicationID)/mcp.json)
-          --list-tools        print the tools the model would get: NAME<TAB>SOURCE<TAB>DESCRIPTION
-          --tools NAME[,NAME…]  offer the model only these tools (a small model copes with few)
-          --allow-tools all|NAME[,NAME…]   approve these tool calls ahead (without a terminal, others are refused)
-          --call-tool NAME [--arguments JSON] [--repeat N]   call one tool yourself and print its result
-                              (with --repeat, each call's time in microseconds goes to stderr)
-
-        Files:
-          --attach FILE       send FILE with the message: the text of a text, code or PDF file, fenced and named, or an
-                              image (PNG, JPEG, WebP, GIF) for a vision model; repeatable. A file that cannot be
-                              attached, or does not fit the context budget, stops agent-cli with status 2 before
-                              anything is sent.
-          --knowledge DIR     ask about the files in DIR: it is indexed (only what changed since the last run) and the
-                              best passages go with the question; repeatable. The sources go to stderr as
-                              "sources: FILE[, FILE…]".
-          --passages          print the passages --knowledge finds for the prompt (and how long finding them took, on
-                              stderr), and send nothing
-
-        Reasoning models:
-          --show-reasoning    write the model's thinking to stderr as it streams (stdout has the answer alone)
-
-        Ollama's models (the server is spoken to as Ollama; --server defaults to \(CLIOllama.defaultServer)):
-          --pull NAME         download the model NAME onto the server (qwen3:4b, say); progress with a percentage on stderr
-          --delete NAME       delete the model NAME from the server
-                              Errors are Ollama's own words; exit status 1 on failure, 130 when interrupted.
-
-        Tool calls are shown on stderr. Exit status: 0 on a complete reply, 1 on any failure,
-        2 on a usage error, 130 when interrupted.
-        """
+    /// `--help`: each option's line, or paragraph, translated on its own.
+    static var usage: String {
+        [
+            // TRANSLATORS: agent-cli --help. Keep the options (--chat ID|new …), file names and the formats
+            // (NAME<TAB>…) as they are, and each description in its column.
+            tr("Usage: agent-cli [OPTIONS] [PROMPT...]\nSends PROMPT (or standard input when no words are given) and prints the reply as it streams."),
+            "",
+            LaunchOptions.optionsHelp,
+            "",
+            tr("Stored chats (the app's own, in $XDG_DATA_HOME/%s/chats.sqlite):", AppIdentity.applicationID),
+            tr("  --chat ID|new       continue a stored chat on the branch it shows, or start one (its id goes to stderr);\n                      the turn is saved"),
+            tr("  --regenerate        with --chat ID and no prompt: answer the chat's last question again; the new reply is\n                      kept beside the old one and its branch is shown from then on"),
+            tr("  --edit MESSAGE_ID   with --chat ID: the prompt becomes a new version of that message of yours (its files\n                      kept, --attach adds more), answered with the chat up to it; its branch is shown from then on"),
+            tr("  --system TEXT       the system prompt"),
+            tr("  --preset NAME       start from a preset's settings (with --chat new, or for one prompt); options given win"),
+            tr("  --list-presets      print the presets: NAME<TAB>what they set"),
+            tr("                      A new chat keeps --system, --temperature, --max-tokens, --model, --no-tools and --preset as\n                      its settings; an existing chat asks with its own (the model chosen for it too), which\n                      --system, --temperature and --max-tokens change (as the window's settings do), while\n                      --model and --no-tools hold for that turn alone. Without --chat they hold for one prompt."),
+            tr("  --list-chats        print the chats: id, last use, title"),
+            tr("  --export ID|all     print a chat (or all chats) …"),
+            tr("  --format md|json    … as Markdown (the default; one chat, the branch shown) or JSON (imports back exactly;\n                      every branch, each message's id and parent)"),
+            tr("  --import FILE       add the chats in a JSON export"),
+            "",
+            tr("Models and servers:"),
+            tr("  --discover          print the model servers running on this computer (127.0.0.1 and ::1, the usual ports):\n                      URL<TAB>PROTOCOL<TAB>MODEL[,MODEL…]; nothing when none is found"),
+            tr("  --list-models       print the models of --server (with --protocol), or of the local runtime, one a line"),
+            "",
+            tr("MCP servers (tools from the Model Context Protocol; nothing is read unless asked):"),
+            tr("  --mcp-config FILE   use the servers in FILE ({\"mcpServers\": {...}} as Claude Desktop, Cursor, VS Code write it);\n                      they start without asking"),
+            tr("  --mcp               use the app's own servers ($XDG_CONFIG_HOME/%s/mcp.json)", AppIdentity.applicationID),
+            tr("  --list-tools        print the tools the model would get: NAME<TAB>SOURCE<TAB>DESCRIPTION"),
+            tr("  --tools NAME[,NAME…]  offer the model only these tools (a small model copes with few)"),
+            tr("  --allow-tools all|NAME[,NAME…]   approve these tool calls ahead (without a terminal, others are refused)"),
+            tr("  --call-tool NAME [--arguments JSON] [--repeat N]   call one tool yourself and print its result\n                      (with --repeat, each call's time in microseconds goes to stderr)"),
+            "",
+            tr("Files:"),
+            tr("  --attach FILE       send FILE with the message: the text of a text, code or PDF file, fenced and named, or an\n                      image (PNG, JPEG, WebP, GIF) for a vision model; repeatable. A file that cannot be\n                      attached, or does not fit the context budget, stops agent-cli with status 2 before\n                      anything is sent."),
+            tr("  --knowledge DIR     ask about the files in DIR: it is indexed (only what changed since the last run) and the\n                      best passages go with the question; repeatable. The sources go to stderr as\n                      \"sources: FILE[, FILE…]\"."),
+            tr("  --passages          print the passages --knowledge finds for the prompt (and how long finding them took, on\n                      stderr), and send nothing"),
+            "",
+            tr("Reasoning models:"),
+            tr("  --show-reasoning    write the model's thinking to stderr as it streams (stdout has the answer alone)"),
+            "",
+            tr("Ollama's models (the server is spoken to as Ollama; --server defaults to %s):", CLIOllama.defaultServer),
+            tr("  --pull NAME         download the model NAME onto the server (qwen3:4b, say); progress with a percentage on stderr"),
+            tr("  --delete NAME       delete the model NAME from the server"),
+            tr("                      Errors are Ollama's own words; exit status 1 on failure, 130 when interrupted."),
+            "",
+            tr("Tool calls are shown on stderr. Exit status: 0 on a complete reply, 1 on any failure,\n2 on a usage error, 130 when interrupted."),
+        ].joined(separator: "\n")
+    }
 
     @MainActor
     static func main() async {
+        Localization.setUp()
         let options: LaunchOptions
         do {
             options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()), acceptsWords: true)
@@ -109,7 +97,7 @@ struct AgentCLI {
         do {
             settings = try SettingsStore()
         } catch {
-            writeError("agent-cli: error: \(error)")
+            writeFailure("\(error)")
             exit(1)
         }
         do {
@@ -134,7 +122,7 @@ struct AgentCLI {
         do {
             setup = try CLIChatSetup(options, defaultPrompt: settings.systemPrompt)
         } catch {
-            writeError("agent-cli: error: \(ChatError.describe(error))")
+            writeFailure(ChatError.describe(error))
             exit(1)
         }
         let point = question(options, setup: setup, budget: settings.contextBudget)
@@ -153,7 +141,7 @@ struct AgentCLI {
             connection = ChatConnection(localServer: LocalModelServer(), options: options.generation, toolbox: toolbox, mcp: mcp)
         }
         connection = CLIChatModel.choosing(chatSettings.model, for: connection, options: options, settings: settings)
-        if connection.isLocal { writeError("agent-cli: using the local model \(connection.modelName)") }
+        if connection.isLocal { writeError("agent-cli: " + tr("using the local model %s", connection.modelName)) }
         connection.onlyTools = options.onlyTools
         if let mcp { await CLIServers.start(mcp) }
 
@@ -165,7 +153,7 @@ struct AgentCLI {
                 stored = nil
             }
         } catch {
-            writeError("agent-cli: error: \(ChatError.describe(error))")
+            writeFailure(ChatError.describe(error))
             await mcp?.hub.stopAll()
             exit(1)
         }
@@ -206,7 +194,7 @@ struct AgentCLI {
         await connection.shutdownAndWait()
         await mcp?.hub.stopAll()
         if let failure, !(failure is CancellationError) {
-            writeError("agent-cli: error: \(ChatError.describe(failure))")
+            writeFailure(ChatError.describe(failure))
             exit(1)
         }
         if printer.hadProblems || stored?.hadSaveFailure == true { exit(1) }
@@ -220,7 +208,7 @@ struct AgentCLI {
             if let file = options.importFile {
                 let text = String(decoding: try Data(contentsOf: URL(filePath: file)), as: UTF8.self)
                 let imported = try store.importChats(ChatArchive.parse(text))
-                print("imported \(imported.count) chat\(imported.count == 1 ? "" : "s")")
+                print(trn("imported %d chat", "imported %d chats", imported.count))
             }
             if options.listPresets { try CLIPresets.list(store) }
             if options.listChats {
@@ -238,7 +226,7 @@ struct AgentCLI {
                 }
             }
         } catch {
-            writeError("agent-cli: error: \(ChatError.describe(error))")
+            writeFailure(ChatError.describe(error))
             exit(1)
         }
     }
@@ -260,7 +248,7 @@ struct AgentCLI {
         do {
             if options.regenerate, let chat, let store { return try CLIBranches.regenerate(in: chat, store: store) }
         } catch {
-            writeError("agent-cli: error: \(ChatError.describe(error))")
+            writeFailure(ChatError.describe(error))
             exit(1)
         }
         var prompt = options.words.joined(separator: " ")
@@ -269,13 +257,13 @@ struct AgentCLI {
         }
         prompt = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !prompt.isEmpty || !options.attachments.isEmpty else {
-            fail(usage: "no prompt: give it as words or on standard input")
+            fail(usage: tr("no prompt: give it as words or on standard input"))
         }
         let files: [AttachedFile]
         do {
             files = try options.attachments.map { (path) throws(AttachedFile.Refusal) in try AttachedFile.read(URL(filePath: path)) }
         } catch {
-            fail(usage: "cannot attach: \(error)")
+            fail(usage: tr("cannot attach: %s", "\(error)"))
         }
         let point: CLIBranches.Point
         do {
@@ -287,20 +275,26 @@ struct AgentCLI {
                     ?? CLIBranches.Point(history: [], question: message, isStored: false)
             }
         } catch {
-            writeError("agent-cli: error: \(ChatError.describe(error))")
+            writeFailure(ChatError.describe(error))
             exit(1)
         }
         do throws(AttachedFile.Refusal) {
             try AttachmentMessage.check(point.question, budget: budget)
         } catch {
-            fail(usage: "cannot attach: \(error)")
+            fail(usage: tr("cannot attach: %s", "\(error)"))
         }
         return point
     }
 
     static func fail(usage message: String) -> Never {
-        writeError("agent-cli: \(message)\nTry 'agent-cli --help'.")
+        writeError("agent-cli: \(message)\n" + tr("Try 'agent-cli --help'."))
         exit(2)
+    }
+
+    /// Writes "agent-cli: error: `message`" to stderr.
+    static func writeFailure(_ message: String) {
+        // TRANSLATORS: the start of agent-cli's error messages on stderr; %s is what went wrong.
+        writeError("agent-cli: " + tr("error: %s", message))
     }
 
     static func writeError(_ text: String) {

@@ -34,12 +34,15 @@ enum CLIBranches {
     /// the message had (as the window's edit keeps them) followed by `files`.
     static func edit(_ id: UUID, text: String, files: [AttachedFile], in chat: UUID, store: ChatStore) throws -> Point {
         guard let found = try store.message(id) else {
-            throw Refusal(message: "there is no message with id \(id.uuidString) (--export \(chat.uuidString) --format json shows them)")
+            // TRANSLATORS: %1$s is a message's id, %2$s a chat's id.
+            throw Refusal(message: tr("there is no message with id %1$s (--export %2$s --format json shows them)", id.uuidString, chat.uuidString))
         }
-        guard found.chat == chat else { throw Refusal(message: "message \(id.uuidString) is not in chat \(chat.uuidString)") }
+        // TRANSLATORS: %1$s is a message's id, %2$s a chat's id.
+        guard found.chat == chat else { throw Refusal(message: tr("message %1$s is not in chat %2$s", id.uuidString, chat.uuidString)) }
         let original = found.stored.message
         guard original.role == .user else {
-            throw Refusal(message: "message \(id.uuidString) is not one of yours: only a user message can be edited (--regenerate asks for a reply again)")
+            // TRANSLATORS: %s is a message's id.
+            throw Refusal(message: tr("message %s is not one of yours: only a user message can be edited (--regenerate asks for a reply again)", id.uuidString))
         }
         let question = ChatMessage(parentID: original.parentID, role: .user, text: text, state: .sending,
                                    attachments: original.attachments + files)
@@ -50,15 +53,16 @@ enum CLIBranches {
     /// The question of the last reply on the branch `chat` shows, to be answered again.
     static func regenerate(in chat: UUID, store: ChatStore) throws -> Point {
         guard let leaf = try store.currentLeaf(of: chat) else {
-            throw Refusal(message: "chat \(chat.uuidString) has no reply to regenerate")
+            // TRANSLATORS: %s is a chat's id.
+            throw Refusal(message: tr("chat %s has no reply to regenerate", chat.uuidString))
         }
         let branch = try store.branch(endingAt: leaf)
         guard branch.count >= 2, let reply = branch.last?.message, reply.role == .assistant else {
-            throw Refusal(message: "chat \(chat.uuidString) has no reply to regenerate: its last message is not a reply")
+            throw Refusal(message: tr("chat %s has no reply to regenerate: its last message is not a reply", chat.uuidString))
         }
         let asked = branch[branch.count - 2].message
         guard asked.role == .user, reply.parentID == asked.id else {
-            throw Refusal(message: "chat \(chat.uuidString) has no reply to regenerate: its last reply answers no message of yours")
+            throw Refusal(message: tr("chat %s has no reply to regenerate: its last reply answers no message of yours", chat.uuidString))
         }
         let history = Conversation(messages: branch.dropLast(2).map(\.message)).context()
         return Point(history: history, question: asked, isStored: true)

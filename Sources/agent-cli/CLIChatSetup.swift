@@ -22,13 +22,13 @@ struct CLIChatSetup {
     /// Why the chat options do not go together; nil when they do.
     static func usageProblem(_ options: LaunchOptions) -> String? {
         let existingChat = options.chat.flatMap(UUID.init(uuidString:)) != nil
-        if options.regenerate, options.editMessage != nil { return "--regenerate and --edit do not go together" }
+        if options.regenerate, options.editMessage != nil { return tr("--regenerate and --edit do not go together") }
         if options.regenerate || options.editMessage != nil, !existingChat {
-            return "--regenerate and --edit need --chat ID, a stored chat"
+            return tr("--regenerate and --edit need --chat ID, a stored chat")
         }
-        if options.regenerate, !options.words.isEmpty { return "--regenerate takes no prompt: it asks the chat's last question again" }
-        if options.regenerate, !options.attachments.isEmpty { return "--regenerate asks the question again as it was: no --attach" }
-        if options.preset != nil, existingChat { return "--preset starts a chat: use it with --chat new, or without --chat" }
+        if options.regenerate, !options.words.isEmpty { return tr("--regenerate takes no prompt: it asks the chat's last question again") }
+        if options.regenerate, !options.attachments.isEmpty { return tr("--regenerate asks the question again as it was: no --attach") }
+        if options.preset != nil, existingChat { return tr("--preset starts a chat: use it with --chat new, or without --chat") }
         return nil
     }
 

@@ -12,7 +12,7 @@ enum CLIKnowledge {
         for folder in folders {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                AgentCLI.fail(usage: "cannot ask about “\(folder)”: it is not a folder")
+                AgentCLI.fail(usage: tr("cannot ask about “%s”: it is not a folder", folder))
             }
             urls.append(URL(filePath: folder))
         }
@@ -20,20 +20,32 @@ enum CLIKnowledge {
             let index = try KnowledgeIndex()
             for url in urls {
                 let update = try index.update(url)
-                AgentCLI.writeError("agent-cli: \(url.path): \(update.indexed) files indexed, \(update.unchanged) unchanged, "
-                    + "\(update.removed) gone, \(update.skipped) not text")
+                let counts = [
+                    // TRANSLATORS: what indexing a knowledge folder did, in a list: "40 files indexed, 2 unchanged, 1 gone, 3 not text".
+                    trn("%d file indexed", "%d files indexed", update.indexed),
+                    // TRANSLATORS: files left as they were in the knowledge index.
+                    trn("%d unchanged", "%d unchanged", update.unchanged),
+                    // TRANSLATORS: files removed from the knowledge index: they are no longer in the folder.
+                    trn("%d gone", "%d gone", update.removed),
+                    // TRANSLATORS: files skipped by the knowledge index: they are not text.
+                    trn("%d not text", "%d not text", update.skipped),
+                ]
+                AgentCLI.writeError("agent-cli: \(url.path): " + counts.joined(separator: ", "))
             }
             let budget = KnowledgePrompt.budget(contextBudget: settings.contextBudget, share: settings.knowledgeShare)
             let started = ContinuousClock.now
             let passages = try index.passages(for: question, in: urls, tokenBudget: budget)
             let took = (ContinuousClock.now - started).components
             let elapsed = Double(took.seconds) * 1000 + Double(took.attoseconds) / 1e15
-            AgentCLI.writeError("agent-cli: \(passages.count) passages found in \(String(format: "%.2f", elapsed)) ms")
+            // TRANSLATORS: %s is a number of milliseconds, "3.25".
+            AgentCLI.writeError("agent-cli: " + trn("%d passage found in %s ms", "%d passages found in %s ms", passages.count,
+                                                    UserLocale.number(elapsed, fractionDigits: 2)))
             let sources = KnowledgeSource.unique(in: passages)
             if !sources.isEmpty { AgentCLI.writeError("sources: " + sources.map(\.reference).joined(separator: ", ")) }
             return passages
         } catch {
-            AgentCLI.writeError("agent-cli: error: the knowledge index: \(ChatError.describe(error))")
+            // TRANSLATORS: %s is why the knowledge index failed.
+            AgentCLI.writeFailure(tr("the knowledge index: %s", ChatError.describe(error)))
             exit(1)
         }
     }

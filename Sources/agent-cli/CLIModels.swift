@@ -20,7 +20,7 @@ enum CLIModels {
             for model in models { print(model) }
             return true
         } catch {
-            AgentCLI.writeError("agent-cli: error: \(ChatError.describe(error))")
+            AgentCLI.writeFailure(ChatError.describe(error))
             return false
         }
     }

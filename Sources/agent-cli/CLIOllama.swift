@@ -11,15 +11,15 @@ enum CLIOllama {
     /// Runs the pull or the delete the options ask for, then exits: 0 done, 1 failed, 130 interrupted.
     @MainActor
     static func run(_ options: LaunchOptions) async -> Never {
-        guard options.words.isEmpty else { AgentCLI.fail(usage: "--pull and --delete take no prompt") }
-        guard options.pullModel == nil || options.deleteModel == nil else { AgentCLI.fail(usage: "give --pull or --delete, not both") }
-        guard options.protocolKind != .llmtools else { AgentCLI.fail(usage: "--pull and --delete manage an Ollama server's models") }
+        guard options.words.isEmpty else { AgentCLI.fail(usage: tr("--pull and --delete take no prompt")) }
+        guard options.pullModel == nil || options.deleteModel == nil else { AgentCLI.fail(usage: tr("give --pull or --delete, not both")) }
+        guard options.protocolKind != .llmtools else { AgentCLI.fail(usage: tr("--pull and --delete manage an Ollama server's models")) }
         var ollama = options
         ollama.server = options.server ?? defaultServer
         ollama.protocolKind = .ollama
         let endpoint: ChatEndpoint
         do {
-            guard let named = try ollama.endpoint() else { AgentCLI.fail(usage: "--pull and --delete need a server") }
+            guard let named = try ollama.endpoint() else { AgentCLI.fail(usage: tr("--pull and --delete need a server")) }
             endpoint = named
         } catch {
             AgentCLI.fail(usage: error.message)
@@ -30,10 +30,12 @@ enum CLIOllama {
             if let name = options.pullModel {
                 try await manager.pull(name) { progress in line.show(progress) }
                 line.finish()
-                AgentCLI.writeError("agent-cli: pulled \(name)")
+                // TRANSLATORS: %s is the name of a model downloaded onto an Ollama server.
+                AgentCLI.writeError("agent-cli: " + tr("pulled %s", name))
             } else if let name = options.deleteModel {
                 try await manager.delete(name)
-                AgentCLI.writeError("agent-cli: deleted \(name)")
+                // TRANSLATORS: %s is the name of a model deleted from an Ollama server.
+                AgentCLI.writeError("agent-cli: " + tr("deleted %s", name))
             }
         }
         signal(SIGINT, SIG_IGN)
@@ -46,10 +48,11 @@ enum CLIOllama {
         case .success:
             exit(0)
         case .failure(is CancellationError):
-            AgentCLI.writeError("agent-cli: interrupted; the pull of \(options.pullModel ?? "the model") stopped")
+            // TRANSLATORS: %s is a model's name.
+            AgentCLI.writeError("agent-cli: " + tr("interrupted; the pull of %s stopped", options.pullModel ?? ""))
             exit(130)
         case .failure(let error):
-            AgentCLI.writeError("agent-cli: error: \(ChatError.describe(error))")
+            AgentCLI.writeFailure(ChatError.describe(error))
             exit(1)
         }
     }

@@ -7,7 +7,8 @@ enum CLIPresets {
         let name: String
         let names: [String]
         var errorDescription: String? {
-            "there is no preset “\(name)”; the presets are: \(names.joined(separator: ", "))"
+            // TRANSLATORS: %1$s is a preset's name, %2$s the presets' names, comma-separated.
+            tr("there is no preset “%1$s”; the presets are: %2$s", name, names.joined(separator: ", "))
         }
     }
 

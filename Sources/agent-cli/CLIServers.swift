@@ -12,7 +12,7 @@ enum CLIServers {
         if let path = options.mcpConfig {
             file = URL(filePath: path)
             guard FileManager.default.isReadableFile(atPath: path) else {
-                AgentCLI.fail(usage: "cannot read the MCP configuration “\(path)”")
+                AgentCLI.fail(usage: tr("cannot read the MCP configuration “%s”", path))
             }
         } else if options.useAppMCP {
             file = MCPConfigDocument.defaultLocation
@@ -23,7 +23,7 @@ enum CLIServers {
         do {
             document = try MCPConfigDocument.load(from: file)
         } catch {
-            AgentCLI.writeError("agent-cli: error: \(file.path): \(error)")
+            AgentCLI.writeFailure("\(file.path): \(error)")
             exit(1)
         }
         let (configs, problems) = document.servers(environment: ProcessInfo.processInfo.environment)
@@ -35,12 +35,13 @@ enum CLIServers {
         let hub = MCPHub(configs: configs.filter { !$0.disabled }, approver: TerminalToolApprover(allowance: allowance),
                          caFile: options.caFile) { config in
             if named || approvedLaunches.contains(config.launchFingerprint) { return true }
-            return await TerminalConsent.ask(
-                "The MCP server “\(config.name)” would run this command with your rights:\n  \(config.commandLine ?? "")\n"
-                    + launchDetails(config) + "Run it?",
-                refusal: "the MCP server “\(config.name)” was not started: its command has not been allowed in Agent and "
-                    + "there is no terminal to ask (name the file with --mcp-config to run its servers)",
-                offerAlways: false) != .deny
+            // TRANSLATORS: %1$s is an MCP server's name, %2$s the command it runs.
+            let question = tr("The MCP server “%1$s” would run this command with your rights:\n  %2$s", config.name, config.commandLine ?? "")
+                + "\n" + launchDetails(config) + tr("Run it?")
+            // TRANSLATORS: %s is an MCP server's name.
+            let refusal = tr("the MCP server “%s” was not started: its command has not been allowed in Agent and there is no terminal to ask (name the file with --mcp-config to run its servers)",
+                             config.name)
+            return await TerminalConsent.ask(question, refusal: refusal, offerAlways: false) != .deny
         }
         return MCPTools(hub: hub, disabled: named ? [] : settings.disabledMCPTools)
     }
@@ -49,8 +50,10 @@ enum CLIServers {
     private static func launchDetails(_ config: MCPServerConfig) -> String {
         guard case .stdio(_, _, let environment, let folder) = config.transport else { return "" }
         var lines = ""
-        if let folder { lines += "  in \(folder)\n" }
-        if !environment.isEmpty { lines += "  setting \(environment.map(\.name).joined(separator: ", "))\n" }
+        // TRANSLATORS: under a command the user is asked to run: the folder it runs in.
+        if let folder { lines += "  " + tr("in %s", folder) + "\n" }
+        // TRANSLATORS: under a command the user is asked to run: the environment variables it gets (their names).
+        if !environment.isEmpty { lines += "  " + tr("setting %s", environment.map(\.name).joined(separator: ", ")) + "\n" }
         return lines
     }
 
@@ -84,9 +87,10 @@ enum CLIServers {
         for server in hub.servers {
             switch server.status {
             case .failed(let reason), .exited(let reason):
-                AgentCLI.writeError("agent-cli: MCP server “\(server.config.name)” failed: \(reason)")
+                // TRANSLATORS: %1$s is an MCP server's name, %2$s why it failed.
+                AgentCLI.writeError("agent-cli: " + tr("MCP server “%1$s” failed: %2$s", server.config.name, reason))
             case .declined:
-                AgentCLI.writeError("agent-cli: MCP server “\(server.config.name)” was not started")
+                AgentCLI.writeError("agent-cli: " + tr("MCP server “%s” was not started", server.config.name))
             default:
                 break
             }
@@ -102,7 +106,7 @@ enum CLIServers {
             do {
                 arguments = try JSONParser.parse(text)
             } catch {
-                AgentCLI.fail(usage: "--arguments is not JSON: \(error)")
+                AgentCLI.fail(usage: tr("--arguments is not JSON: %s", "\(error)"))
             }
         }
         let everything = await allTools(toolbox, mcp)

@@ -21,7 +21,7 @@ final class StoredChat: Sendable {
 
     struct UnknownChat: Error, LocalizedError {
         let id: String
-        var errorDescription: String? { "there is no chat with id \(id) (see --list-chats)" }
+        var errorDescription: String? { tr("there is no chat with id %s (see --list-chats)", id) }
     }
 
     /// Saves the turn's question (unless it is stored already) and an empty reply below it, and
@@ -60,7 +60,8 @@ final class StoredChat: Sendable {
         let failed = saveFailed
         recorder = ReplyRecorder(store: store, chat: summary.id) { error in
             failed.happened.withLock { $0 = true }
-            AgentCLI.writeError("agent-cli: could not save the chat: \(ChatError.describe(error))")
+            // TRANSLATORS: %s is the reason.
+            AgentCLI.writeError("agent-cli: " + tr("could not save the chat: %s", ChatError.describe(error)))
         }
         lifecycle = ReplyLifecycle(userSeq: userSeq, replySeq: replySeq, recorder: recorder)
         history = point.history + [user]

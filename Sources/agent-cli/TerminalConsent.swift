@@ -18,7 +18,10 @@ enum TerminalConsent {
                 return Consent.deny
             }
             defer { try? tty.close() }
-            tty.write(Data((question + (offerAlways ? " [o]nce, [a]lways, [N]o: " : " [y]es, [N]o: ")).utf8))
+            // TRANSLATORS: the answers offered after a question on the terminal. The letters in brackets are what
+            // the user types, and agent-cli takes only these English answers (o, once, a, always, y, yes): keep them.
+            let answers = offerAlways ? tr("[o]nce, [a]lways, [N]o:") : tr("[y]es, [N]o:")
+            tty.write(Data((question + " " + answers + " ").utf8))
             var answer: [UInt8] = []
             while true {
                 let byte = tty.readData(ofLength: 1)
@@ -34,7 +37,7 @@ enum TerminalConsent {
     }
 
     static func askLocation() async -> Consent {
-        await ask("The model asks for your location (get_location). Share it?",
-                  refusal: "the model asked for your location; no terminal to ask, so it was refused (use --location LAT,LON)")
+        await ask(tr("The model asks for your location (get_location). Share it?"),
+                  refusal: tr("the model asked for your location; no terminal to ask, so it was refused (use --location LAT,LON)"))
     }
 }

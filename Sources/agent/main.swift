@@ -3,17 +3,21 @@ import AgentCore
 import FoundationEssentials
 import GtkFront
 
-/// `agent`: the GTK chat window. With no `--server` it runs the local model itself.
-let usage = """
-    Usage: agent [OPTIONS]
-    Opens the Agent chat window.
+// Before anything is printed: messages in the user's language.
+Localization.setUp()
 
-    \(LaunchOptions.optionsHelp)
-      --set-up-local-model  set up the local model at once when it is not installed
-                            (otherwise the window offers it)
-      --new-chat [TEXT]     a new chat in the running Agent (or a new one), sending TEXT if given
-      --open CHAT_ID        that chat in the running Agent (agent-cli --list-chats shows the ids)
-    """
+/// `agent`: the GTK chat window. With no `--server` it runs the local model itself.
+func usage() -> String {
+    [
+        // TRANSLATORS: agent --help. Keep the options (--new-chat [TEXT] …) as they are, and each description in its column.
+        tr("Usage: agent [OPTIONS]\nOpens the Agent chat window."),
+        "",
+        LaunchOptions.optionsHelp,
+        tr("  --set-up-local-model  set up the local model at once when it is not installed\n                        (otherwise the window offers it)"),
+        tr("  --new-chat [TEXT]     a new chat in the running Agent (or a new one), sending TEXT if given"),
+        tr("  --open CHAT_ID        that chat in the running Agent (agent-cli --list-chats shows the ids)"),
+    ].joined(separator: "\n")
+}
 
 /// Writes `text` and a newline to stderr (FoundationEssentials has no FileHandle).
 func printError(_ text: String) {
@@ -27,11 +31,11 @@ do {
     options = try LaunchOptions.parse(Array(CommandLine.arguments.dropFirst()), acceptsWords: false)
     endpoint = try options.endpoint()
 } catch {
-    printError("agent: \(error.message)\nTry 'agent --help'.")
+    printError("agent: \(error.message)\n" + tr("Try 'agent --help'."))
     exit(2)
 }
 if options.showHelp {
-    print(usage)
+    print(usage())
     exit(0)
 }
 if options.showVersion {
@@ -80,8 +84,9 @@ let status = MainActor.assumeIsolated {
     do {
         store = try ChatStore()
     } catch {
-        storeProblem = "Your chats could not be opened (\(ChatStore.defaultFile.path)): \(error)\n\n"
-            + "Agent works without saving until this is fixed."
+        // TRANSLATORS: %1$s is the chat database's path, %2$s why it could not be opened.
+        storeProblem = tr("Your chats could not be opened (%1$s): %2$s\n\nAgent works without saving until this is fixed.",
+                          ChatStore.defaultFile.path, "\(error)")
     }
     let viewModel = ChatViewModel(connection: connection, consent: consent, store: store,
                                   harnessAppIDPrefix: "\(AppIdentity.applicationID).\(settings.installationID.prefix(8))")

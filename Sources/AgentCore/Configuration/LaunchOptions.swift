@@ -107,7 +107,7 @@ public struct LaunchOptions: Sendable, Equatable {
             let argument = arguments[index]
             index += 1
             if onlyWords || !argument.hasPrefix("--") || argument == "-" {
-                guard acceptsWords else { throw ParseError(message: "unexpected argument “\(argument)”") }
+                guard acceptsWords else { throw ParseError(message: tr("unexpected argument “%s”", argument)) }
                 options.words.append(argument)
                 continue
             }
@@ -147,14 +147,14 @@ public struct LaunchOptions: Sendable, Equatable {
                 value = String(argument[argument.index(after: equals)...])
             }
             guard valueOptions.contains(name) || (acceptsWords && cliValueOptions.contains(name)) || (!acceptsWords && name == "--open") else {
-                throw ParseError(message: "unknown option “\(name)”")
+                throw ParseError(message: tr("unknown option “%s”", name))
             }
             if value == nil {
-                guard index < arguments.count else { throw ParseError(message: "option \(name) needs a value") }
+                guard index < arguments.count else { throw ParseError(message: tr("option %s needs a value", name)) }
                 value = arguments[index]
                 index += 1
             }
-            guard let value, !value.isEmpty else { throw ParseError(message: "option \(name) needs a value") }
+            guard let value, !value.isEmpty else { throw ParseError(message: tr("option %s needs a value", name)) }
             switch name {
             case "--server": options.server = value
             case "--api": options.apiPath = value
@@ -162,21 +162,21 @@ public struct LaunchOptions: Sendable, Equatable {
             case "--api-key-env": options.apiKeyEnvironmentVariable = value
             case "--ca-file": options.caFile = value
             case "--chat":
-                guard value == "new" || UUID(uuidString: value) != nil else { throw ParseError(message: "--chat needs a chat id or “new”") }
+                guard value == "new" || UUID(uuidString: value) != nil else { throw ParseError(message: tr("--chat needs a chat id or “new”")) }
                 options.chat = value
             case "--export":
-                guard value == "all" || UUID(uuidString: value) != nil else { throw ParseError(message: "--export needs a chat id or “all”") }
+                guard value == "all" || UUID(uuidString: value) != nil else { throw ParseError(message: tr("--export needs a chat id or “all”")) }
                 options.export = value
             case "--format":
-                guard value == "md" || value == "json" else { throw ParseError(message: "--format must be md or json") }
+                guard value == "md" || value == "json" else { throw ParseError(message: tr("--format must be md or json")) }
                 options.exportFormat = value
             case "--edit":
                 guard let id = UUID(uuidString: value) else {
-                    throw ParseError(message: "--edit needs a message id (--export ID --format json shows them)")
+                    throw ParseError(message: tr("--edit needs a message id (--export ID --format json shows them)"))
                 }
                 options.editMessage = id
             case "--open":
-                guard let id = UUID(uuidString: value) else { throw ParseError(message: "--open needs a chat id (agent-cli --list-chats shows them)") }
+                guard let id = UUID(uuidString: value) else { throw ParseError(message: tr("--open needs a chat id (agent-cli --list-chats shows them)")) }
                 options.windowRequest = .open(id)
             case "--system": options.systemPrompt = value
             case "--preset": options.preset = value
@@ -191,29 +191,29 @@ public struct LaunchOptions: Sendable, Equatable {
             case "--tools": options.onlyTools = ToolAllowance.names(in: value)
             case "--arguments": options.toolArguments = value
             case "--repeat":
-                guard let count = Int(value), count > 0 else { throw ParseError(message: "--repeat needs a whole number > 0") }
+                guard let count = Int(value), count > 0 else { throw ParseError(message: tr("--repeat needs a whole number > 0")) }
                 options.repeatCount = count
             case "--protocol":
                 guard let kind = ChatProtocol(rawValue: value) else {
-                    throw ParseError(message: "--protocol must be one of: \(ChatProtocol.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw ParseError(message: tr("--protocol must be one of: %s", ChatProtocol.allCases.map(\.rawValue).joined(separator: ", ")))
                 }
                 options.protocolKind = kind
             case "--location":
                 guard let location = Coordinates(parsing: value) else {
-                    throw ParseError(message: "--location needs LAT,LON in degrees, e.g. 48.8566,2.3522")
+                    throw ParseError(message: tr("--location needs LAT,LON in degrees, e.g. 48.8566,2.3522"))
                 }
                 options.location = location
             case "--temperature":
-                guard let number = Double(value), number >= 0 else { throw ParseError(message: "--temperature needs a number ≥ 0") }
+                guard let number = Double(value), number >= 0 else { throw ParseError(message: tr("--temperature needs a number ≥ 0")) }
                 options.generation.temperature = number
             case "--seed":
-                guard let number = Int(value) else { throw ParseError(message: "--seed needs a whole number") }
+                guard let number = Int(value) else { throw ParseError(message: tr("--seed needs a whole number")) }
                 options.generation.seed = number
             case "--idle-timeout":
-                guard let seconds = Int(value), seconds >= 0 else { throw ParseError(message: "--idle-timeout needs whole seconds ≥ 0") }
+                guard let seconds = Int(value), seconds >= 0 else { throw ParseError(message: tr("--idle-timeout needs whole seconds ≥ 0")) }
                 options.idleTimeout = seconds == 0 ? nil : .seconds(seconds)
             default:
-                guard let number = Int(value), number > 0 else { throw ParseError(message: "--max-tokens needs a whole number > 0") }
+                guard let number = Int(value), number > 0 else { throw ParseError(message: tr("--max-tokens needs a whole number > 0")) }
                 options.generation.maxTokens = number
             }
         }
@@ -224,22 +224,22 @@ public struct LaunchOptions: Sendable, Equatable {
     public func endpoint(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ParseError) -> ChatEndpoint? {
         guard let server else {
             if apiKeyEnvironmentVariable != nil || caFile != nil || apiPath != nil || model != nil || protocolKind != .openai {
-                throw ParseError(message: "--protocol, --api, --model, --api-key-env and --ca-file need --server (without it the local model is used)")
+                throw ParseError(message: tr("--protocol, --api, --model, --api-key-env and --ca-file need --server (without it the local model is used)"))
             }
             return nil
         }
         guard server.hasPrefix("http://") || server.hasPrefix("https://") else {
-            throw ParseError(message: "--server must be an http:// or https:// URL, not “\(server)”")
+            throw ParseError(message: tr("--server must be an http:// or https:// URL, not “%s”", server))
         }
         var key: APIKey?
         if let variable = apiKeyEnvironmentVariable {
             guard let value = environment[variable], !value.isEmpty else {
-                throw ParseError(message: "the environment variable \(variable) named by --api-key-env is not set")
+                throw ParseError(message: tr("the environment variable %s named by --api-key-env is not set", variable))
             }
             key = APIKey(value)
         }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw ParseError(message: "cannot read the CA certificate file “\(caFile)”")
+            throw ParseError(message: tr("cannot read the CA certificate file “%s”", caFile))
         }
         var endpoint = ChatEndpoint(serverURL: server, protocol: protocolKind, apiPath: apiPath,
                                     model: model ?? Self.defaultRemoteModel, apiKey: key, caFile: caFile)
@@ -248,18 +248,21 @@ public struct LaunchOptions: Sendable, Equatable {
     }
 
     /// The options' shared help text.
-    public static let optionsHelp = """
-          --server URL        an OpenAI-compatible server or a harness (default: the local model)
-          --protocol P        openai (default), ollama, or llmtools (the tool-calling harness)
-          --api PATH          the API path on that server (default by protocol: /v1/chat/completions, /api/chat,
-                              /llmtools; the plain harness uses /llmprompt)
-          --model NAME        the model to ask for (default with --server: \(defaultRemoteModel))
-          --api-key-env VAR   read a Bearer API key from environment variable VAR
-          --ca-file PATH      trust the CA certificate in PATH (a self-signed server)
-          --temperature T, --seed N, --max-tokens N   sampling settings sent with each request
-          --idle-timeout S    give up when the server sends nothing for S seconds (default 60; 0: never)
-          --location LAT,LON  the location get_location reports for this run (no consent asked)
-          --no-tools          offer the model no tools
-          --help, --version
-        """
+    public static var optionsHelp: String {
+        [
+            // TRANSLATORS: agent's and agent-cli's --help. Keep the options (--server URL …) as they are, and each
+            // description in its column.
+            tr("  --server URL        an OpenAI-compatible server or a harness (default: the local model)"),
+            tr("  --protocol P        openai (default), ollama, or llmtools (the tool-calling harness)"),
+            tr("  --api PATH          the API path on that server (default by protocol: /v1/chat/completions, /api/chat,\n                      /llmtools; the plain harness uses /llmprompt)"),
+            tr("  --model NAME        the model to ask for (default with --server: %s)", defaultRemoteModel),
+            tr("  --api-key-env VAR   read a Bearer API key from environment variable VAR"),
+            tr("  --ca-file PATH      trust the CA certificate in PATH (a self-signed server)"),
+            tr("  --temperature T, --seed N, --max-tokens N   sampling settings sent with each request"),
+            tr("  --idle-timeout S    give up when the server sends nothing for S seconds (default 60; 0: never)"),
+            tr("  --location LAT,LON  the location get_location reports for this run (no consent asked)"),
+            tr("  --no-tools          offer the model no tools"),
+            "  --help, --version",
+        ].joined(separator: "\n")
+    }
 }
