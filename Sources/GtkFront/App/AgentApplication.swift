@@ -138,20 +138,20 @@ public final class AgentApplication {
     @discardableResult
     func perform(_ request: WindowRequest) -> String? {
         activate()
-        guard let window else { return "the window could not be opened" }
+        guard let window else { return tr("the window could not be opened") }
         switch request {
         case .newChat(let message):
             // A new chat would stop the reply being written.
-            guard !viewModel.isSending else { return "a reply is being written; try again once it has finished" }
+            guard !viewModel.isSending else { return tr("a reply is being written; try again once it has finished") }
             if library != nil {
                 g_action_group_activate_action(OpaquePointer(window.window), "new-chat", nil)
             } else {
                 viewModel.startNewChat()
             }
-            if let message, !viewModel.send(message) { return "the message could not be sent" }
+            if let message, !viewModel.send(message) { return tr("the message could not be sent") }
             return nil
         case .open(let id):
-            guard let library, (try? library.store.chat(id)) != nil else { return "there is no chat \(id.uuidString)" }
+            guard let library, (try? library.store.chat(id)) != nil else { return tr("there is no chat %s", id.uuidString) }
             show(chat: id, at: nil)
             return nil
         }

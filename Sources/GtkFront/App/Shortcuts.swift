@@ -23,30 +23,30 @@ enum Shortcuts {
     }
 
     static let groups: [(title: String, shortcuts: [Shortcut])] = [
-        ("Chat", [
-            Shortcut(title: "Send the message", accelerator: "Return", scope: .widget),
-            Shortcut(title: "New line in the message", accelerator: "<Shift>Return", scope: .widget),
-            Shortcut(title: "Attach a file", accelerator: "<Control>o", scope: .accelerator(action: "win.attach")),
-            Shortcut(title: "Ask about a folder", accelerator: "<Control><Shift>o", scope: .accelerator(action: "win.add-folder")),
-            Shortcut(title: "Stop the reply, or cancel an edit", accelerator: "Escape", scope: .whenUnused(action: "win.stop")),
-            Shortcut(title: "Choose the model", accelerator: "<Control>m", scope: .accelerator(action: "win.choose-model")),
-            Shortcut(title: "The chat’s settings", accelerator: "<Control>i", scope: .accelerator(action: "win.chat-settings")),
-            Shortcut(title: "Regenerate the last reply", accelerator: "<Control><Shift>r", scope: .accelerator(action: "win.regenerate")),
-            Shortcut(title: "Previous version of the focused message", accelerator: "<Alt>Left", scope: .widget),
-            Shortcut(title: "Next version of the focused message", accelerator: "<Alt>Right", scope: .widget),
-            Shortcut(title: "Copy the chat as Markdown", accelerator: "<Control><Shift>c", scope: .accelerator(action: "win.copy-chat")),
+        (tr("Chat"), [
+            Shortcut(title: tr("Send the message"), accelerator: "Return", scope: .widget),
+            Shortcut(title: tr("New line in the message"), accelerator: "<Shift>Return", scope: .widget),
+            Shortcut(title: tr("Attach a file"), accelerator: "<Control>o", scope: .accelerator(action: "win.attach")),
+            Shortcut(title: tr("Ask about a folder"), accelerator: "<Control><Shift>o", scope: .accelerator(action: "win.add-folder")),
+            Shortcut(title: tr("Stop the reply, or cancel an edit"), accelerator: "Escape", scope: .whenUnused(action: "win.stop")),
+            Shortcut(title: tr("Choose the model"), accelerator: "<Control>m", scope: .accelerator(action: "win.choose-model")),
+            Shortcut(title: tr("The chat’s settings"), accelerator: "<Control>i", scope: .accelerator(action: "win.chat-settings")),
+            Shortcut(title: tr("Regenerate the last reply"), accelerator: "<Control><Shift>r", scope: .accelerator(action: "win.regenerate")),
+            Shortcut(title: tr("Previous version of the focused message"), accelerator: "<Alt>Left", scope: .widget),
+            Shortcut(title: tr("Next version of the focused message"), accelerator: "<Alt>Right", scope: .widget),
+            Shortcut(title: tr("Copy the chat as Markdown"), accelerator: "<Control><Shift>c", scope: .accelerator(action: "win.copy-chat")),
         ]),
-        ("Chats", [
-            Shortcut(title: "New chat, from the preset used last", accelerator: "<Control>n", scope: .accelerator(action: "win.new-chat")),
-            Shortcut(title: "Search chats", accelerator: "<Control>f", scope: .accelerator(action: "win.search")),
-            Shortcut(title: "Rename the chat", accelerator: "F2", scope: .accelerator(action: "win.rename-chat")),
+        (tr("Chats"), [
+            Shortcut(title: tr("New chat, from the preset used last"), accelerator: "<Control>n", scope: .accelerator(action: "win.new-chat")),
+            Shortcut(title: tr("Search chats"), accelerator: "<Control>f", scope: .accelerator(action: "win.search")),
+            Shortcut(title: tr("Rename the chat"), accelerator: "F2", scope: .accelerator(action: "win.rename-chat")),
         ]),
-        ("Application", [
-            Shortcut(title: "Preferences", accelerator: "<Control>comma", scope: .accelerator(action: "win.preferences")),
-            Shortcut(title: "The main menu", accelerator: "F10", scope: .widget),
-            Shortcut(title: "Keyboard shortcuts", accelerator: "<Control>question", scope: .accelerator(action: "win.show-help-overlay")),
-            Shortcut(title: "Close the window", accelerator: "<Control>w", scope: .accelerator(action: "window.close")),
-            Shortcut(title: "Quit", accelerator: "<Control>q", scope: .accelerator(action: "app.quit")),
+        (tr("Application"), [
+            Shortcut(title: tr("Preferences"), accelerator: "<Control>comma", scope: .accelerator(action: "win.preferences")),
+            Shortcut(title: tr("The main menu"), accelerator: "F10", scope: .widget),
+            Shortcut(title: tr("Keyboard shortcuts"), accelerator: "<Control>question", scope: .accelerator(action: "win.show-help-overlay")),
+            Shortcut(title: tr("Close the window"), accelerator: "<Control>w", scope: .accelerator(action: "window.close")),
+            Shortcut(title: tr("Quit"), accelerator: "<Control>q", scope: .accelerator(action: "app.quit")),
         ]),
     ]
 

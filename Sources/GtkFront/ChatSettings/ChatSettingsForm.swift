@@ -33,7 +33,7 @@ final class ChatSettingsForm {
         if let name {
             let group = PreferenceRows.group(in: widget, title: nil)
             let row: UnsafeMutablePointer<GtkWidget> = adw_entry_row_new()
-            adw_preferences_row_set_title(row.cast(), "Name")
+            adw_preferences_row_set_title(row.cast(), tr("Name"))
             gtk_editable_set_text(row.opaque, name)
             adw_entry_row_set_activates_default(row.cast(), 1)
             adw_preferences_group_add(group.cast(), row)
@@ -42,31 +42,31 @@ final class ChatSettingsForm {
             nameRow = nil
         }
 
-        let replies = PreferenceRows.group(in: widget, title: "Replies")
+        let replies = PreferenceRows.group(in: widget, title: tr("Replies"))
         models = []
         modelRow = adw_combo_row_new()
-        adw_preferences_row_set_title(modelRow.cast(), "Model")
+        adw_preferences_row_set_title(modelRow.cast(), tr("Model"))
         adw_preferences_group_add(replies.cast(), modelRow)
 
-        (temperatureRow, temperature) = Self.optionalNumber(title: "Own Temperature", subtitle: "Off: as in Preferences",
-                                                            spinTitle: "Temperature", subtitleOfSpin: "Lower is more focused, higher more varied.",
+        (temperatureRow, temperature) = Self.optionalNumber(title: tr("Own Temperature"), subtitle: tr("Off: as in Preferences"),
+                                                            spinTitle: tr("Temperature"), subtitleOfSpin: tr("Lower is more focused, higher more varied."),
                                                             range: 0...2, step: 0.1, digits: Self.digits(of: settings.temperature), value: settings.temperature,
                                                             fallback: fallback.temperature ?? 0.7)
         adw_preferences_group_add(replies.cast(), temperatureRow)
-        (maxTokensRow, maxTokens) = Self.optionalNumber(title: "Own Reply Length", subtitle: "Off: as in Preferences",
-                                                        spinTitle: "Longest Reply", subtitleOfSpin: "In tokens.",
+        (maxTokensRow, maxTokens) = Self.optionalNumber(title: tr("Own Reply Length"), subtitle: tr("Off: as in Preferences"),
+                                                        spinTitle: tr("Longest Reply"), subtitleOfSpin: tr("In tokens."),
                                                         range: 1...1_048_576, step: 64, digits: 0,
                                                         value: settings.maxTokens.map(Double.init), fallback: Double(fallback.maxTokens ?? 1024))
         adw_preferences_group_add(replies.cast(), maxTokensRow)
 
         tools = gtk_switch_new()
         gtk_switch_set_active(tools.opaque, settings.toolsEnabled ? 1 : 0)
-        adw_preferences_group_add(replies.cast(), PreferenceRows.actionRow(title: "Offer Tools",
-                                                                           subtitle: "Agent’s own and the MCP servers’, each call asked first",
+        adw_preferences_group_add(replies.cast(), PreferenceRows.actionRow(title: tr("Offer Tools"),
+                                                                           subtitle: tr("Agent’s own and the MCP servers’, each call asked first"),
                                                                            suffix: tools))
 
-        let prompt = PreferenceRows.group(in: widget, title: "System Prompt", description: promptNote)
-        let area = PreferenceRows.textArea(settings.systemPrompt, label: "System prompt", height: 160)
+        let prompt = PreferenceRows.group(in: widget, title: tr("System Prompt"), description: promptNote)
+        let area = PreferenceRows.textArea(settings.systemPrompt, label: tr("System prompt"), height: 160)
         systemPrompt = area.view
         GtkText.addClasses(systemPrompt, "system-prompt")
         adw_preferences_group_add(prompt.cast(), area.card)

@@ -28,8 +28,8 @@ final class SettingsDialog {
         let header: UnsafeMutablePointer<GtkWidget> = adw_header_bar_new()
         adw_header_bar_set_show_start_title_buttons(OpaquePointer(header), 0)
         adw_header_bar_set_show_end_title_buttons(OpaquePointer(header), 0)
-        cancelButton = gtk_button_new_with_mnemonic("_Cancel")
-        saveButton = gtk_button_new_with_mnemonic("_Save")
+        cancelButton = gtk_button_new_with_mnemonic(tr("_Cancel"))
+        saveButton = gtk_button_new_with_mnemonic(tr("_Save"))
         GtkText.addClasses(saveButton, "suggested-action")
         adw_header_bar_pack_start(OpaquePointer(header), cancelButton)
         adw_header_bar_pack_end(OpaquePointer(header), saveButton)
@@ -68,6 +68,6 @@ final class SettingsDialog {
         gtk_widget_set_sensitive(saveButton, name.isEmpty || taken ? 0 : 1)
         guard let nameRow = form.nameRow else { return }
         if taken { gtk_widget_add_css_class(nameRow, "error") } else { gtk_widget_remove_css_class(nameRow, "error") }
-        gtk_widget_set_tooltip_text(nameRow, taken ? "Another preset has this name" : nil)
+        gtk_widget_set_tooltip_text(nameRow, taken ? tr("Another preset has this name") : nil)
     }
 }

@@ -29,7 +29,7 @@ final class SettingsSummaryBar {
         gtk_button_set_child(widget.cast(), face)
         gtk_button_set_has_frame(widget.cast(), 0)
         gtk_actionable_set_action_name(OpaquePointer(widget), "win.chat-settings")
-        gtk_widget_set_tooltip_text(widget, "Chat Settings (Ctrl+I)")
+        gtk_widget_set_tooltip_text(widget, tr("Chat Settings (Ctrl+I)"))
         GtkText.addClasses(widget, "settings-summary", "dim-label")
         refresh()
     }
@@ -42,7 +42,7 @@ final class SettingsSummaryBar {
     func refresh() {
         let text = text
         gtk_label_set_text(label.opaque, text)
-        agent_accessible_set_label(widget, "Chat settings: \(text)")
+        agent_accessible_set_label(widget, tr("Chat settings: %s", text))
         gtk_widget_set_visible(widget, text.isEmpty ? 0 : 1)
     }
 }

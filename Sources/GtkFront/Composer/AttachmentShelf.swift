@@ -12,7 +12,7 @@ final class AttachmentShelf {
 
     init(files: ComposerFiles) {
         self.files = files
-        widget = ChipFlow.make(label: "Attached files", columnSpacing: 6, rowSpacing: 6)
+        widget = ChipFlow.make(label: tr("Attached files"), columnSpacing: 6, rowSpacing: 6)
         gtk_flow_box_set_max_children_per_line(widget.opaque, 8)
         gtk_widget_set_hexpand(widget, 1)
         GtkText.addClasses(widget, "attachment-shelf")

@@ -25,12 +25,12 @@ final class ComposerBar {
         GtkText.addClasses(widget, "composer")
         let row: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
         editingNotice = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
-        let editingLabel: UnsafeMutablePointer<GtkWidget> = gtk_label_new("Editing a message: sending replaces it and everything after it")
+        let editingLabel: UnsafeMutablePointer<GtkWidget> = gtk_label_new(tr("Editing a message: sending replaces it and everything after it"))
         gtk_label_set_xalign(editingLabel.opaque, 0)
         gtk_label_set_wrap(editingLabel.opaque, 1)
         gtk_widget_set_hexpand(editingLabel, 1)
         GtkText.addClasses(editingLabel, "dim-label", "editing-label")
-        let cancelEdit: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic("_Cancel")
+        let cancelEdit: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic(tr("_Cancel"))
         GtkText.addClasses(cancelEdit, "flat")
         gtk_box_append(editingNotice.cast(), editingLabel)
         gtk_box_append(editingNotice.cast(), cancelEdit)
@@ -40,8 +40,8 @@ final class ComposerBar {
         shelf = AttachmentShelf(files: viewModel.files)
         attachButton = gtk_button_new_from_icon_name("mail-attachment-symbolic")
         GtkText.addClasses(attachButton, "flat", "circular", "attach-button")
-        gtk_widget_set_tooltip_text(attachButton, "Attach a File (Ctrl+O)")
-        agent_accessible_set_label(attachButton, "Attach")
+        gtk_widget_set_tooltip_text(attachButton, tr("Attach a File (Ctrl+O)"))
+        agent_accessible_set_label(attachButton, tr("Attach"))
         gtk_widget_set_valign(attachButton, GTK_ALIGN_END)
 
         sendContent = gtk_stack_new()
@@ -52,13 +52,13 @@ final class ComposerBar {
         sendButton = gtk_button_new()
         gtk_button_set_child(sendButton.cast(), sendContent)
         GtkText.addClasses(sendButton, "suggested-action", "circular", "send-button")
-        gtk_widget_set_tooltip_text(sendButton, "Send (Enter; Shift+Enter for a new line)")
-        agent_accessible_set_label(sendButton, "Send")
+        gtk_widget_set_tooltip_text(sendButton, tr("Send (Enter; Shift+Enter for a new line)"))
+        agent_accessible_set_label(sendButton, tr("Send"))
 
         stopButton = gtk_button_new_from_icon_name("media-playback-stop-symbolic")
         GtkText.addClasses(stopButton, "circular", "stop-button")
-        gtk_widget_set_tooltip_text(stopButton, "Stop (Esc)")
-        agent_accessible_set_label(stopButton, "Stop")
+        gtk_widget_set_tooltip_text(stopButton, tr("Stop (Esc)"))
+        agent_accessible_set_label(stopButton, tr("Stop"))
 
         // The buttons stay round and at the bottom as the field grows.
         for button in [stopButton, sendButton] {
@@ -91,7 +91,7 @@ final class ComposerBar {
     func chooseFiles() {
         guard let window = gtk_widget_get_root(widget) else { return }
         let files = viewModel.files
-        FileChooser.choose(over: UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWidget.self), title: "Attach a File",
+        FileChooser.choose(over: UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWidget.self), title: tr("Attach a File"),
                            saving: nil) { url in
             if let url { files.add([url]) }
         }

@@ -45,7 +45,7 @@ enum FileIntake {
                 let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
                 guard let bytes else { return }
                 let data = Data(bytes: bytes, count: Int(length))
-                MainActor.assumeIsolated { box.files.add(data: data, name: "Pasted image.png") }
+                MainActor.assumeIsolated { box.files.add(data: data, name: tr("Pasted image") + ".png") }
             }, context)
             return true
         default:

@@ -1,3 +1,4 @@
+import AgentCore
 import CGtk
 
 /// The message field: several lines when needed (it grows to about five, then scrolls),
@@ -22,7 +23,7 @@ final class MessageInput {
         gtk_text_view_set_wrap_mode(textView.cast(), GTK_WRAP_WORD_CHAR)
         gtk_text_view_set_accepts_tab(textView.cast(), 0)
         GtkText.setMargins(textView, vertical: 8, horizontal: 12)
-        agent_accessible_set_label(textView, "Message")
+        agent_accessible_set_label(textView, tr("Message"))
         GtkText.addClasses(textView, "message-input")
         buffer = gtk_text_view_get_buffer(textView.cast())
 

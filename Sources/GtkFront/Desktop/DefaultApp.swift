@@ -1,3 +1,4 @@
+import AgentCore
 import CGtk
 import FoundationEssentials
 
@@ -25,7 +26,7 @@ enum DefaultApp {
             let box = Unmanaged<Box>.fromOpaque(data).takeRetainedValue()
             var error: UnsafeMutablePointer<GError>?
             if g_app_info_launch_default_for_uri_finish(result, &error) == 0 {
-                let message = error.map { String(cString: $0.pointee.message) } ?? "no app opens it"
+                let message = error.map { String(cString: $0.pointee.message) } ?? tr("no app opens it")
                 g_clear_error(&error)
                 MainActor.assumeIsolated { box.failed(message) }
             }

@@ -13,7 +13,7 @@ enum ReplyNotification {
     /// `chat`: the saved chat the reply is in; nil (not saved) only brings the window back.
     static func send(for reply: ChatMessage, in chat: UUID?, from window: UnsafeMutablePointer<GtkWidget>) {
         guard let application = application(of: window) else { return }
-        let title = reply.model.map { "Reply from \($0)" } ?? "Reply finished"
+        let title = reply.model.map { tr("Reply from %s", $0) } ?? tr("Reply finished")
         let notification = g_notification_new(title)
         // Notification servers may read the body as markup: model text is escaped.
         g_notification_set_body(notification, PangoMarkup.escape(preview(of: reply.text)))

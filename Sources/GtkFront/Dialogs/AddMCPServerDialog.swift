@@ -7,7 +7,7 @@ import CGtk
 /// on any response); what stands in the way shows under the form once its field was typed in.
 @MainActor
 final class AddMCPServerDialog {
-    static let heading = "Add MCP Server"
+    static let heading = tr("Add MCP Server")
 
     /// The form's widgets, read when Add is chosen.
     struct Fields {
@@ -45,16 +45,16 @@ final class AddMCPServerDialog {
          answered: @escaping @MainActor (MCPServerForm?) -> Void) {
         self.taken = taken
         let rows: UnsafeMutablePointer<GtkWidget> = adw_preferences_group_new()
-        let name = Self.entryRow("Name", text: form.name, in: rows)
-        let target = Self.entryRow("Command or URL", text: form.commandOrURL, in: rows)
-        let arguments = Self.entryRow("Arguments", text: form.arguments, in: rows)
+        let name = Self.entryRow(tr("Name"), text: form.name, in: rows)
+        let target = Self.entryRow(tr("Command or URL"), text: form.commandOrURL, in: rows)
+        let arguments = Self.entryRow(tr("Arguments"), text: form.arguments, in: rows)
         let authorization: UnsafeMutablePointer<GtkWidget> = adw_password_entry_row_new()
-        adw_preferences_row_set_title(authorization.cast(), "Authorization (such as Bearer …)")
+        adw_preferences_row_set_title(authorization.cast(), tr("Authorization (such as Bearer …)"))
         gtk_editable_set_text(authorization.opaque, form.authorization)
         adw_entry_row_set_activates_default(authorization.cast(), 1)
         PreferenceRows.add(authorization, to: rows)
-        let environment = PreferenceRows.textArea(form.environment, label: "Environment variables", height: 80, monospace: true)
-        let headers = PreferenceRows.textArea(form.headers, label: "Headers", height: 80, monospace: true)
+        let environment = PreferenceRows.textArea(form.environment, label: tr("Environment variables"), height: 80, monospace: true)
+        let headers = PreferenceRows.textArea(form.headers, label: tr("Headers"), height: 80, monospace: true)
         let formFields = Fields(name: name, target: target, arguments: arguments, authorization: authorization,
                                 environment: environment.view, headers: headers.view)
         fields = formFields
@@ -64,9 +64,8 @@ final class AddMCPServerDialog {
         let box: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
         gtk_widget_set_size_request(box, 400, -1)
         gtk_box_append(box.cast(), rows)
-        let environmentCaption = MonospaceBlock.caption("Environment: NAME=value, one a line.", classes: "dim-label")
-        let headersCaption = MonospaceBlock.caption("Headers: Name: value, one a line. Authorization, token and key values "
-            + "are kept in your keyring, not in the file.", classes: "dim-label")
+        let environmentCaption = MonospaceBlock.caption(tr("Environment: NAME=value, one a line."), classes: "dim-label")
+        let headersCaption = MonospaceBlock.caption(tr("Headers: Name: value, one a line. Authorization, token and key values are kept in your keyring, not in the file."), classes: "dim-label")
         for widget in [environmentCaption, environment.card, headersCaption, headers.card] {
             gtk_box_append(box.cast(), widget)
         }
@@ -79,9 +78,9 @@ final class AddMCPServerDialog {
         urlParts = [authorization, headersCaption, headers.card]
 
         dialog = MessageDialog(over: parent, heading: Self.heading,
-                               body: "A program on this computer, or a server on the web, that gives the model more tools.",
-                               responses: [.init(id: "cancel", label: "_Cancel"),
-                                           .init(id: "add", label: "_Add", appearance: ADW_RESPONSE_SUGGESTED)],
+                               body: tr("A program on this computer, or a server on the web, that gives the model more tools."),
+                               responses: [.init(id: "cancel", label: tr("_Cancel")),
+                                           .init(id: "add", label: tr("_Add"), appearance: ADW_RESPONSE_SUGGESTED)],
                                defaultResponse: "add", closeResponse: "cancel", extra: box) { id in
             answered(id == "add" ? formFields.form : nil)
         }

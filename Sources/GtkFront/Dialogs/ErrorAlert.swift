@@ -1,14 +1,15 @@
+import AgentCore
 import CGtk
 
 /// The modal "LLM Error" alert: what went wrong and what to do about it.
 @MainActor
 enum ErrorAlert {
-    static let heading = "LLM Error"
+    static let heading = tr("LLM Error")
 
     /// Shows `message` over `parent`; `closed` runs once when the user dismisses it.
     static func show(over parent: UnsafeMutablePointer<GtkWidget>, heading: String = heading, message: String,
                      closed: @escaping @MainActor () -> Void) -> MessageDialog {
-        MessageDialog(over: parent, heading: heading, body: message, responses: [.init(id: "ok", label: "_OK")],
+        MessageDialog(over: parent, heading: heading, body: message, responses: [.init(id: "ok", label: tr("_OK"))],
                       defaultResponse: "ok", closeResponse: "ok") { _ in closed() }
     }
 }

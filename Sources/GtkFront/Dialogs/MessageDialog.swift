@@ -1,3 +1,4 @@
+import AgentCore
 import CGtk
 
 /// A modal alert or question over a window — libadwaita's `AdwMessageDialog`, the same on
@@ -39,7 +40,7 @@ final class MessageDialog {
     convenience init(over parent: UnsafeMutablePointer<GtkWidget>, heading: String, body: String, confirming action: String,
                      confirmed: @escaping @MainActor (Bool) -> Void) {
         self.init(over: parent, heading: heading, body: body,
-                  responses: [.init(id: "cancel", label: "_Cancel"), .init(id: "confirm", label: action, appearance: ADW_RESPONSE_DESTRUCTIVE)],
+                  responses: [.init(id: "cancel", label: tr("_Cancel")), .init(id: "confirm", label: action, appearance: ADW_RESPONSE_DESTRUCTIVE)],
                   defaultResponse: "cancel", closeResponse: "cancel") { confirmed($0 == "confirm") }
     }
 

@@ -7,14 +7,14 @@ import CGtk
 /// tokens). Cancel (also Escape) or Run; Run is remembered for exactly this command.
 @MainActor
 enum ServerLaunchConsentDialog {
-    static let heading = "Run This Program?"
+    static let heading = tr("Run This Program?")
 
     static func show(over parent: UnsafeMutablePointer<GtkWidget>, config: MCPServerConfig,
                      answered: @escaping @MainActor (Consent) -> Void) -> MessageDialog {
-        let body = "The MCP server “\(config.name)” would run this command with your rights. Only allow programs you trust."
+        let body = tr("The MCP server “%s” would run this command with your rights. Only allow programs you trust.", config.name)
         return MessageDialog(over: parent, heading: heading, body: body,
-                             responses: [.init(id: "cancel", label: "_Cancel"),
-                                         .init(id: "run", label: "_Run", appearance: ADW_RESPONSE_DESTRUCTIVE)],
+                             responses: [.init(id: "cancel", label: tr("_Cancel")),
+                                         .init(id: "run", label: tr("_Run"), appearance: ADW_RESPONSE_DESTRUCTIVE)],
                              defaultResponse: "cancel", closeResponse: "cancel", extra: details(of: config)) { id in
             answered(id == "run" ? .allowAlways : .deny)
         }
@@ -31,17 +31,16 @@ enum ServerLaunchConsentDialog {
         let box: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
         let commandLine = config.commandLine ?? ""
         let command = MonospaceBlock.make(text: commandLine, markup: RiskyCommandWords.markup(commandLine, spanAttributes: highlight),
-                                          maxHeight: 240, accessibleName: "Command line")
+                                          maxHeight: 240, accessibleName: tr("Command line"))
         gtk_box_append(box.cast(), command.card)
         if !RiskyCommandWords.ranges(in: commandLine).isEmpty {
             gtk_box_append(box.cast(), MonospaceBlock.caption(
-                "Highlighted: words that gain more rights, delete or overwrite, run text as a program, or reach system "
-                    + "files or your keys.", classes: "warning"))
+                tr("Highlighted: words that gain more rights, delete or overwrite, run text as a program, or reach system files or your keys."), classes: "warning"))
         }
         guard case .stdio(_, _, let environment, let folder) = config.transport else { return box }
         if let folder {
             let label = MonospaceBlock.caption("")
-            gtk_label_set_markup(label.opaque, "In the folder <tt>\(PangoMarkup.escape(folder))</tt>")
+            gtk_label_set_markup(label.opaque, tr("In the folder %s", "<tt>\(PangoMarkup.escape(folder))</tt>"))
             gtk_box_append(box.cast(), label)
         }
         if !environment.isEmpty {
@@ -50,8 +49,9 @@ enum ServerLaunchConsentDialog {
                 return RiskyCommandWords.isRisky(variable: variable.name) ? "<span \(highlight)>\(name)</span>" : name
             }
             let label = MonospaceBlock.caption("")
-            gtk_label_set_markup(label.opaque, "It sets the environment variable\(names.count == 1 ? "" : "s") "
-                + names.joined(separator: ", ") + " (values not shown).")
+            gtk_label_set_markup(label.opaque, trn("It sets the environment variable %s (values not shown).",
+                                                  "It sets the environment variables %s (values not shown).", names.count,
+                                                  names.joined(separator: tr(", "))))
             gtk_box_append(box.cast(), label)
         }
         return box

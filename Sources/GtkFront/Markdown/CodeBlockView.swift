@@ -32,7 +32,7 @@ final class CodeBlockView {
         gtk_text_view_set_monospace(view.cast(), 1)
         gtk_text_view_set_wrap_mode(view.cast(), GTK_WRAP_NONE)
         GtkText.setMargins(view, vertical: 8, horizontal: 10)
-        agent_accessible_set_label(view, "Code")
+        agent_accessible_set_label(view, tr("Code"))
         GtkText.addClasses(view, "code-view")
 
         let scroller: UnsafeMutablePointer<GtkWidget> = gtk_scrolled_window_new()
@@ -43,14 +43,14 @@ final class CodeBlockView {
         gtk_scrolled_window_set_child(scroller.opaque, view)
 
         let name: UnsafeMutablePointer<GtkWidget> = gtk_label_new(
-            sourceLanguage.flatMap { gtk_source_language_get_name($0) }.map { String(cString: $0) } ?? language ?? "Code")
+            sourceLanguage.flatMap { gtk_source_language_get_name($0) }.map { String(cString: $0) } ?? language ?? tr("Code"))
         gtk_label_set_xalign(name.opaque, 0)
         gtk_widget_set_hexpand(name, 1)
         GtkText.addClasses(name, "code-language", "dim-label")
         copyButton = gtk_button_new_from_icon_name("edit-copy-symbolic")
         GtkText.addClasses(copyButton, "flat", "copy-button")
-        gtk_widget_set_tooltip_text(copyButton, "Copy code")
-        agent_accessible_set_label(copyButton, "Copy code")
+        gtk_widget_set_tooltip_text(copyButton, tr("Copy code"))
+        agent_accessible_set_label(copyButton, tr("Copy code"))
         let header: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)
         GtkText.addClasses(header, "code-header")
         gtk_box_append(header.cast(), name)

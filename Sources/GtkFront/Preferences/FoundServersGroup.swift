@@ -21,10 +21,9 @@ final class FoundServersGroup {
 
     init(in page: UnsafeMutablePointer<GtkWidget>, isAdded: @escaping @MainActor (FoundServer) -> Bool) {
         self.isAdded = isAdded
-        widget = PreferenceRows.group(in: page, title: "Found on This Computer",
-                                      description: "Model servers already running here, such as Ollama, llama-server or LM Studio. "
-                                          + "Only this computer is asked.")
-        searchButton = gtk_button_new_with_mnemonic("_Search Again")
+        widget = PreferenceRows.group(in: page, title: tr("Found on This Computer"),
+                                      description: tr("Model servers already running here, such as Ollama, llama-server or LM Studio. Only this computer is asked."))
+        searchButton = gtk_button_new_with_mnemonic(tr("_Search Again"))
         GtkText.addClasses(searchButton, "flat")
         gtk_widget_set_valign(searchButton, GTK_ALIGN_CENTER)
         adw_preferences_group_set_header_suffix(widget.cast(), searchButton)
@@ -38,7 +37,7 @@ final class FoundServersGroup {
         gtk_widget_set_sensitive(searchButton, 0)
         let spinner: UnsafeMutablePointer<GtkWidget> = gtk_spinner_new()
         gtk_spinner_start(spinner.opaque)
-        show([PreferenceRows.actionRow(title: "Searching…", suffix: nil)], spinner: spinner)
+        show([PreferenceRows.actionRow(title: tr("Searching…"), suffix: nil)], spinner: spinner)
         search = Task { [weak self] in
             let found = await LocalServerDiscovery.discover()
             guard !Task.isCancelled, let self else { return }
@@ -55,9 +54,9 @@ final class FoundServersGroup {
         addButtons = [:]
         guard !found.isEmpty else {
             let ports = LocalServerDiscovery.candidates.map { String($0.port) }
-            show([PreferenceRows.actionRow(title: "No Servers Found",
-                                           subtitle: "Nothing answered on ports \(ports.dropLast().joined(separator: ", ")) "
-                                               + "or \(ports.last ?? "") of this computer.")])
+            show([PreferenceRows.actionRow(title: tr("No Servers Found"),
+                                           subtitle: tr("Nothing answered on ports %1$s or %2$s of this computer.",
+                                                           ports.dropLast().joined(separator: tr(", ")), ports.last ?? ""))])
             return
         }
         show(found.map(row))
@@ -71,15 +70,15 @@ final class FoundServersGroup {
     private func row(for server: FoundServer) -> UnsafeMutablePointer<GtkWidget> {
         let subtitle = "\(server.url) · \(server.modelCount)"
         guard !isAdded(server) else {
-            let added: UnsafeMutablePointer<GtkWidget> = gtk_label_new("Added")
+            let added: UnsafeMutablePointer<GtkWidget> = gtk_label_new(tr("Added"))
             GtkText.addClasses(added, "dim-label")
             let row = PreferenceRows.actionRow(title: server.title, subtitle: subtitle)
             adw_action_row_add_suffix(row.cast(), added)
             return row
         }
-        let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic("_Add")
+        let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic(tr("_Add"))
         let row = PreferenceRows.actionRow(title: server.title, subtitle: subtitle, suffix: button)
-        agent_accessible_set_label(button, "Add \(server.title)")
+        agent_accessible_set_label(button, tr("Add %s", server.title))
         Signals.connect(button.raw, "clicked") { [weak self] in self?.onAdd?(server) }
         addButtons[server.url] = button
         return row

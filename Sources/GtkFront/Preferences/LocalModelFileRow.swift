@@ -28,7 +28,7 @@ final class LocalModelFileRow {
         adw_preferences_row_set_use_markup(widget.cast(), 0)
         adw_preferences_row_set_title(widget.cast(), model.displayName)
         let place = Self.shortPath(file)
-        adw_action_row_set_subtitle(widget.cast(), isPresent ? place : "Missing: no longer at \(place)")
+        adw_action_row_set_subtitle(widget.cast(), isPresent ? place : tr("Missing: no longer at %s", place))
         adw_action_row_set_subtitle_lines(widget.cast(), 2)
         if !isPresent { gtk_widget_add_css_class(widget, "missing-model") }
         adw_action_row_add_prefix(widget.cast(), button)
@@ -37,14 +37,14 @@ final class LocalModelFileRow {
         if !isPresent {
             let warning: UnsafeMutablePointer<GtkWidget> = gtk_image_new_from_icon_name("dialog-warning-symbolic")
             gtk_widget_add_css_class(warning, "warning")
-            gtk_widget_set_tooltip_text(warning, "The file is missing")
+            gtk_widget_set_tooltip_text(warning, tr("The file is missing"))
             adw_action_row_add_suffix(widget.cast(), warning)
         }
         removeButton = gtk_button_new_from_icon_name("user-trash-symbolic")
         gtk_widget_set_valign(removeButton, GTK_ALIGN_CENTER)
         gtk_widget_add_css_class(removeButton, "flat")
-        gtk_widget_set_tooltip_text(removeButton, "Remove from the list (the file stays)")
-        agent_accessible_set_label(removeButton, "Remove \(model.displayName)")
+        gtk_widget_set_tooltip_text(removeButton, tr("Remove from the list (the file stays)"))
+        agent_accessible_set_label(removeButton, tr("Remove %s", model.displayName))
         adw_action_row_add_suffix(widget.cast(), removeButton)
         Signals.connect(button.raw, "toggled") { [weak self] in
             guard let self, gtk_check_button_get_active(button.cast()) != 0 else { return }

@@ -24,10 +24,9 @@ final class LocalModelPage {
     init(settings: SettingsStore, window: UnsafeMutablePointer<GtkWidget>) {
         self.settings = settings
         self.window = window
-        widget = PreferenceRows.page(title: "Local Model", icon: "computer-symbolic", name: "local-model")
-        let group = PreferenceRows.group(in: widget, title: "The Model on This Computer",
-                                         description: "When chats go to “This computer”, Agent runs llama.cpp with one of these "
-                                             + "models. It starts with the first message and stops when Agent quits.")
+        widget = PreferenceRows.page(title: tr("Local Model"), icon: "computer-symbolic", name: "local-model")
+        let group = PreferenceRows.group(in: widget, title: tr("The Model on This Computer"),
+                                         description: tr("When chats go to “This computer”, Agent runs llama.cpp with one of these models. It starts with the first message and stops when Agent quits."))
         let runtime = try? LocalRuntime.locate()
         var buttons: [UnsafeMutablePointer<GtkWidget>] = []
         for model in LocalModel.all {
@@ -38,7 +37,7 @@ final class LocalModelPage {
             let row: UnsafeMutablePointer<GtkWidget> = adw_action_row_new()
             adw_preferences_row_set_use_markup(row.cast(), 0)
             adw_preferences_row_set_title(row.cast(), model.displayName)
-            adw_action_row_set_subtitle(row.cast(), Self.describe(model) + (installed ? "" : " Not installed: run \(model.installCommand)."))
+            adw_action_row_set_subtitle(row.cast(), installed ? Self.describe(model) : tr("%1$s Not installed: run %2$s.", Self.describe(model), model.installCommand))
             adw_action_row_add_prefix(row.cast(), button)
             adw_action_row_set_activatable_widget(row.cast(), button)
             agent_accessible_set_label(button, model.displayName)
@@ -51,20 +50,19 @@ final class LocalModelPage {
         }
         choices = buttons
 
-        filesGroup = PreferenceRows.group(in: widget, title: "Your GGUF Files",
-                                          description: "Any model in llama.cpp’s GGUF format, such as those on Hugging Face. "
-                                              + "It runs with its own chat template and context, up to "
-                                              + "\(LocalModelServer.contextCap / 1024)k tokens.")
+        filesGroup = PreferenceRows.group(in: widget, title: tr("Your GGUF Files"),
+                                          description: tr("Any model in llama.cpp’s GGUF format, such as those on Hugging Face. It runs with its own chat template and context, up to %sk tokens.",
+                                                 UserLocale.number(LocalModelServer.contextCap / 1024)))
         let icon: UnsafeMutablePointer<GtkWidget> = gtk_image_new_from_icon_name("document-open-symbolic")
-        chooseRow = PreferenceRows.actionRow(title: "Choose a GGUF File…")
+        chooseRow = PreferenceRows.actionRow(title: tr("Choose a GGUF File…"))
         adw_action_row_add_suffix(chooseRow.cast(), icon)
         gtk_list_box_row_set_activatable(chooseRow.cast(), 1)
         gtk_widget_set_name(chooseRow, "choose-gguf")
 
-        let performance = PreferenceRows.group(in: widget, title: "Performance")
+        let performance = PreferenceRows.group(in: widget, title: tr("Performance"))
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let threadsRow = PreferenceRows.spinRow(title: "Threads",
-                                                subtitle: "CPU threads the model computes with; 0: one per core (\(cores) here).",
+        let threadsRow = PreferenceRows.spinRow(title: tr("Threads"),
+                                                subtitle: tr("CPU threads the model computes with; 0: one per core (%s here).", UserLocale.number(cores)),
                                                 range: 0...1024, step: 1, settings: settings.root, key: "local-threads")
         threads = threadsRow.spin
         PreferenceRows.add(threadsRow.row, to: performance)
@@ -98,7 +96,7 @@ final class LocalModelPage {
     }
 
     private func chooseFile() {
-        FileChooser.choose(over: window, title: "Choose a GGUF Model File", saving: nil, filter: ("GGUF models", "gguf")) { [weak self] url in
+        FileChooser.choose(over: window, title: tr("Choose a GGUF Model File"), saving: nil, filter: (tr("GGUF models"), "gguf")) { [weak self] url in
             guard let self, let url else { return }
             add(url)
         }
@@ -109,7 +107,7 @@ final class LocalModelPage {
         do {
             _ = try GGUFHeader.read(file)
         } catch {
-            problem("Not a Model File", error.description)
+            problem(tr("Not a Model File"), error.description)
             return
         }
         if !settings.localModelFiles.contains(file) { settings.localModelFiles.append(file) }
@@ -119,8 +117,8 @@ final class LocalModelPage {
 
     private func select(_ row: LocalModelFileRow) {
         guard row.isPresent else {
-            problem("Model File Missing", "“\(row.file.lastPathComponent)” is no longer at \(row.file.path). "
-                        + "Choose it again from where it is now, or remove it from the list.")
+            problem(tr("Model File Missing"), tr("“%1$s” is no longer at %2$s. Choose it again from where it is now, or remove it from the list.",
+                                                 row.file.lastPathComponent, row.file.path))
             showFiles()
             if let index = LocalModel.all.firstIndex(of: settings.localModel) { gtk_check_button_set_active(choices[index].cast(), 1) }
             return
@@ -142,6 +140,6 @@ final class LocalModelPage {
     }
 
     private static func describe(_ model: LocalModel) -> String {
-        model == .smolLM2 ? "The smallest and quickest; plain chat." : "Larger and slower; can call tools (location, date and time)."
+        model == .smolLM2 ? tr("The smallest and quickest; plain chat.") : tr("Larger and slower; can call tools (location, date and time).")
     }
 }

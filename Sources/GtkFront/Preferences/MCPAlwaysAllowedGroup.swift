@@ -17,8 +17,8 @@ final class MCPAlwaysAllowedGroup {
     init(in page: UnsafeMutablePointer<GtkWidget>, model: MCPServersModel, focusWhenEmptied fallbackFocus: UnsafeMutablePointer<GtkWidget>) {
         self.model = model
         self.fallbackFocus = fallbackFocus
-        widget = PreferenceRows.group(in: page, title: "Always Allowed",
-                                      description: "These MCP tools run without asking. Ask Again takes that back.")
+        widget = PreferenceRows.group(in: page, title: tr("Always Allowed"),
+                                      description: tr("These MCP tools run without asking. Ask Again takes that back."))
         observer = model.observe { [weak self] in self?.refresh() }
         refresh()
     }
@@ -38,8 +38,8 @@ final class MCPAlwaysAllowedGroup {
         if focused != nil { gtk_widget_grab_focus(fallbackFocus) }
         for entry in rows { adw_preferences_group_remove(widget.cast(), entry.row) }
         rows = keys.map { key in
-            let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic("_Ask Again")
-            let row = PreferenceRows.actionRow(title: "\(key.server) › \(key.tool)", suffix: button)
+            let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic(tr("_Ask Again"))
+            let row = PreferenceRows.actionRow(title: tr("%1$s › %2$s", key.server, key.tool), suffix: button)
             Signals.connect(button.raw, "clicked") { [weak self] in self?.model.forgetAlwaysAllowed(key) }
             PreferenceRows.add(row, to: widget)
             return (key, row, button)

@@ -38,8 +38,8 @@ final class MCPServerRow {
         adw_preferences_row_set_title(widget.cast(), name)
         enabledSwitch = gtk_switch_new()
         gtk_widget_set_valign(enabledSwitch, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(enabledSwitch, "Use this server")
-        agent_accessible_set_label(enabledSwitch, "Use \(name)")
+        gtk_widget_set_tooltip_text(enabledSwitch, tr("Use this server"))
+        agent_accessible_set_label(enabledSwitch, tr("Use %s", name))
         adw_expander_row_add_action(widget.cast(), enabledSwitch)
         GtkText.addClasses(widget, "mcp-server")
         Signals.connect(enabledSwitch.raw, "notify::active") { [weak self] (_: UnsafeMutableRawPointer?) in
@@ -77,15 +77,15 @@ final class MCPServerRow {
 
     /// The server's state in a few words, for the row's subtitle.
     nonisolated static func summary(of config: MCPServerConfig, status: MCPServer.Status?) -> String {
-        if config.disabled { return "Off" }
+        if config.disabled { return tr("Off") }
         switch status {
-        case nil, .starting?: return "Starting…"
-        case .ready(let tools, _)?: return tools.count == 1 ? "1 tool" : "\(tools.count) tools"
-        case .failed(let reason)?: return "Failed: " + firstLine(of: reason)
-        case .exited(let reason)?: return "Ended: " + firstLine(of: reason) + " — starts again when needed"
-        case .stopped?: return "Stopped — starts when next needed"
-        case .declined?: return "Not allowed to run"
-        case .disabled?: return "Off"
+        case nil, .starting?: return tr("Starting…")
+        case .ready(let tools, _)?: return trn("%d tool", "%d tools", tools.count)
+        case .failed(let reason)?: return tr("Failed: %s", firstLine(of: reason))
+        case .exited(let reason)?: return tr("Ended: %s — starts again when needed", firstLine(of: reason))
+        case .stopped?: return tr("Stopped — starts when next needed")
+        case .declined?: return tr("Not allowed to run")
+        case .disabled?: return tr("Off")
         }
     }
 
@@ -103,21 +103,21 @@ final class MCPServerRow {
         case .failed(let reason)?, .exited(let reason)?:
             append(problemRow(reason: reason))
         case .declined?:
-            append(note("You did not allow its program to run. Switch it off and on to be asked again."))
+            append(note(tr("You did not allow its program to run. Switch it off and on to be asked again.")))
         default:
             break
         }
         if case .ready(let tools, _)? = state.status {
-            if tools.isEmpty { append(note("It offers no tools.")) }
+            if tools.isEmpty { append(note(tr("It offers no tools."))) }
             for tool in tools { append(toolRow(tool)) }
         } else if !state.config.disabled {
-            append(note("Its tools are listed once it runs."))
+            append(note(tr("Its tools are listed once it runs.")))
         }
         append(transportRow(state.config))
-        let remove: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic("_Remove")
+        let remove: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic(tr("_Remove"))
         GtkText.addClasses(remove, "destructive-action")
         Signals.connect(remove.raw, "clicked") { [weak self] in self?.onRemove?() }
-        append(PreferenceRows.actionRow(title: "Remove This Server", suffix: remove))
+        append(PreferenceRows.actionRow(title: tr("Remove This Server"), suffix: remove))
     }
 
     private func append(_ row: UnsafeMutablePointer<GtkWidget>) {
@@ -133,12 +133,12 @@ final class MCPServerRow {
         gtk_widget_set_margin_bottom(box, 12)
         gtk_widget_set_margin_start(box, 12)
         gtk_widget_set_margin_end(box, 12)
-        let text = MonospaceBlock.make(text: reason.trimmed, maxHeight: 180, accessibleName: "Why \(name) stopped")
+        let text = MonospaceBlock.make(text: reason.trimmed, maxHeight: 180, accessibleName: tr("Why %s stopped", name))
         gtk_box_append(box.cast(), text.card)
         let buttons: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
         gtk_widget_set_halign(buttons, GTK_ALIGN_END)
-        let openLog: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic("Open _Log")
-        let retry: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic("_Retry")
+        let openLog: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic(tr("Open _Log"))
+        let retry: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic(tr("_Retry"))
         gtk_box_append(buttons.cast(), openLog)
         gtk_box_append(buttons.cast(), retry)
         gtk_box_append(box.cast(), buttons)
@@ -171,9 +171,9 @@ final class MCPServerRow {
     /// How it is reached: the program it runs or its URL (headers stay out: they may hold tokens).
     private func transportRow(_ config: MCPServerConfig) -> UnsafeMutablePointer<GtkWidget> {
         let (title, detail): (String, String) = switch config.transport {
-        case .stdio: ("Runs", config.commandLine ?? "")
-        case .http(let url, _): ("Address", url)
-        case .sse(let url, _): ("Address (HTTP+SSE)", url)
+        case .stdio: (tr("Runs"), config.commandLine ?? "")
+        case .http(let url, _): (tr("Address"), url)
+        case .sse(let url, _): (tr("Address (HTTP+SSE)"), url)
         }
         let row = PreferenceRows.actionRow(title: title, subtitle: detail)
         GtkText.addClasses(row, "mcp-transport")

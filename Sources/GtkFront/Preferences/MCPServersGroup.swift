@@ -31,12 +31,12 @@ final class MCPServersGroup {
     init(in page: UnsafeMutablePointer<GtkWidget>, model: MCPServersModel, window: UnsafeMutablePointer<GtkWidget>) {
         self.model = model
         self.window = window
-        widget = PreferenceRows.group(in: page, title: "MCP Servers",
-                                      description: "MCP servers give the model more tools: programs on this computer or "
-                                          + "services on the web. Agent keeps them in \(Self.shortPath(model.file.path)).")
+        widget = PreferenceRows.group(in: page, title: tr("MCP Servers"),
+                                      description: tr("MCP servers give the model more tools: programs on this computer or services on the web. Agent keeps them in %s.",
+                                                       Self.shortPath(model.file.path)))
         addButton = Self.addMenuButton()
         adw_preferences_group_set_header_suffix(widget.cast(), addButton)
-        emptyRow = PreferenceRows.actionRow(title: "No servers yet")
+        emptyRow = PreferenceRows.actionRow(title: tr("No servers yet"))
         GtkText.addClasses(emptyRow, "dim-label")
         PreferenceRows.add(emptyRow, to: widget)
         problemsLabel = MonospaceBlock.caption("", classes: "error")
@@ -71,20 +71,20 @@ final class MCPServersGroup {
 
     private static func addMenuButton() -> UnsafeMutablePointer<GtkWidget> {
         let menu = g_menu_new()
-        g_menu_append(menu, "_Paste Configuration…", "mcp.paste")
-        g_menu_append(menu, "Add _Manually…", "mcp.add-manually")
+        g_menu_append(menu, tr("_Paste Configuration…"), "mcp.paste")
+        g_menu_append(menu, tr("Add _Manually…"), "mcp.add-manually")
         let button: UnsafeMutablePointer<GtkWidget> = gtk_menu_button_new()
         gtk_menu_button_set_menu_model(button.opaque, UnsafeMutablePointer<GMenuModel>(menu))
         g_object_unref(UnsafeMutableRawPointer(menu))
         let content = adw_button_content_new()
         adw_button_content_set_icon_name(OpaquePointer(content), "list-add-symbolic")
-        adw_button_content_set_label(OpaquePointer(content), "_Add Server")
+        adw_button_content_set_label(OpaquePointer(content), tr("_Add Server"))
         adw_button_content_set_use_underline(OpaquePointer(content), 1)
         gtk_menu_button_set_child(button.opaque, content)
         gtk_menu_button_set_use_underline(button.opaque, 1)
         GtkText.addClasses(button, "flat")
         gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
-        agent_accessible_set_label(button, "Add Server")
+        agent_accessible_set_label(button, tr("Add Server"))
         return button
     }
 
@@ -154,7 +154,7 @@ final class MCPServersGroup {
                 try await model.setEnabled(on, server: name)
             } catch {
                 self?.row(named: name)?.showSavedState()
-                self?.showProblem("Could Not Switch “\(name)” \(on ? "On" : "Off")", error)
+                self?.showProblem(on ? tr("Could Not Switch “%s” On", name) : tr("Could Not Switch “%s” Off", name), error)
             }
         }
     }
@@ -162,24 +162,24 @@ final class MCPServersGroup {
     private func openLog(of name: String) {
         guard let file = model.server(named: name)?.log.file else { return }
         DefaultApp.open(file, from: window) { [weak self] reason in
-            self?.showProblem("Could Not Open the Log", "\(file.path): \(reason)")
+            self?.showProblem(tr("Could Not Open the Log"), "\(file.path): \(reason)")
         }
     }
 
     private func confirmRemoval(of name: String) {
         guard removalDialog == nil, !closed else { return }
-        removalDialog = MessageDialog(over: window, heading: "Remove “\(name)”?",
-                                      body: "It is taken out of mcp.json, and its keys in your keyring are deleted.",
-                                      confirming: "_Remove") { [weak self] confirmed in
+        removalDialog = MessageDialog(over: window, heading: tr("Remove “%s”?", name),
+                                      body: tr("It is taken out of mcp.json, and its keys in your keyring are deleted."),
+                                      confirming: tr("_Remove")) { [weak self] confirmed in
             guard let self else { return }
             removalDialog = nil
             guard confirmed else { return }
             Task { [weak self, model] in
                 do {
                     try await model.remove(name)
-                    self?.notice("Removed “\(name)”")
+                    self?.notice(tr("Removed “%s”", name))
                 } catch {
-                    self?.showProblem("Could Not Remove “\(name)”", error)
+                    self?.showProblem(tr("Could Not Remove “%s”", name), error)
                 }
             }
         }
@@ -196,9 +196,9 @@ final class MCPServersGroup {
             Task { [weak self, model] in
                 do {
                     let added = try await model.add(pasted: pasted)
-                    self?.notice(added.isEmpty ? "Nothing was added" : "Added " + Self.quoted(added))
+                    self?.notice(added.isEmpty ? tr("Nothing was added") : tr("Added %s", Self.quoted(added)))
                 } catch {
-                    self?.showProblem("Could Not Add the Configuration", error) { self?.showPasteDialog(text: pasted) }
+                    self?.showProblem(tr("Could Not Add the Configuration"), error) { self?.showPasteDialog(text: pasted) }
                 }
             }
         }
@@ -216,13 +216,13 @@ final class MCPServersGroup {
                 Task { [weak self, model] in
                     do {
                         try await model.add(name: name, entry: entry, secretHeaders: secretHeaders)
-                        self?.notice("Added “\(name)”")
+                        self?.notice(tr("Added “%s”", name))
                     } catch {
-                        self?.showProblem("Could Not Add the Server", error) { self?.showAddDialog(form: answer) }
+                        self?.showProblem(tr("Could Not Add the Server"), error) { self?.showAddDialog(form: answer) }
                     }
                 }
             } catch {
-                showProblem("Could Not Add the Server", error.message) { [weak self] in self?.showAddDialog(form: answer) }
+                showProblem(tr("Could Not Add the Server"), error.message) { [weak self] in self?.showAddDialog(form: answer) }
             }
         }
     }
@@ -246,8 +246,8 @@ final class MCPServersGroup {
 
     /// “a”, “a” and “b”, “a”, “b” and “c”.
     static func quoted(_ names: [String]) -> String {
-        let quoted = names.map { "“\($0)”" }
+        let quoted = names.map { tr("“%s”", $0) }
         guard let last = quoted.last, quoted.count > 1 else { return quoted.first ?? "" }
-        return quoted.dropLast().joined(separator: ", ") + " and " + last
+        return tr("%1$s and %2$s", quoted.dropLast().joined(separator: tr(", ")), last)
     }
 }

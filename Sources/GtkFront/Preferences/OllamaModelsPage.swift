@@ -21,15 +21,13 @@ final class OllamaModelsPage {
     init(settings: SettingsStore, secrets: SecretStore) {
         self.settings = settings
         self.secrets = secrets
-        widget = PreferenceRows.page(title: "Ollama", icon: "folder-download-symbolic", name: "ollama")
-        emptyGroup = PreferenceRows.group(in: widget, title: "Ollama Models",
-                                          description: "Ollama keeps models on the computer it runs on; here you can pull "
-                                              + "(download) and delete them.")
-        showServersButton = gtk_button_new_with_mnemonic("_Servers")
+        widget = PreferenceRows.page(title: tr("Ollama"), icon: "folder-download-symbolic", name: "ollama")
+        emptyGroup = PreferenceRows.group(in: widget, title: tr("Ollama Models"),
+                                          description: tr("Ollama keeps models on the computer it runs on; here you can pull (download) and delete them."))
+        showServersButton = gtk_button_new_with_mnemonic(tr("_Servers"))
         PreferenceRows.add(PreferenceRows.actionRow(
-            title: "No Ollama server is set up",
-            subtitle: "In Servers, add one with +, choose the Ollama protocol and give its address "
-                + "(http://localhost:11434 when it runs on this computer).",
+            title: tr("No Ollama server is set up"),
+            subtitle: tr("In Servers, add one with +, choose the Ollama protocol and give its address (http://localhost:11434 when it runs on this computer)."),
             suffix: showServersButton), to: emptyGroup)
         Signals.connect(showServersButton.raw, "clicked") { [weak self] in self?.onShowServers?() }
         refresh()

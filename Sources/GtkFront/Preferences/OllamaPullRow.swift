@@ -22,7 +22,7 @@ final class OllamaPullRow {
         gtk_widget_set_size_request(bar, 160, -1)
         gtk_widget_set_valign(bar, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(widget.cast(), bar)
-        button = gtk_button_new_with_mnemonic("_Cancel")
+        button = gtk_button_new_with_mnemonic(tr("_Cancel"))
         gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(widget.cast(), button)
         gtk_widget_set_visible(widget, 0)
@@ -36,14 +36,14 @@ final class OllamaPullRow {
     /// A pull of `model` starts.
     func start(_ model: String) {
         failed = false
-        adw_preferences_row_set_title(widget.cast(), "Pulling \(model)")
-        adw_action_row_set_subtitle(widget.cast(), "Asking Ollama…")
+        adw_preferences_row_set_title(widget.cast(), tr("Pulling %s", model))
+        adw_action_row_set_subtitle(widget.cast(), tr("Asking Ollama…"))
         gtk_widget_remove_css_class(widget, "error")
         gtk_progress_bar_set_fraction(bar.opaque, 0)
         gtk_progress_bar_set_text(bar.opaque, nil)
         gtk_widget_set_visible(bar, 1)
-        gtk_button_set_label(button.cast(), "_Cancel")
-        gtk_widget_set_tooltip_text(button, "Stop the download (pulling it again resumes it)")
+        gtk_button_set_label(button.cast(), tr("_Cancel"))
+        gtk_widget_set_tooltip_text(button, tr("Stop the download (pulling it again resumes it)"))
         gtk_widget_set_visible(widget, 1)
     }
 
@@ -61,11 +61,11 @@ final class OllamaPullRow {
     /// The pull failed: Ollama's `message` stays in the row until dismissed.
     func fail(_ model: String, message: String) {
         failed = true
-        adw_preferences_row_set_title(widget.cast(), "Could not pull \(model)")
+        adw_preferences_row_set_title(widget.cast(), tr("Could not pull %s", model))
         adw_action_row_set_subtitle(widget.cast(), message)
         gtk_widget_add_css_class(widget, "error")
         gtk_widget_set_visible(bar, 0)
-        gtk_button_set_label(button.cast(), "_Dismiss")
+        gtk_button_set_label(button.cast(), tr("_Dismiss"))
         gtk_widget_set_tooltip_text(button, nil)
     }
 

@@ -20,10 +20,10 @@ final class OllamaPullRows {
     init() {
         entry = adw_entry_row_new()
         adw_preferences_row_set_use_markup(entry.cast(), 0)
-        adw_preferences_row_set_title(entry.cast(), "Pull a Model (such as qwen3:4b)")
-        button = gtk_button_new_with_mnemonic("_Pull")
+        adw_preferences_row_set_title(entry.cast(), tr("Pull a Model (such as qwen3:4b)"))
+        button = gtk_button_new_with_mnemonic(tr("_Pull"))
         gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(button, "Download the model onto this server")
+        gtk_widget_set_tooltip_text(button, tr("Download the model onto this server"))
         gtk_widget_set_sensitive(button, 0)
         adw_entry_row_add_suffix(entry.cast(), button)
         Signals.connect(entry.raw, "changed") { [weak self] in self?.updateButton() }
@@ -80,11 +80,11 @@ final class OllamaPullRows {
         case .success:
             progress.hide()
             if typedName == name { gtk_editable_set_text(entry.opaque, "") }
-            onNotice?("Pulled \(name)")
+            onNotice?(tr("Pulled %s", name))
             onPulled?()
         case .failure(is CancellationError):
             progress.hide()
-            onNotice?("Stopped pulling \(name)")
+            onNotice?(tr("Stopped pulling %s", name))
         case .failure(let error):
             progress.fail(name, message: ChatError.describe(error))
         }

@@ -30,11 +30,11 @@ final class OllamaServerGroup {
         widget = adw_preferences_group_new()
         refreshButton = gtk_button_new_from_icon_name("view-refresh-symbolic")
         GtkText.addClasses(refreshButton, "flat")
-        gtk_widget_set_tooltip_text(refreshButton, "List the Models Again")
-        agent_accessible_set_label(refreshButton, "List the models again")
+        gtk_widget_set_tooltip_text(refreshButton, tr("List the Models Again"))
+        agent_accessible_set_label(refreshButton, tr("List the models again"))
         adw_preferences_group_set_header_suffix(widget.cast(), refreshButton)
 
-        statusRow = PreferenceRows.actionRow(title: "Listing the models…")
+        statusRow = PreferenceRows.actionRow(title: tr("Listing the models…"))
         pull.manager = { [weak self] in await self?.manager() }
         pull.onNotice = { [weak self] in self?.onNotice?($0) }
         pull.onPulled = { [weak self] in self?.reload() }
@@ -71,7 +71,7 @@ final class OllamaServerGroup {
     func reload() {
         listing += 1
         let current = listing
-        if models.isEmpty { showStatus("Listing the models…") }
+        if models.isEmpty { showStatus(tr("Listing the models…")) }
         Task { [weak self] in
             guard let self else { return }
             let result: Result<[OllamaModelInfo], any Error>
@@ -85,7 +85,7 @@ final class OllamaServerGroup {
             case .success(let models): show(models)
             case .failure(let error):
                 show([])
-                showStatus("Could not list the models", detail: ChatError.describe(error), isError: true)
+                showStatus(tr("Could not list the models"), detail: ChatError.describe(error), isError: true)
             }
         }
     }
@@ -95,16 +95,16 @@ final class OllamaServerGroup {
         models = list.map { info in
             let delete: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("user-trash-symbolic")
             GtkText.addClasses(delete, "flat")
-            gtk_widget_set_tooltip_text(delete, "Delete")
+            gtk_widget_set_tooltip_text(delete, tr("Delete"))
             let row = PreferenceRows.actionRow(title: info.name, subtitle: info.summary, suffix: delete)
-            agent_accessible_set_label(delete, "Delete \(info.name)")
+            agent_accessible_set_label(delete, tr("Delete %s", info.name))
             adw_action_row_set_activatable_widget(row.cast(), nil)
             Signals.connect(delete.raw, "clicked") { [weak self] in self?.askToDelete(info) }
             PreferenceRows.add(row, to: widget)
             return (info, row, delete)
         }
         if list.isEmpty {
-            showStatus("No models yet", detail: "Pull one by name above; ollama.com/library lists them.")
+            showStatus(tr("No models yet"), detail: tr("Pull one by name above; ollama.com/library lists them."))
         } else {
             gtk_widget_set_visible(statusRow, 0)
         }
@@ -118,8 +118,8 @@ final class OllamaServerGroup {
     }
 
     private func askToDelete(_ model: OllamaModelInfo) {
-        let body = "\(profile.name) deletes it from its disk, freeing \(ByteCountText.describe(model.size)). "
-            + "To use it again, pull it again."
+        let body = tr("%1$s deletes it from its disk, freeing %2$s. To use it again, pull it again.",
+                      profile.name, ByteCountText.describe(model.size))
         confirmDelete?(model, body) { [weak self] in self?.delete(model) }
     }
 
@@ -138,9 +138,9 @@ final class OllamaServerGroup {
             guard !closed else { return }
             if let failure {
                 if let button { gtk_widget_set_sensitive(button, 1) }
-                onProblem?("Could Not Delete \(model.name)", ChatError.describe(failure))
+                onProblem?(tr("Could Not Delete %s", model.name), ChatError.describe(failure))
             } else {
-                onNotice?("Deleted \(model.name)")
+                onNotice?(tr("Deleted %s", model.name))
             }
             reload()
         }

@@ -49,19 +49,19 @@ final class PreferencesWindow {
         tools.onNotice = { [weak self] in self?.toast($0) }
         servers.onProblem = { [weak self] message in
             guard let self else { return }
-            _ = ErrorAlert.show(over: window, heading: "Server Problem", message: message) {}
+            _ = ErrorAlert.show(over: window, heading: tr("Server Problem"), message: message) {}
         }
         servers.confirmRemoval = { [weak self] name, confirmed in
             guard let self else { return }
-            _ = MessageDialog(over: window, heading: "Remove “\(name)”?",
-                              body: "Its settings and its API key in your keyring are deleted.", confirming: "_Remove") {
+            _ = MessageDialog(over: window, heading: tr("Remove “%s”?", name),
+                              body: tr("Its settings and its API key in your keyring are deleted."), confirming: tr("_Remove")) {
                 if $0 { confirmed() }
             }
         }
         wireOllama()
         servers.chooseCertificate = { [weak self] chosen in
             guard let self else { return }
-            FileChooser.choose(over: window, title: "Choose the Server's CA Certificate", saving: nil) { url in
+            FileChooser.choose(over: window, title: tr("Choose the Server's CA Certificate"), saving: nil) { url in
                 if let url { chosen(url.path) }
             }
         }
@@ -90,7 +90,7 @@ final class PreferencesWindow {
         }
         ollama.confirmDelete = { [weak self] model, body, confirmed in
             guard let self else { return }
-            _ = MessageDialog(over: window, heading: "Delete \(model.name)?", body: body, confirming: "_Delete") {
+            _ = MessageDialog(over: window, heading: tr("Delete %s?", model.name), body: body, confirming: tr("_Delete")) {
                 if $0 { confirmed() }
             }
         }

@@ -25,11 +25,10 @@ final class PresetsPage {
         self.models = models
         self.fallback = fallback
         self.window = window
-        widget = PreferenceRows.page(title: "Presets", icon: "view-list-bullet-symbolic", name: "presets")
-        group = PreferenceRows.group(in: widget, title: "Presets",
-                                     description: "A new chat can start from one of these: the new-chat button’s menu lists them, "
-                                         + "and Ctrl+N starts from the one used last. Chats keep their own copy of the settings.")
-        addButton = PreferenceRows.addButton(in: group, tooltip: "Add a Preset")
+        widget = PreferenceRows.page(title: tr("Presets"), icon: "view-list-bullet-symbolic", name: "presets")
+        group = PreferenceRows.group(in: widget, title: tr("Presets"),
+                                     description: tr("A new chat can start from one of these: the new-chat button’s menu lists them, and Ctrl+N starts from the one used last. Chats keep their own copy of the settings."))
+        addButton = PreferenceRows.addButton(in: group, tooltip: tr("Add a Preset"))
         Signals.connect(addButton.raw, "clicked") { [weak self] in self?.edit(nil) }
         reload()
     }
@@ -41,8 +40,8 @@ final class PresetsPage {
             let delete: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("user-trash-symbolic")
             GtkText.addClasses(delete, "flat")
             gtk_widget_set_valign(delete, GTK_ALIGN_CENTER)
-            gtk_widget_set_tooltip_text(delete, "Delete “\(preset.name)”")
-            agent_accessible_set_label(delete, "Delete “\(preset.name)”")
+            gtk_widget_set_tooltip_text(delete, tr("Delete “%s”", preset.name))
+            agent_accessible_set_label(delete, tr("Delete “%s”", preset.name))
             let row = PreferenceRows.actionRow(title: preset.name, subtitle: preset.summary)
             adw_action_row_set_subtitle_lines(row.cast(), 2)
             adw_action_row_add_suffix(row.cast(), delete)
@@ -59,9 +58,9 @@ final class PresetsPage {
     func edit(_ preset: ChatPreset?) {
         guard editor == nil else { return }
         let form = ChatSettingsForm(preset?.settings(defaultPrompt: "") ?? ChatSettings(), models: models, name: preset?.name ?? "",
-                                    promptNote: "Empty: the system prompt of Preferences › Generation.", fallback: fallback)
+                                    promptNote: tr("Empty: the system prompt of Preferences › Generation."), fallback: fallback)
         let others = Set(rows.filter { $0.preset.id != preset?.id }.map { $0.preset.name.lowercased() })
-        let dialog = SettingsDialog(over: window, title: preset == nil ? "New Preset" : "Edit Preset", form: form,
+        let dialog = SettingsDialog(over: window, title: preset == nil ? tr("New Preset") : tr("Edit Preset"), form: form,
                                     acceptsName: { !others.contains($0.lowercased()) }) { [weak self] form in
             let settings = form.settings
             self?.library.savePreset(ChatPreset(id: preset?.id ?? UUID(), name: form.name,
@@ -76,8 +75,8 @@ final class PresetsPage {
 
     private func confirmDeletion(of preset: ChatPreset) {
         let library = library
-        _ = MessageDialog(over: window, heading: "Delete “\(preset.name)”?",
-                          body: "Chats started from it keep their settings.", confirming: "_Delete") { confirmed in
+        _ = MessageDialog(over: window, heading: tr("Delete “%s”?", preset.name),
+                          body: tr("Chats started from it keep their settings."), confirming: tr("_Delete")) { confirmed in
             if confirmed { library.deletePreset(preset.id) }
         }
     }

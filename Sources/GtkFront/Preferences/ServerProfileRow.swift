@@ -45,40 +45,40 @@ final class ServerProfileRow {
         PreferenceRows.bind(profile, "name", widget.raw, "title", readOnly: true)
         PreferenceRows.bind(profile, "url", widget.raw, "subtitle", readOnly: true)
 
-        nameRow = PreferenceRows.entryRow(title: "Name", settings: profile, key: "name")
-        urlRow = PreferenceRows.entryRow(title: "Address (such as http://localhost:8080)", settings: profile, key: "url")
+        nameRow = PreferenceRows.entryRow(title: tr("Name"), settings: profile, key: "name")
+        urlRow = PreferenceRows.entryRow(title: tr("Address (such as http://localhost:8080)"), settings: profile, key: "url")
         adw_entry_row_set_input_purpose(urlRow.cast(), GTK_INPUT_PURPOSE_URL)
         protocolRow = adw_combo_row_new()
-        adw_preferences_row_set_title(protocolRow.cast(), "Protocol")
+        adw_preferences_row_set_title(protocolRow.cast(), tr("Protocol"))
         let protocols = StringLists.make(ChatProtocol.allCases.map(\.displayName))
         adw_combo_row_set_model(protocolRow.cast(), protocols)
         g_object_unref(UnsafeMutableRawPointer(protocols))
-        pathRow = PreferenceRows.entryRow(title: "API Path", settings: profile, key: "api-path")
-        modelRow = PreferenceRows.entryRow(title: "Model", settings: profile, key: "model")
-        listModelsButton = gtk_button_new_with_mnemonic("_List Models")
+        pathRow = PreferenceRows.entryRow(title: tr("API Path"), settings: profile, key: "api-path")
+        modelRow = PreferenceRows.entryRow(title: tr("Model"), settings: profile, key: "model")
+        listModelsButton = gtk_button_new_with_mnemonic(tr("_List Models"))
         GtkText.addClasses(listModelsButton, "flat")
         gtk_widget_set_valign(listModelsButton, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(listModelsButton, "Ask the server which models it has")
+        gtk_widget_set_tooltip_text(listModelsButton, tr("Ask the server which models it has"))
         adw_entry_row_add_suffix(modelRow.cast(), listModelsButton)
         modelsRow = adw_combo_row_new()
-        adw_preferences_row_set_title(modelsRow.cast(), "The Server’s Models")
+        adw_preferences_row_set_title(modelsRow.cast(), tr("The Server’s Models"))
         gtk_widget_set_visible(modelsRow, 0)
         keyRow = adw_password_entry_row_new()
         adw_entry_row_set_show_apply_button(keyRow.cast(), 1)
-        adw_preferences_row_set_title(keyRow.cast(), "API Key")
-        caRow = PreferenceRows.entryRow(title: "CA Certificate (for a self-signed server)", settings: profile, key: "ca-file")
+        adw_preferences_row_set_title(keyRow.cast(), tr("API Key"))
+        caRow = PreferenceRows.entryRow(title: tr("CA Certificate (for a self-signed server)"), settings: profile, key: "ca-file")
         let choose: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("document-open-symbolic")
         GtkText.addClasses(choose, "flat")
         gtk_widget_set_valign(choose, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(choose, "Choose the certificate file")
-        agent_accessible_set_label(choose, "Choose the certificate file")
+        gtk_widget_set_tooltip_text(choose, tr("Choose the certificate file"))
+        agent_accessible_set_label(choose, tr("Choose the certificate file"))
         adw_entry_row_add_suffix(caRow.cast(), choose)
-        let tools = PreferenceRows.switchRow(title: "Offer Tools", subtitle: "Let this server’s models call Agent’s tools.",
+        let tools = PreferenceRows.switchRow(title: tr("Offer Tools"), subtitle: tr("Let this server’s models call Agent’s tools."),
                                              settings: profile, key: "tools")
         toolsSwitch = tools.toggle
-        removeButton = gtk_button_new_with_mnemonic("_Remove")
+        removeButton = gtk_button_new_with_mnemonic(tr("_Remove"))
         GtkText.addClasses(removeButton, "destructive-action")
-        let removeRow = PreferenceRows.actionRow(title: "Remove This Server", suffix: removeButton)
+        let removeRow = PreferenceRows.actionRow(title: tr("Remove This Server"), suffix: removeButton)
         for row in [nameRow, urlRow, protocolRow, pathRow, modelRow, modelsRow, keyRow, caRow, tools.row, removeRow] {
             adw_expander_row_add_row(widget.cast(), row)
         }
@@ -122,7 +122,7 @@ final class ServerProfileRow {
 
     /// The path row's title names the protocol's usual path, which an empty row means.
     private func showDefaultPath() {
-        adw_preferences_row_set_title(pathRow.cast(), "API Path (empty: \(selectedProtocol.defaultAPIPath))")
+        adw_preferences_row_set_title(pathRow.cast(), tr("API Path (empty: %s)", selectedProtocol.defaultAPIPath))
     }
 
     /// Says in the key row's title whether the keyring holds a key for this server.
@@ -139,9 +139,9 @@ final class ServerProfileRow {
 
     private func showKeyState(stored: Bool) {
         let title = if let problem = secrets.keyringProblem {
-            "API Key (no keyring: \(problem); kept for this session only)"
+            tr("API Key (no keyring: %s; kept for this session only)", problem)
         } else {
-            stored ? "API Key (one is stored in your keyring)" : "API Key"
+            stored ? tr("API Key (one is stored in your keyring)") : tr("API Key")
         }
         adw_preferences_row_set_title(keyRow.cast(), title)
     }
@@ -154,12 +154,12 @@ final class ServerProfileRow {
         gtk_editable_set_text(keyRow.opaque, "")
         keyCheck += 1
         let check = keyCheck
-        let (id, name) = (id, profile?.name ?? "server")
+        let (id, name) = (id, profile?.name ?? tr("server"))
         Task { [weak self, secrets] in
-            let kept = await secrets.store(APIKey(key), for: id, label: "Agent: API key for \(name)")
+            let kept = await secrets.store(APIKey(key), for: id, label: tr("Agent: API key for %s", name))
             guard let self, !closed else { return }
             if check == keyCheck { showKeyState(stored: kept) }
-            onNotice?(kept ? "Key saved in your keyring" : "No keyring: the key is kept for this session only")
+            onNotice?(kept ? tr("Key saved in your keyring") : tr("No keyring: the key is kept for this session only"))
         }
     }
 
@@ -177,7 +177,7 @@ final class ServerProfileRow {
             gtk_widget_set_sensitive(listModelsButton, 1)
             switch result {
             case .success(let models): show(models)
-            case .failure(let error): onProblem?("Could not list the server's models.\n\n\(ChatError.describe(error))")
+            case .failure(let error): onProblem?(tr("Could not list the server’s models.\n\n%s", ChatError.describe(error)))
             }
         }
     }
@@ -191,7 +191,7 @@ final class ServerProfileRow {
         let current = PreferenceRows.text(of: modelRow)
         adw_combo_row_set_selected(modelsRow.cast(), guint(models.firstIndex(of: current) ?? Int(GTK_INVALID_LIST_POSITION)))
         gtk_widget_set_visible(modelsRow, models.isEmpty ? 0 : 1)
-        onNotice?(models.isEmpty ? "The server lists no models" : "The server has \(models.count) model\(models.count == 1 ? "" : "s")")
+        onNotice?(models.isEmpty ? tr("The server lists no models") : trn("The server has %d model", "The server has %d models", models.count))
     }
 
     private func modelPicked() {

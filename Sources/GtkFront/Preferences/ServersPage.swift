@@ -28,15 +28,14 @@ final class ServersPage {
     init(settings: SettingsStore, secrets: SecretStore) {
         self.settings = settings
         self.secrets = secrets
-        widget = PreferenceRows.page(title: "Servers", icon: "network-server-symbolic", name: "servers")
-        let where_ = PreferenceRows.group(in: widget, title: "Chats Go To")
+        widget = PreferenceRows.page(title: tr("Servers"), icon: "network-server-symbolic", name: "servers")
+        let where_ = PreferenceRows.group(in: widget, title: tr("Chats Go To"))
         destination = adw_combo_row_new()
-        adw_preferences_row_set_title(destination.cast(), "Server")
+        adw_preferences_row_set_title(destination.cast(), tr("Server"))
         PreferenceRows.add(destination, to: where_)
-        serversGroup = PreferenceRows.group(in: widget, title: "Servers",
-                                            description: "OpenAI-compatible servers (llama.cpp, vLLM, LM Studio, OpenAI), Ollama, "
-                                                + "or the llmtools harness. API keys are kept in your keyring, never in a file.")
-        addButton = PreferenceRows.addButton(in: serversGroup, tooltip: "Add a Server")
+        serversGroup = PreferenceRows.group(in: widget, title: tr("Servers"),
+                                            description: tr("OpenAI-compatible servers (llama.cpp, vLLM, LM Studio, OpenAI), Ollama, or the llmtools harness. API keys are kept in your keyring, never in a file."))
+        addButton = PreferenceRows.addButton(in: serversGroup, tooltip: tr("Add a Server"))
         found = FoundServersGroup(in: widget) { server in server.isAdded(in: settings.serverProfiles) }
         for profile in settings.serverProfiles { addRow(for: profile.id) }
         reloadDestination()
@@ -60,7 +59,7 @@ final class ServersPage {
         defer { reloading = false }
         let profiles = settings.serverProfiles
         destinationIDs = [localProfileID] + profiles.map(\.id)
-        let names = ["This computer (\(settings.localModel.displayName))"] + profiles.map(\.name)
+        let names = [tr("This computer (%s)", settings.localModel.displayName)] + profiles.map(\.name)
         let list = StringLists.make(names)
         adw_combo_row_set_model(destination.cast(), list)
         g_object_unref(UnsafeMutableRawPointer(list))
@@ -91,7 +90,7 @@ final class ServersPage {
 
     /// A new server, chosen for chats, opened for its address to be typed.
     func addProfile() {
-        let profile = ServerProfile(name: "New Server", url: "http://localhost:8080", model: LaunchOptions.defaultRemoteModel)
+        let profile = ServerProfile(name: tr("New Server"), url: "http://localhost:8080", model: LaunchOptions.defaultRemoteModel)
         settings.saveProfile(profile)
         settings.activeProfileID = profile.id
         addRow(for: profile.id)
@@ -107,11 +106,11 @@ final class ServersPage {
         addRow(for: profile.id)
         reloadDestination()
         found.refresh()
-        onNotice?("Chats now go to \(server.title)")
+        onNotice?(tr("Chats now go to %s", server.title))
     }
 
     private func remove(_ row: ServerProfileRow) {
-        let name = row.profile?.name ?? "this server"
+        let name = row.profile?.name ?? tr("this server")
         confirmRemoval?(name) { [weak self] in
             guard let self else { return }
             settings.removeProfile(row.id)

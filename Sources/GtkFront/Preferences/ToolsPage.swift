@@ -26,14 +26,14 @@ final class ToolsPage {
     /// `window`: Preferences, which the MCP group's dialogs open over.
     init(settings: SettingsStore, mcp: MCPServersModel? = nil, window: UnsafeMutablePointer<GtkWidget>? = nil) {
         self.settings = settings
-        widget = PreferenceRows.page(title: "Tools", icon: "applications-utilities-symbolic", name: "tools")
-        let tools = PreferenceRows.group(in: widget, title: "Tools the Model May Call",
-                                         description: "A server profile can switch tools off for its models.")
+        widget = PreferenceRows.page(title: tr("Tools"), icon: "applications-utilities-symbolic", name: "tools")
+        let tools = PreferenceRows.group(in: widget, title: tr("Tools the Model May Call"),
+                                         description: tr("A server profile can switch tools off for its models."))
         locationSwitch = gtk_switch_new()
         dateTimeSwitch = gtk_switch_new()
-        PreferenceRows.add(PreferenceRows.actionRow(title: "Location", subtitle: "get_location: where this computer is. Agent asks you first.",
+        PreferenceRows.add(PreferenceRows.actionRow(title: tr("Location"), subtitle: tr("get_location: where this computer is. Agent asks you first."),
                                                     suffix: locationSwitch), to: tools)
-        PreferenceRows.add(PreferenceRows.actionRow(title: "Date and Time", subtitle: "get_datetime: the local date, time and time zone.",
+        PreferenceRows.add(PreferenceRows.actionRow(title: tr("Date and Time"), subtitle: tr("get_datetime: the local date, time and time zone."),
                                                     suffix: dateTimeSwitch), to: tools)
 
         if let mcp, let window {
@@ -45,20 +45,19 @@ final class ToolsPage {
             mcpAlwaysAllowed = nil
         }
 
-        let location = PreferenceRows.group(in: widget, title: "Location",
-                                            description: "The manual location is used when the desktop’s location service (GeoClue) "
-                                                + "is unavailable or refuses.")
-        manualLocation = PreferenceRows.entryRow(title: "Manual Location (latitude, longitude)", settings: settings.root, key: "manual-location")
+        let location = PreferenceRows.group(in: widget, title: tr("Location"),
+                                            description: tr("The manual location is used when the desktop’s location service (GeoClue) is unavailable or refuses."))
+        manualLocation = PreferenceRows.entryRow(title: tr("Manual Location (latitude, longitude)"), settings: settings.root, key: "manual-location")
         PreferenceRows.add(manualLocation, to: location)
-        locationProblem = gtk_label_new("Write it as latitude, longitude in degrees, such as 48.8566, 2.3522.")
+        locationProblem = gtk_label_new(tr("Write it as latitude, longitude in degrees, such as 48.8566, 2.3522."))
         gtk_label_set_wrap(locationProblem.opaque, 1)
         gtk_label_set_xalign(locationProblem.opaque, 0)
         GtkText.addClasses(locationProblem, "error")
         gtk_widget_set_margin_top(locationProblem, 6)
         PreferenceRows.add(locationProblem, to: location)
-        forgetConsent = gtk_button_new_with_mnemonic("_Ask Again")
-        PreferenceRows.add(PreferenceRows.actionRow(title: "Share the Location Without Asking",
-                                                    subtitle: "You chose “Always Allow”. Ask Again takes it back.",
+        forgetConsent = gtk_button_new_with_mnemonic(tr("_Ask Again"))
+        PreferenceRows.add(PreferenceRows.actionRow(title: tr("Share the Location Without Asking"),
+                                                    subtitle: tr("You chose “Always Allow”. Ask Again takes it back."),
                                                     suffix: forgetConsent), to: location)
         PreferenceRows.bind(settings.root, "location-always-allowed", forgetConsent.raw, "sensitive", readOnly: true)
 

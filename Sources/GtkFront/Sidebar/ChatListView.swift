@@ -34,7 +34,7 @@ final class ChatListView {
         let factory: OpaquePointer = gtk_signal_list_item_factory_new()
         listView = gtk_list_view_new(selection, factory)
         GtkText.addClasses(listView, "navigation-sidebar")
-        agent_accessible_set_label(listView, "Chats")
+        agent_accessible_set_label(listView, tr("Chats"))
         widget = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(widget.opaque, listView)

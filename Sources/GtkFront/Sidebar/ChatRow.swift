@@ -30,8 +30,8 @@ final class ChatRow {
         deleteButton = gtk_button_new_from_icon_name("user-trash-symbolic")
         GtkText.addClasses(deleteButton, "flat", "chat-delete")
         gtk_widget_set_valign(deleteButton, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(deleteButton, "Delete chat")
-        agent_accessible_set_label(deleteButton, "Delete chat")
+        gtk_widget_set_tooltip_text(deleteButton, tr("Delete chat"))
+        agent_accessible_set_label(deleteButton, tr("Delete chat"))
         gtk_box_append(root.cast(), texts)
         gtk_box_append(root.cast(), deleteButton)
         Signals.connect(deleteButton.raw, "clicked") { [weak self] in

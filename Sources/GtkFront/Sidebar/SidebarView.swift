@@ -36,7 +36,7 @@ final class SidebarView {
         chatList = ChatListView(library: library)
         searchEntry = gtk_search_entry_new()
         gtk_widget_set_hexpand(searchEntry, 1)
-        agent_accessible_set_label(searchEntry, "Search chats")
+        agent_accessible_set_label(searchEntry, tr("Search chats"))
         searchBar = gtk_search_bar_new()
         gtk_search_bar_set_child(searchBar.opaque, searchEntry)
         gtk_search_bar_connect_entry(searchBar.opaque, searchEntry.opaque)

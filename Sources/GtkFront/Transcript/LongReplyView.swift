@@ -33,13 +33,13 @@ final class LongReplyView {
         let caughtUp = textView.show(head)
         let isCut = head.utf8.count < totalBytes
         let shown = ByteCountText.describe(head.utf8.count)
-        let text = isCut ? "This reply is longer than the window shows (its first \(shown)). Copy it or export the chat to get all of it."
-            : "A long reply, shown as plain text."
+        let text = isCut ? tr("This reply is longer than the window shows (its first %s). Copy it or export the chat to get all of it.", shown)
+            : tr("A long reply, shown as plain text.")
         if text != shownNotice {
             shownNotice = text
             gtk_label_set_text(notice.opaque, text)
         }
-        gtk_widget_set_tooltip_text(notice, isCut ? "The whole reply: \(ByteCountText.describe(totalBytes))" : nil)
+        gtk_widget_set_tooltip_text(notice, isCut ? tr("The whole reply: %s", ByteCountText.describe(totalBytes)) : nil)
         return caughtUp
     }
 

@@ -1,3 +1,4 @@
+import AgentCore
 import CGtk
 
 /// A message's right-click menu: Copy, Edit and Send Again (the user's) or Regenerate Reply,
@@ -37,14 +38,14 @@ final class MessageMenu {
     /// Opens the menu at (x, y) of the bubble, for a user's message or a reply.
     func open(x: Double, y: Double, isUser: Bool, canRegenerate: Bool, canDeleteVersion: Bool) {
         let menu: OpaquePointer = g_menu_new()
-        g_menu_append(menu, isUser ? "Copy Message" : "Copy Reply", "row.copy")
-        if isUser { g_menu_append(menu, "Edit and Send Again", "row.edit") }
-        if canRegenerate { g_menu_append(menu, "Regenerate Reply", "row.regenerate") }
-        g_menu_append(menu, "Copy Chat as Markdown", "win.copy-chat")
+        g_menu_append(menu, isUser ? tr("Copy Message") : tr("Copy Reply"), "row.copy")
+        if isUser { g_menu_append(menu, tr("Edit and Send Again"), "row.edit") }
+        if canRegenerate { g_menu_append(menu, tr("Regenerate Reply"), "row.regenerate") }
+        g_menu_append(menu, tr("Copy Chat as Markdown"), "win.copy-chat")
         if canDeleteVersion {
             // Apart from the rest: it deletes.
             let section: OpaquePointer = g_menu_new()
-            g_menu_append(section, "Delete Version", "row.delete-version")
+            g_menu_append(section, tr("Delete Version"), "row.delete-version")
             g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(section))
             g_object_unref(UnsafeMutableRawPointer(section))
         }

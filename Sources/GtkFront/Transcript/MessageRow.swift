@@ -102,9 +102,9 @@ final class MessageRow {
         usageLabel = gtk_label_new(nil)
         GtkText.addClasses(usageLabel, "message-usage", "dim-label")
         gtk_widget_set_visible(usageLabel, 0)
-        copyButton = Self.footerButton(icon: "edit-copy-symbolic", tooltip: "Copy Reply", name: "Copy")
-        editButton = Self.footerButton(icon: "document-edit-symbolic", tooltip: "Edit and Send Again", name: "Edit")
-        regenerateButton = Self.footerButton(icon: "view-refresh-symbolic", tooltip: "Regenerate Reply", name: "Regenerate")
+        copyButton = Self.footerButton(icon: "edit-copy-symbolic", tooltip: tr("Copy Reply"), name: tr("Copy"))
+        editButton = Self.footerButton(icon: "document-edit-symbolic", tooltip: tr("Edit and Send Again"), name: tr("Edit"))
+        regenerateButton = Self.footerButton(icon: "view-refresh-symbolic", tooltip: tr("Regenerate Reply"), name: tr("Regenerate"))
         for child in [stateLabel, versions.widget, editButton, copyButton, regenerateButton, usageLabel] {
             gtk_box_append(footer.cast(), child)
         }
@@ -303,10 +303,10 @@ final class MessageRow {
 
     private func showState(_ message: ChatMessage) {
         let text: String? = switch message.state {
-        case .cutOff: "Cut off"
-        case .stopped: "Stopped"
-        case .failed: message.role == .user ? "Not delivered" : "Failed"
-        case .sending: message.role == .user ? "Sending…" : nil
+        case .cutOff: tr("Cut off")
+        case .stopped: tr("Stopped")
+        case .failed: message.role == .user ? tr("Not delivered") : tr("Failed")
+        case .sending: message.role == .user ? tr("Sending…") : nil
         case .streaming, .done: nil
         }
         gtk_label_set_text(stateLabel.opaque, text ?? "")

@@ -15,10 +15,10 @@ final class SourceLinks {
         self.open = open
         widget = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)
         GtkText.addClasses(widget, "reply-sources")
-        let label: UnsafeMutablePointer<GtkWidget> = gtk_label_new("Sources")
+        let label: UnsafeMutablePointer<GtkWidget> = gtk_label_new(tr("Sources"))
         GtkText.addClasses(label, "dim-label", "caption-heading")
         gtk_widget_set_valign(label, GTK_ALIGN_CENTER)
-        links = ChipFlow.make(label: "Sources", columnSpacing: 2)
+        links = ChipFlow.make(label: tr("Sources"), columnSpacing: 2)
         gtk_widget_set_hexpand(links, 1)
         gtk_box_append(widget.cast(), label)
         gtk_box_append(widget.cast(), links)

@@ -78,7 +78,7 @@ final class ThinkingSection {
         let thought = reasoning.text[first...last]
         gtk_widget_set_visible(widget, 1)
         let streaming = reply.state == .streaming || reply.state == .sending
-        let label = reasoning.durationText ?? (streaming ? "Thinking…" : "Thinking")
+        let label = reasoning.durationText ?? (streaming ? tr("Thinking…") : tr("Thinking"))
         if label != shownTitle {
             shownTitle = label
             gtk_label_set_text(title.opaque, label)

@@ -37,10 +37,10 @@ final class ToolCallLine {
         if let result = call.result {
             outcome = " → " + result.replacing("\n", with: " ")
         } else {
-            outcome = " · running…" + (call.progress.map { " \($0)" } ?? "")
+            outcome = call.progress.map { tr(" · running… %s", $0) } ?? tr(" · running…")
         }
-        gtk_label_set_text(summary.opaque, "Tool \(call.displayName)(\(arguments))\(outcome)")
-        StackedLabel.setText((call.server.map { "Server: \($0)\n" } ?? "") + "Arguments: \(serialized)\nResult: \(call.result ?? "(running)")", of: details)
+        gtk_label_set_text(summary.opaque, tr("Tool %1$s(%2$s)%3$s", call.displayName, arguments, outcome))
+        StackedLabel.setText((call.server.map { tr("Server: %s", $0) + "\n" } ?? "") + tr("Arguments: %1$s\nResult: %2$s", serialized, call.result ?? tr("(running)")), of: details)
         if call.failed {
             gtk_widget_add_css_class(widget, "failed")
         } else {

@@ -51,7 +51,7 @@ final class TranscriptView {
         let selection = gtk_no_selection_new(store)
         listView = gtk_list_view_new(selection, factory)
         GtkText.addClasses(listView, "transcript")
-        agent_accessible_set_label(listView, "Conversation")
+        agent_accessible_set_label(listView, tr("Conversation"))
 
         widget = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
@@ -282,10 +282,10 @@ final class TranscriptView {
         let status = viewModel.status
         do {
             DefaultApp.open(try file.openableCopy(), from: widget) { reason in
-                status.report("Could not open “\(file.name)”: \(reason)")
+                status.report(tr("Could not open “%1$s”: %2$s", file.name, reason))
             }
         } catch {
-            status.report("Could not open “\(file.name)”: \(ChatError.describe(error))")
+            status.report(tr("Could not open “%1$s”: %2$s", file.name, ChatError.describe(error)))
         }
     }
 
@@ -293,7 +293,7 @@ final class TranscriptView {
     private func open(_ source: KnowledgeSource, from widget: UnsafeMutablePointer<GtkWidget>) {
         let status = viewModel.status
         DefaultApp.open(URL(filePath: source.path), from: widget) { reason in
-            status.report("Could not open “\(source.path)”: \(reason)")
+            status.report(tr("Could not open “%1$s”: %2$s", source.path, reason))
         }
     }
 

@@ -16,7 +16,7 @@ final class UserBody {
     init(openFile: @escaping @MainActor (AttachedFile, UnsafeMutablePointer<GtkWidget>) -> Void) {
         self.openFile = openFile
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
-        files = ChipFlow.make(label: "Attached files", columnSpacing: 6, rowSpacing: 6)
+        files = ChipFlow.make(label: tr("Attached files"), columnSpacing: 6, rowSpacing: 6)
         gtk_widget_set_halign(files, GTK_ALIGN_END)
         gtk_box_append(widget.cast(), text.widget)
         gtk_box_append(widget.cast(), files)

@@ -1,3 +1,4 @@
+import AgentCore
 import CGtk
 
 /// Which of its versions a message is, under it: `‹ 2/3 ›`. The buttons run the row's
@@ -21,8 +22,8 @@ final class VersionSwitcher {
     init() {
         widget = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)
         GtkText.addClasses(widget, "version-switcher")
-        previousButton = Self.button(icon: "go-previous-symbolic", name: "Previous Version", action: "row.previous-version")
-        nextButton = Self.button(icon: "go-next-symbolic", name: "Next Version", action: "row.next-version")
+        previousButton = Self.button(icon: "go-previous-symbolic", name: tr("Previous Version"), action: "row.previous-version")
+        nextButton = Self.button(icon: "go-next-symbolic", name: tr("Next Version"), action: "row.next-version")
         label = gtk_label_new(nil)
         GtkText.addClasses(label, "version-position", "dim-label")
         for child in [previousButton, label, nextButton] { gtk_box_append(widget.cast(), child) }
@@ -51,7 +52,7 @@ final class VersionSwitcher {
             return
         }
         gtk_label_set_text(label.opaque, "\(place.position)/\(place.count)")
-        let spoken = "Version \(place.position) of \(place.count)"
+        let spoken = tr("Version %1$s of %2$s", UserLocale.number(place.position), UserLocale.number(place.count))
         gtk_widget_set_tooltip_text(label, spoken)
         agent_accessible_set_description(label, spoken)
     }

@@ -1,3 +1,4 @@
+import AgentCore
 import CGtk
 
 /// A bar across the top of the chat that says what the window cannot do and why (the local
@@ -42,8 +43,8 @@ final class Banner {
         let close: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("window-close-symbolic")
         GtkText.addClasses(close, "flat", "circular")
         gtk_widget_set_valign(close, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(close, "Dismiss")
-        agent_accessible_set_label(close, "Dismiss")
+        gtk_widget_set_tooltip_text(close, tr("Dismiss"))
+        agent_accessible_set_label(close, tr("Dismiss"))
         gtk_box_append(box.cast(), close)
         closeButton = close
         Signals.connect(close.raw, "clicked") { [weak self] in

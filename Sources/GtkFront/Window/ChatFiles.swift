@@ -22,29 +22,29 @@ final class ChatFiles {
         guard let library, let chat = viewModel.chat else { return }
         do {
             guard let text = try markdown ? library.markdown(of: chat.id) : library.json(of: chat.id) else { return }
-            save(text, suggestedName: Self.fileName(for: chat.title) + (markdown ? ".md" : ".json"), title: "Export Chat")
+            save(text, suggestedName: Self.fileName(for: chat.title) + (markdown ? ".md" : ".json"), title: tr("Export Chat"))
         } catch {
-            viewModel.status.report("Could not export the chat: \(ChatError.describe(error))")
+            viewModel.status.report(tr("Could not export the chat: %s", ChatError.describe(error)))
         }
     }
 
     func exportAll() {
         guard let library else { return }
         do {
-            save(try library.jsonOfAll(), suggestedName: "agent-chats.json", title: "Export All Chats")
+            save(try library.jsonOfAll(), suggestedName: "agent-chats.json", title: tr("Export All Chats"))
         } catch {
             viewModel.status.report(error)
         }
     }
 
     func importChats() {
-        FileChooser.choose(over: window, title: "Import Chats", saving: nil) { [weak self] url in
+        FileChooser.choose(over: window, title: tr("Import Chats"), saving: nil) { [weak self] url in
             guard let self, let url, let library else { return }
             do {
                 let count = try library.importJSON(String(decoding: try Data(contentsOf: url), as: UTF8.self))
-                onSaved?("Imported \(count) chat\(count == 1 ? "" : "s")")
+                onSaved?(trn("Imported %d chat", "Imported %d chats", count))
             } catch {
-                viewModel.status.report("Could not import \(url.lastPathComponent): \(ChatError.describe(error))")
+                viewModel.status.report(tr("Could not import %1$s: %2$s", url.lastPathComponent, ChatError.describe(error)))
             }
         }
     }
@@ -54,9 +54,9 @@ final class ChatFiles {
             guard let url else { return }
             do {
                 try Data(text.utf8).write(to: url, options: .atomic)
-                self?.onSaved?("Saved to \(url.lastPathComponent)")
+                self?.onSaved?(tr("Saved to %s", url.lastPathComponent))
             } catch {
-                self?.viewModel.status.report("Could not save \(url.path): \(ChatError.describe(error))")
+                self?.viewModel.status.report(tr("Could not save %1$s: %2$s", url.path, ChatError.describe(error)))
             }
         }
     }

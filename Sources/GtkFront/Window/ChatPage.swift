@@ -17,9 +17,9 @@ final class ChatPage {
     /// The folders the chat asks about, and their indexing.
     let knowledgeBar: KnowledgeBar
     /// Why the chat cannot be had (the model is unavailable, the chats could not be opened).
-    let banner = Banner(buttonLabel: "_Preferences", action: "win.preferences")
+    let banner = Banner(buttonLabel: tr("_Preferences"), action: "win.preferences")
     /// That the chat's model has gone from its server, with the model menu a click away.
-    let modelBanner = Banner(buttonLabel: "Choose _Model…", action: "win.choose-model")
+    let modelBanner = Banner(buttonLabel: tr("Choose _Model…"), action: "win.choose-model")
     /// Sets up the local model when it is not installed.
     let runtimeSetup: RuntimeSetupBar
     /// What the chat's settings set apart from Preferences'.
@@ -47,7 +47,7 @@ final class ChatPage {
 
         headerBar = adw_header_bar_new()
         adw_header_bar_set_title_widget(OpaquePointer(headerBar), header.widget)
-        backButton = Menus.actionButton(icon: "go-previous-symbolic", action: "win.show-chats", tooltip: "Back to the Chats")
+        backButton = Menus.actionButton(icon: "go-previous-symbolic", action: "win.show-chats", tooltip: tr("Back to the Chats"))
         gtk_widget_set_visible(backButton, 0)
         adw_header_bar_pack_start(OpaquePointer(headerBar), backButton)
         chatMenuButton = Menus.chat(withLibrary: withLibrary)
@@ -93,7 +93,7 @@ final class ChatPage {
     private func refreshBanner() {
         var problems = lastingProblem.map { [$0] } ?? []
         if case .unavailable(let reason) = viewModel.status.connection, !showsEmptyPage, !runtimeSetup.isShown {
-            problems.append("\(viewModel.connection.modelName) is unavailable. \(reason)")
+            problems.append(tr("%1$s is unavailable. %2$s", viewModel.connection.modelName, reason))
         }
         banner.show(problems.isEmpty ? nil : problems.joined(separator: "\n\n"))
         modelBanner.show(viewModel.goneModel.map(goneModelText))
@@ -101,11 +101,11 @@ final class ChatPage {
 
     /// Where the chat's model went missing from, in the banner's words.
     private func goneModelText(_ gone: ModelChoice) -> String {
-        let name = "“\(viewModel.displayName(of: gone))”"
+        let name = viewModel.displayName(of: gone)
         return switch gone.place {
-        case .server where viewModel.defaultConnection.isLocal: "\(name) was on a server no longer in use"
-        case .server: "\(name) is no longer on this server"
-        case .thisComputer: "\(name) is no longer on this computer"
+        case .server where viewModel.defaultConnection.isLocal: tr("“%s” was on a server no longer in use", name)
+        case .server: tr("“%s” is no longer on this server", name)
+        case .thisComputer: tr("“%s” is no longer on this computer", name)
         }
     }
 

@@ -24,7 +24,7 @@ extension ChatWindow {
             preferencesWindow = opened
             opened.present()
         } catch {
-            viewModel.status.report("Preferences could not be opened: \(ChatError.describe(error))")
+            viewModel.status.report(tr("Preferences could not be opened: %s", ChatError.describe(error)))
         }
     }
 
@@ -50,7 +50,7 @@ extension ChatWindow {
         let before = preferences.makeConnection().configuration
         preferences.settings.use(server)
         applyPreferences(connectionBefore: before)
-        toasts.show("Chats now go to \(server.title)")
+        toasts.show(tr("Chats now go to %s", server.title))
         composer.input.focus()
     }
 

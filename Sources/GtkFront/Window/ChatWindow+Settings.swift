@@ -35,8 +35,8 @@ extension ChatWindow {
     /// The models a settings form offers: the default, the local models, and the server's
     /// once it has listed them.
     var modelOptions: [ChatSettingsForm.ModelOption] {
-        var options: [ChatSettingsForm.ModelOption] = [(nil, "Default (\(viewModel.defaultConnection.modelName))")]
-        options += viewModel.models.local.map { (ModelChoice.local($0), "\($0.displayName) (this computer)") }
+        var options: [ChatSettingsForm.ModelOption] = [(nil, tr("Default (%s)", viewModel.defaultConnection.modelName))]
+        options += viewModel.models.local.map { (ModelChoice.local($0), tr("%s (this computer)", $0.displayName)) }
         if case .listed(let names) = viewModel.models.server { options += names.map { (ModelChoice.server($0), $0) } }
         return options
     }
@@ -50,9 +50,9 @@ extension ChatWindow {
         showChat()
         viewModel.listModels()
         let form = ChatSettingsForm(viewModel.settings, models: modelOptions, name: nil,
-                                    promptNote: "What the model is told before this chat. Empty: nothing.", fallback: generationDefaults)
+                                    promptNote: tr("What the model is told before this chat. Empty: nothing."), fallback: generationDefaults)
         let viewModel = viewModel
-        let dialog = SettingsDialog(over: window, title: "Chat Settings", form: form) { viewModel.apply($0.settings) }
+        let dialog = SettingsDialog(over: window, title: tr("Chat Settings"), form: form) { viewModel.apply($0.settings) }
         settingsDialog = dialog
         Signals.connect(dialog.window.raw, "destroy") { [weak self] in
             guard let self else { return }

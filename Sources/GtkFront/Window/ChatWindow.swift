@@ -78,7 +78,7 @@ public final class ChatWindow {
             adw_header_bar_pack_start(OpaquePointer(header), newChatButton.widget)
             adw_header_bar_pack_end(OpaquePointer(header), mainMenuButton)
             adw_header_bar_pack_end(OpaquePointer(header), Menus.actionButton(icon: "system-search-symbolic", action: "win.search",
-                                                                              tooltip: "Search Chats"))
+                                                                              tooltip: tr("Search Chats")))
             let page: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
             gtk_widget_set_size_request(page, 260, -1)
             gtk_widget_set_hexpand(page, 0)
@@ -121,9 +121,9 @@ public final class ChatWindow {
         viewModel.observe { [weak self] change in self?.apply(change) }
         library?.observe { [weak self] change in self?.apply(change) }
         files.onSaved = { [weak self] message in self?.toasts.show(message) }
-        transcript.onCopied = { [weak self] in self?.toasts.show("Copied", seconds: 2) }
+        transcript.onCopied = { [weak self] in self?.toasts.show(tr("Copied"), seconds: 2) }
         header.menu.onClosed = { [weak self] in self?.composer.input.focus() }
-        chatPage.runtimeSetup.onInstalled = { [weak self] in self?.toasts.show("The local model is set up") }
+        chatPage.runtimeSetup.onInstalled = { [weak self] in self?.toasts.show(tr("The local model is set up")) }
         if let leaflet {
             Signals.connect(leaflet.raw, "notify::folded") { [weak self] (_: UnsafeMutableRawPointer?) in self?.foldChanged() }
             Signals.connect(leaflet.raw, "notify::visible-child") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateActions() }
@@ -250,7 +250,7 @@ public final class ChatWindow {
         undoToast = nil
         guard let deleted = library.recentlyDeleted else { return }
         let id = deleted.id
-        undoToast = toasts.show("“\(deleted.title)” deleted", button: "_Undo",
+        undoToast = toasts.show(tr("“%s” deleted", deleted.title), button: tr("_Undo"),
                                 onButton: { library.undoDelete() },
                                 onDismissed: { [weak self] in
                                     // A later delete has an Undo of its own.
@@ -339,7 +339,7 @@ public final class ChatWindow {
     /// Asks for a folder for the chat to ask about.
     private func chooseFolder() {
         let knowledge = viewModel.knowledge
-        FileChooser.choose(over: window, title: "Ask About a Folder", saving: nil, folder: true) { url in
+        FileChooser.choose(over: window, title: tr("Ask About a Folder"), saving: nil, folder: true) { url in
             if let url { knowledge.add(url) }
         }
     }
@@ -374,10 +374,10 @@ public final class ChatWindow {
             markdown = try viewModel.chat.flatMap { try library?.markdown(of: $0.id) }
                 ?? ChatArchive.markdown(ChatArchive.Chat(summary: ChatSummary(title: AppIdentity.name), messages: viewModel.conversation.messages))
         } catch {
-            viewModel.status.report("Could not copy the chat: \(ChatError.describe(error))")
+            viewModel.status.report(tr("Could not copy the chat: %s", ChatError.describe(error)))
             return
         }
         gdk_clipboard_set_text(gtk_widget_get_clipboard(window), markdown)
-        toasts.show("Chat copied as Markdown", seconds: 2)
+        toasts.show(tr("Chat copied as Markdown"), seconds: 2)
     }
 }

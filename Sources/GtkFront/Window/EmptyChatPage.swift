@@ -11,9 +11,9 @@ final class EmptyChatPage {
     private var page: OpaquePointer { OpaquePointer(widget) }
 
     static let examples = [
-        "Explain how a rainbow forms",
-        "Write a haiku about the sea",
-        "Suggest three names for a black cat",
+        tr("Explain how a rainbow forms"),
+        tr("Write a haiku about the sea"),
+        tr("Suggest three names for a black cat"),
     ]
 
     /// `chose(prompt)` runs when an example is clicked.
@@ -49,21 +49,21 @@ final class EmptyChatPage {
         case (.unavailable, let server?):
             let plan = RuntimeInstaller.plan(for: server.model, in: server.runtimeDirectory)
             icon = "folder-download-symbolic"
-            title = "The Local Model Is Not Set Up"
-            description = "Setting it up (the bar above) \(plan.work) (\(plan.duration)); you can keep writing meanwhile. "
-                + "Or install it from a terminal: \(server.model.installCommand)"
-                + "\n\nPreferences (Ctrl+,) can send chats to another server."
+            title = tr("The Local Model Is Not Set Up")
+            description = tr("Setting it up (the bar above) %1$s (%2$s); you can keep writing meanwhile. Or install it from a terminal: %3$s",
+                             plan.work, plan.duration, server.model.installCommand)
+                + "\n\n" + tr("Preferences (Ctrl+,) can send chats to another server.")
         case (.unavailable(let reason), nil):
             icon = "dialog-warning-symbolic"
-            title = "\(model) Is Unavailable"
-            description = reason + "\n\nPreferences (Ctrl+,) can send chats to another server."
+            title = tr("%s Is Unavailable", model)
+            description = reason + "\n\n" + tr("Preferences (Ctrl+,) can send chats to another server.")
         case (.starting, _):
-            title = "Starting \(model)…"
-            description = "It runs on this computer: nothing you write leaves it."
+            title = tr("Starting %s…", model)
+            description = tr("It runs on this computer: nothing you write leaves it.")
         case (.idle, _), (.ready, _):
-            title = "Chat with \(model)"
-            description = connection.isLocal ? "It runs on this computer: nothing you write leaves it."
-                : "It runs on \(connection.locationDescription)."
+            title = tr("Chat with %s", model)
+            description = connection.isLocal ? tr("It runs on this computer: nothing you write leaves it.")
+                : tr("It runs on %s.", connection.locationDescription)
         }
         adw_status_page_set_icon_name(page, icon)
         adw_status_page_set_title(page, title)

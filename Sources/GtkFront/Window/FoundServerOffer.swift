@@ -7,7 +7,7 @@ import CGtk
 /// window's first frame; a dismissed offer is not made again for that server.
 @MainActor
 final class FoundServerOffer {
-    let banner = Banner(buttonLabel: "_Use It", action: "win.use-found-server", offer: true)
+    let banner = Banner(buttonLabel: tr("_Use It"), action: "win.use-found-server", offer: true)
     /// The server offered, while the banner shows.
     private(set) var server: FoundServer?
     /// Whether the look at this computer's ports has ended.
@@ -48,7 +48,7 @@ final class FoundServerOffer {
             return
         }
         self.server = server
-        banner.show("\(server.name) is running on this computer · \(server.modelCount)")
+        banner.show(tr("%1$s is running on this computer · %2$s", server.name, server.modelCount))
     }
 
     /// Withdraws the offer once chats go elsewhere (chosen in Preferences).

@@ -24,7 +24,7 @@ final class HeaderTitle {
         gtk_menu_button_set_child(widget.opaque, face)
         gtk_menu_button_set_has_frame(widget.opaque, 0)
         gtk_menu_button_set_popover(widget.opaque, menu.popover)
-        gtk_widget_set_tooltip_text(widget, "Choose the Model (Ctrl+M)")
+        gtk_widget_set_tooltip_text(widget, tr("Choose the Model (Ctrl+M)"))
         GtkText.addClasses(widget, "model-menu-button")
         refresh()
     }
@@ -34,17 +34,17 @@ final class HeaderTitle {
     var subtitleText: String {
         let connection = viewModel.connection
         switch viewModel.status.connection {
-        case .starting: return "Starting \(connection.modelName)…"
-        case .unavailable where viewModel.localServerMissingRuntime != nil: return "\(connection.modelName) · not set up yet"
-        case .unavailable: return "\(connection.modelName) is unavailable"
-        case .idle, .ready: return "\(viewModel.modelName) · \(connection.locationDescription)"
+        case .starting: return tr("Starting %s…", connection.modelName)
+        case .unavailable where viewModel.localServerMissingRuntime != nil: return tr("%s · not set up yet", connection.modelName)
+        case .unavailable: return tr("%s is unavailable", connection.modelName)
+        case .idle, .ready: return tr("%1$s · %2$s", viewModel.modelName, connection.locationDescription)
         }
     }
 
     func refresh() {
         adw_window_title_set_title(title.opaque, titleText)
         adw_window_title_set_subtitle(title.opaque, subtitleText)
-        agent_accessible_set_label(widget, "\(titleText), \(subtitleText). Choose the model")
+        agent_accessible_set_label(widget, tr("%1$s, %2$s. Choose the model", titleText, subtitleText))
         menu.refresh()
     }
 

@@ -20,9 +20,9 @@ final class KnowledgeBar {
         let row: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
         let icon: UnsafeMutablePointer<GtkWidget> = gtk_image_new_from_icon_name("folder-documents-symbolic")
         GtkText.addClasses(icon, "dim-label")
-        let label: UnsafeMutablePointer<GtkWidget> = gtk_label_new("Asking about")
+        let label: UnsafeMutablePointer<GtkWidget> = gtk_label_new(tr("Asking about"))
         GtkText.addClasses(label, "dim-label", "caption-heading")
-        folders = ChipFlow.make(label: "Folders this chat asks about", columnSpacing: 4)
+        folders = ChipFlow.make(label: tr("Folders this chat asks about"), columnSpacing: 4)
         gtk_widget_set_hexpand(folders, 1)
         gtk_box_append(row.cast(), icon)
         gtk_box_append(row.cast(), label)
@@ -49,10 +49,10 @@ final class KnowledgeBar {
         let name = indexing.folder.lastPathComponent
         if indexing.total == 0 {
             gtk_progress_bar_pulse(progress.opaque)
-            gtk_progress_bar_set_text(progress.opaque, "Looking through “\(name)”…")
+            gtk_progress_bar_set_text(progress.opaque, tr("Looking through “%s”…", name))
         } else {
             gtk_progress_bar_set_fraction(progress.opaque, Double(indexing.done) / Double(indexing.total))
-            gtk_progress_bar_set_text(progress.opaque, "Indexing “\(name)”: \(indexing.done) of \(indexing.total) files")
+            gtk_progress_bar_set_text(progress.opaque, trn("Indexing “%2$s”: %3$s of %1$d file", "Indexing “%2$s”: %3$s of %1$d files", indexing.total, name, UserLocale.number(indexing.done)))
         }
     }
 
@@ -65,8 +65,8 @@ final class KnowledgeBar {
         gtk_label_set_ellipsize(name.opaque, PANGO_ELLIPSIZE_MIDDLE)
         let remove: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("window-close-symbolic")
         GtkText.addClasses(remove, "flat", "circular", "knowledge-remove")
-        gtk_widget_set_tooltip_text(remove, "Stop Asking About This Folder")
-        agent_accessible_set_label(remove, "Stop asking about \(folder.lastPathComponent)")
+        gtk_widget_set_tooltip_text(remove, tr("Stop Asking About This Folder"))
+        agent_accessible_set_label(remove, tr("Stop asking about %s", folder.lastPathComponent))
         let knowledge = knowledge
         Signals.connect(remove.raw, "clicked") { knowledge.remove(folder) }
         gtk_box_append(box.cast(), name)

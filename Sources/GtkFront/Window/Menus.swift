@@ -1,3 +1,4 @@
+import AgentCore
 import CGtk
 
 /// The header bars' menus: the main menu (chats in and out, Preferences, shortcuts, About)
@@ -7,23 +8,23 @@ enum Menus {
     /// The main menu; `withLibrary`: chats are saved (import and export exist).
     static func main(withLibrary: Bool) -> UnsafeMutablePointer<GtkWidget> {
         var sections: [[(String, String)]] = []
-        if withLibrary { sections.append([("_Import Chats…", "win.import"), ("E_xport All Chats…", "win.export-all")]) }
-        sections.append([("_Preferences", "win.preferences"), ("_Keyboard Shortcuts", "win.show-help-overlay"),
-                         ("_About Agent", "win.about")])
-        return button(icon: "open-menu-symbolic", tooltip: "Main Menu", sections: sections)
+        if withLibrary { sections.append([(tr("_Import Chats…"), "win.import"), (tr("E_xport All Chats…"), "win.export-all")]) }
+        sections.append([(tr("_Preferences"), "win.preferences"), (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
+                         (tr("_About Agent"), "win.about")])
+        return button(icon: "open-menu-symbolic", tooltip: tr("Main Menu"), sections: sections)
     }
 
     /// The open chat's menu.
     static func chat(withLibrary: Bool) -> UnsafeMutablePointer<GtkWidget> {
-        var sections: [[(String, String)]] = [[("Chat _Settings…", "win.chat-settings")],
-                                              [("_Regenerate Reply", "win.regenerate"), ("_Copy Chat as Markdown", "win.copy-chat")],
-                                              [("_Attach a File…", "win.attach"), ("Ask About a _Folder…", "win.add-folder")]]
+        var sections: [[(String, String)]] = [[(tr("Chat _Settings…"), "win.chat-settings")],
+                                              [(tr("_Regenerate Reply"), "win.regenerate"), (tr("_Copy Chat as Markdown"), "win.copy-chat")],
+                                              [(tr("_Attach a File…"), "win.attach"), (tr("Ask About a _Folder…"), "win.add-folder")]]
         if withLibrary {
-            sections.append([("_Rename Chat…", "win.rename-chat"), ("Export as _Markdown…", "win.export-markdown"),
-                             ("Export as _JSON…", "win.export-json")])
-            sections.append([("_Delete Chat", "win.delete-chat")])
+            sections.append([(tr("_Rename Chat…"), "win.rename-chat"), (tr("Export as _Markdown…"), "win.export-markdown"),
+                             (tr("Export as _JSON…"), "win.export-json")])
+            sections.append([(tr("_Delete Chat"), "win.delete-chat")])
         }
-        return button(icon: "view-more-symbolic", tooltip: "Chat Menu", sections: sections)
+        return button(icon: "view-more-symbolic", tooltip: tr("Chat Menu"), sections: sections)
     }
 
     private static func button(icon: String, tooltip: String, sections: [[(String, String)]]) -> UnsafeMutablePointer<GtkWidget> {

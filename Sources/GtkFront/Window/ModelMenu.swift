@@ -34,8 +34,8 @@ final class ModelMenu {
     init(viewModel: ChatViewModel) {
         self.viewModel = viewModel
         searchEntry = gtk_search_entry_new()
-        Self.setPlaceholder("Search models", on: searchEntry)
-        agent_accessible_set_label(searchEntry, "Search models")
+        Self.setPlaceholder(tr("Search models"), on: searchEntry)
+        agent_accessible_set_label(searchEntry, tr("Search models"))
 
         spinner = gtk_spinner_new()
         statusLabel = gtk_label_new(nil)
@@ -52,8 +52,8 @@ final class ModelMenu {
         gtk_list_box_set_selection_mode(listBox.opaque, GTK_SELECTION_SINGLE)
         gtk_list_box_set_activate_on_single_click(listBox.opaque, 1)
         GtkText.addClasses(listBox, "navigation-sidebar", "model-list")
-        agent_accessible_set_label(listBox, "Models")
-        let placeholder: UnsafeMutablePointer<GtkWidget> = gtk_label_new("No matching models")
+        agent_accessible_set_label(listBox, tr("Models"))
+        let placeholder: UnsafeMutablePointer<GtkWidget> = gtk_label_new(tr("No matching models"))
         GtkText.addClasses(placeholder, "dim-label")
         gtk_widget_set_margin_top(placeholder, 12)
         gtk_widget_set_margin_bottom(placeholder, 12)
@@ -134,15 +134,15 @@ final class ModelMenu {
         let server = viewModel.defaultConnection.locationDescription
         switch viewModel.models.server {
         case .notListed, .loading:
-            status = (true, "Asking \(server) for its models…")
+            status = (true, tr("Asking %s for its models…", server))
         case .failed(let reason):
-            status = (false, "Could not list the models of \(server): \(reason)")
+            status = (false, tr("Could not list the models of %1$s: %2$s", server, reason))
         case .noServer:
             break
         case .listed(let names):
             sections.append((server, names.map { entry(.server($0)) }.filter(matches)))
         }
-        sections.append(("On This Computer", viewModel.models.local.map { entry(.local($0)) }.filter(matches)))
+        sections.append((tr("On This Computer"), viewModel.models.local.map { entry(.local($0)) }.filter(matches)))
         showStatus(status)
 
         while let child = gtk_widget_get_first_child(listBox) {
@@ -201,7 +201,7 @@ final class ModelMenu {
         gtk_box_append(box.cast(), check)
         let row: UnsafeMutablePointer<GtkWidget> = gtk_list_box_row_new()
         gtk_list_box_row_set_child(row.cast(), box)
-        agent_accessible_set_label(row, entry.isCurrent ? "\(entry.title), in use" : entry.title)
+        agent_accessible_set_label(row, entry.isCurrent ? tr("%s, in use", entry.title) : entry.title)
         gtk_list_box_append(listBox.opaque, row)
         rows.append(entry)
     }

@@ -18,13 +18,13 @@ final class NewChatButton {
         widget = adw_split_button_new()
         adw_split_button_set_icon_name(OpaquePointer(widget), "list-add-symbolic")
         gtk_actionable_set_action_name(OpaquePointer(widget), "win.new-chat")
-        adw_split_button_set_dropdown_tooltip(OpaquePointer(widget), "New Chat From a Preset")
+        adw_split_button_set_dropdown_tooltip(OpaquePointer(widget), tr("New Chat From a Preset"))
         menu = g_menu_new()
         adw_split_button_set_menu_model(OpaquePointer(widget), UnsafeMutablePointer<GMenuModel>(menu))
         // Screen readers meet the halves, not the split button: each gets its name.
         face = gtk_widget_get_first_child(widget)
         arrow = gtk_widget_get_last_child(widget)
-        if let arrow { agent_accessible_set_label(arrow, "New chat from a preset") }
+        if let arrow { agent_accessible_set_label(arrow, tr("New chat from a preset")) }
         refresh()
     }
 
@@ -52,7 +52,7 @@ final class NewChatButton {
         g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(section))
         g_object_unref(UnsafeMutableRawPointer(section))
         let manage = g_menu_new()
-        g_menu_append(manage, "_Manage Presets…", "win.manage-presets")
+        g_menu_append(manage, tr("_Manage Presets…"), "win.manage-presets")
         g_menu_append_section(menu, nil, UnsafeMutablePointer<GMenuModel>(manage))
         g_object_unref(UnsafeMutableRawPointer(manage))
     }
@@ -63,7 +63,7 @@ final class NewChatButton {
     }
 
     private func showTooltip(for lastUsed: ChatPreset?) {
-        let tooltip = lastUsed.map { "New “\($0.name)” Chat" } ?? "New Chat"
+        let tooltip = lastUsed.map { tr("New “%s” Chat", $0.name) } ?? tr("New Chat")
         gtk_widget_set_tooltip_text(face ?? widget, tooltip)
         if let face { agent_accessible_set_label(face, tooltip) }
     }

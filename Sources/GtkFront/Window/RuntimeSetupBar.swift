@@ -31,18 +31,18 @@ final class RuntimeSetupBar {
         gtk_label_set_wrap(messageLabel.opaque, 1)
         gtk_label_set_xalign(messageLabel.opaque, 0)
         gtk_widget_set_hexpand(messageLabel, 1)
-        startButton = gtk_button_new_with_mnemonic("_Set Up")
+        startButton = gtk_button_new_with_mnemonic(tr("_Set Up"))
         GtkText.addClasses(startButton, "suggested-action")
         gtk_widget_set_valign(startButton, GTK_ALIGN_CENTER)
-        cancelButton = gtk_button_new_with_mnemonic("_Cancel")
+        cancelButton = gtk_button_new_with_mnemonic(tr("_Cancel"))
         gtk_widget_set_valign(cancelButton, GTK_ALIGN_CENTER)
         let row: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
         gtk_box_append(row.cast(), messageLabel)
         gtk_box_append(row.cast(), cancelButton)
         gtk_box_append(row.cast(), startButton)
         progressBar = gtk_progress_bar_new()
-        agent_accessible_set_label(progressBar, "Local model set-up")
-        (logCard, logLabel) = MonospaceBlock.make(text: "", maxHeight: 160, accessibleName: "The end of the set-up's log")
+        agent_accessible_set_label(progressBar, tr("Local model set-up"))
+        (logCard, logLabel) = MonospaceBlock.make(text: "", maxHeight: 160, accessibleName: tr("The end of the set-up’s log"))
         let box: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
         GtkText.addClasses(box, "banner", "setup-bar")
         gtk_box_append(box.cast(), row)
@@ -98,7 +98,7 @@ final class RuntimeSetupBar {
         let missing = viewModel.localServerMissingRuntime
         let offered = missing != nil
         var message = ""
-        var startLabel = "_Set Up"
+        var startLabel = tr("_Set Up")
         var fraction: Double?
         var tail = ""
         switch state {
@@ -106,16 +106,16 @@ final class RuntimeSetupBar {
             message = progress.description
             fraction = progress.fraction
         case .cancelling:
-            message = "Cancelling the set-up…"
+            message = tr("Cancelling the set-up…")
             fraction = gtk_progress_bar_get_fraction(progressBar.opaque)
         case .failed(let reason, let logTail):
-            message = "The local model could not be set up. \(reason)"
-            startLabel = "_Try Again"
+            message = tr("The local model could not be set up. %s", reason)
+            startLabel = tr("_Try Again")
             tail = logTail
         case .idle, .finished:
             if let server = missing ?? viewModel.connection.localServer {
                 let plan = RuntimeInstaller.plan(for: server.model, in: server.runtimeDirectory)
-                message = "Set up the local model — \(plan.duration). Agent \(plan.work); the window stays usable meanwhile."
+                message = tr("Set up the local model — %1$s. Agent %2$s; the window stays usable meanwhile.", plan.duration, plan.work)
             }
         }
         let shown = installer?.isRunning == true || (offered && state != .finished)

@@ -31,9 +31,9 @@ final class VersionDeletion {
     /// Asks whether to delete version `id` of a message, and does.
     func ask(_ id: UUID) {
         guard dialog == nil, viewModel.canDeleteVersion(id) else { return }
-        dialog = MessageDialog(over: window, heading: "Delete This Version?",
-                               body: "The messages after it in this version are deleted with it. The other versions stay.",
-                               confirming: "_Delete") { [weak self] confirmed in
+        dialog = MessageDialog(over: window, heading: tr("Delete This Version?"),
+                               body: tr("The messages after it in this version are deleted with it. The other versions stay."),
+                               confirming: tr("_Delete")) { [weak self] confirmed in
             guard let self else { return }
             dialog = nil
             if confirmed { delete(id) }
@@ -49,7 +49,7 @@ final class VersionDeletion {
         deletions += 1
         let (deletion, viewModel) = (deletions, viewModel)
         undoChat = viewModel.chat?.id
-        undoToast = toasts.show("Version deleted", button: "_Undo",
+        undoToast = toasts.show(tr("Version deleted"), button: tr("_Undo"),
                                 onButton: { viewModel.undoDeleteVersion() },
                                 onDismissed: { [weak self] in
                                     // A later delete has an Undo of its own.
