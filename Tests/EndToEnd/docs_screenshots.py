@@ -714,7 +714,7 @@ def setup_progress(path, step):
         wait_for("the set-up", lambda: any(t.startswith("Starting") for t in label_texts(frame)))
         step("PROGRESS 0 Creating the environment")
         step("PROGRESS 45 Building llama.cpp")
-        wait_for("the build's progress", lambda: "Building llama.cpp — 45 %" in label_texts(frame))
+        wait_for("the build's progress", lambda: "Building llama.cpp — 45%" in label_texts(frame))
         shoot(x_window("^Agent$"), path)
     return body
 

@@ -195,7 +195,7 @@ extension GtkSuites {
             let notice = try #require(row.reply.longReply?.notice)
             #expect(GtkTestHarness.isVisible(notice))
             #expect(String(cString: gtk_label_get_text(notice.opaque)).contains("longer than the window shows"))
-            #expect(String(cString: gtk_widget_get_tooltip_text(notice)) == "The whole reply: 10.0 MB")
+            #expect(String(cString: gtk_widget_get_tooltip_text(notice)) == "The whole reply: 10.0\u{A0}MB")
             #expect(longest < Self.frozen, "the main loop waited \(longest)")
         }
     }

@@ -57,7 +57,7 @@ extension GtkSuites {
             let group = try #require(preferences.ollama.groups.first)
             try await GtkTestHarness.pump(until: { listed(group) == ["llama3.2:latest", "qwen3:0.6b"] }, "the server's models")
             let llama = try #require(group.models.first)
-            #expect(String(cString: adw_action_row_get_subtitle(llama.row.cast())) == "2.0 GB · llama · 3.2B · Q4_K_M")
+            #expect(String(cString: adw_action_row_get_subtitle(llama.row.cast())) == "2.0\u{A0}GB · llama · 3.2B · Q4_K_M")
             #expect(!GtkTestHarness.isVisible(group.statusRow) && !GtkTestHarness.isVisible(group.pull.progress.widget))
             #expect(!GtkTestHarness.isSensitive(group.pull.button), "nothing to pull yet")
 
@@ -114,7 +114,7 @@ extension GtkSuites {
             let qwen = try #require(group.models.last)
             try await Xdo.click(qwen.delete)
             let body = try await answer("Delete qwen3:0.6b?", "Cancel")
-            #expect(body == "Ollama here deletes it from its disk, freeing 522.7 MB. To use it again, pull it again.")
+            #expect(body == "Ollama here deletes it from its disk, freeing 522.7\u{A0}MB. To use it again, pull it again.")
             #expect(listed(group).count == 2)
             try await Xdo.focus(preferences.window)
             try await Xdo.click(qwen.delete)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Who wrote a message, as the chat-completions protocols name it.
 public enum Role: String, Codable, Sendable {

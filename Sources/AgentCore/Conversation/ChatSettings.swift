@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a chat asks of the model, kept with the chat: its system prompt, model, sampling
 /// temperature, longest reply and whether tools are offered. A setting left nil follows
@@ -50,6 +50,6 @@ public struct ChatSettings: Sendable, Equatable {
 
     /// A temperature as the user typed it, in their locale's digits: "0.3", "1", "0,75".
     public static func format(_ temperature: Double) -> String {
-        temperature.formatted(.number.precision(.fractionLength(0...2)).grouping(.never).locale(UserLocale.numbers))
+        UserLocale.number(temperature, upToFractionDigits: 2)
     }
 }

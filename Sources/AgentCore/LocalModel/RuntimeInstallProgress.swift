@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the runtime's set-up has got to, as `install-runtime --progress` reports it in
 /// lines of the form `PROGRESS <percent> <phase>` ("PROGRESS 45 Building llama.cpp").
@@ -24,7 +24,7 @@ public struct RuntimeInstallProgress: Sendable, Equatable {
     /// As the window shows it, the percentage in the user's locale: "Building llama.cpp — 45%".
     /// The phase is the script's own words, in English.
     public var description: String {
-        let done = fraction.formatted(.percent.precision(.fractionLength(0)).locale(UserLocale.numbers))
+        let done = UserLocale.percent(fraction)
         return phase.isEmpty ? done : "\(phase) — \(done)"
     }
 

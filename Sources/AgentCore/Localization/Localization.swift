@@ -1,5 +1,5 @@
 import CIntl
-import Foundation
+import FoundationEssentials
 
 /// Agent's gettext domain and the catalogs it is bound to: `po/*.po` compiled into
 /// `share/locale/<lang>/LC_MESSAGES/<domain>.mo` (`make install`) or `.build/locale` (`make locale`).

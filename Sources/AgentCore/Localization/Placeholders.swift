@@ -1,8 +1,8 @@
-import Foundation
 
 /// Fills the C-format placeholders of a translated message, which `msgfmt --check` keeps
 /// consistent between a message and its translations: `%s` takes the next argument, `%2$s` the
-/// second, `%d` the count (in the locale's number format), `%%` is a percent sign.
+/// second, `%d` the count (in the locale's number format), `%%` is a percent sign. As in C, a
+/// plural message's count is its first argument: there `%2$s` is the first of `arguments`.
 enum Placeholders {
     static func fill(_ format: String, with arguments: [String], count: Int? = nil) -> String {
         guard format.contains("%") else { return format }
@@ -20,12 +20,12 @@ enum Placeholders {
             }
             switch rest.first {
             case "s":
-                let index = (position ?? next + 1) - 1
+                let index = position.map { $0 - (count == nil ? 1 : 2) } ?? next
                 next += 1
                 result += arguments.indices.contains(index) ? arguments[index] : ""
                 rest = rest.dropFirst()
             case "d":
-                result += count.map { $0.formatted() } ?? ""
+                result += count.map(UserLocale.number) ?? ""
                 rest = rest.dropFirst()
             case "%":
                 result += "%"

@@ -1,11 +1,13 @@
-import Foundation
+import CGLib
 
 /// Sizes as people read them.
 public enum ByteCountText {
-    /// For the user, in their locale's numbers and units: "820 bytes", "256 kB", "10 MB", "2.5 GB".
+    /// For the user, as GNOME writes sizes (GLib's `g_format_size`: the locale's decimal
+    /// separator, units in the desktop's language): "820 bytes", "256.0 kB", "2.5 GB".
     public static func describe(_ count: Int) -> String {
-        ByteCountFormatStyle(style: .file, allowedUnits: .all, spellsOutZero: false, includesActualByteCount: false,
-                             locale: UserLocale.numbers).format(Int64(count))
+        guard let text = g_format_size(guint64(max(count, 0))) else { return ByteCountText.english(count) }
+        defer { g_free(text) }
+        return String(cString: text)
     }
 
     /// The same in fixed English, for what is not read in the user's language: text the model

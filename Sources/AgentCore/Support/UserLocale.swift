@@ -1,36 +1,41 @@
-import Foundation
+import CIntl
 
-/// The locales the user chose for numbers and for dates, from the POSIX environment.
-///
-/// swift-foundation's `Locale.current` on Linux is always `en_001`, whatever `LANG` says
-/// (swiftlang/swift-foundation#717), so formatting with it alone would always be English.
-/// These read `LC_ALL`, then the category's own variable, then `LANG`, as glibc does; `C` and
-/// `POSIX` (the tests' locale) mean `Locale.current`.
+/// Numbers as the user reads them, in the `LC_NUMERIC` locale the process runs in
+/// (`Localization.setUp()` takes it from the environment): glibc's digit grouping and decimal
+/// separator. Foundation's formatters would bring ICU's data (50 MB) into the app, and its
+/// `Locale.current` is always `en_001` on Linux (swiftlang/swift-foundation#717). In the C
+/// locale, which the tests run in, numbers are ungrouped with a decimal point.
 public enum UserLocale {
-    /// For numbers and sizes (`LC_NUMERIC`).
-    public static let numbers = locale(category: "LC_NUMERIC")
-    /// For dates and times (`LC_TIME`).
-    public static let dates = locale(category: "LC_TIME")
-
-    /// A whole number as the user reads them: "1,234", "1.234", "1 234".
+    /// A whole number: "1,234", "1.234", "1 234".
     public static func number(_ value: Int) -> String {
-        value.formatted(.number.locale(numbers))
+        formatted { agent_format_integer(Int64(value), $0, $1) }
     }
 
     /// A number with exactly `fractionDigits` digits after the locale's decimal separator: "42.1", "42,1".
     public static func number(_ value: Double, fractionDigits: Int) -> String {
-        value.formatted(.number.precision(.fractionLength(fractionDigits)).locale(numbers))
+        formatted { agent_format_decimal(value, Int32(fractionDigits), $0, $1) }
     }
 
-    static func locale(category: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Locale {
-        let chosen = ["LC_ALL", category, "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
-        return chosen.flatMap(identifier(posix:)).map(Locale.init(identifier:)) ?? .current
+    /// A number with at most `fractionDigits` digits after the separator, as typed: "0.3", "1", "0,75".
+    public static func number(_ value: Double, upToFractionDigits fractionDigits: Int) -> String {
+        var text = number(value, fractionDigits: fractionDigits)
+        guard fractionDigits > 0 else { return text }
+        while text.last == "0" { text.removeLast() }
+        if let last = text.last, !last.isNumber { text.removeLast() }
+        return text
     }
 
-    /// "de_DE.UTF-8@euro" → "de_DE"; nil for "C", "C.UTF-8" and "POSIX".
-    static func identifier(posix name: String) -> String? {
-        let base = name.prefix { $0 != "." && $0 != "@" }
-        guard !base.isEmpty, base != "C", base != "POSIX" else { return nil }
-        return String(base)
+    /// A fraction of 1 as a whole percentage, rounded down: "45%", "45 %".
+    public static func percent(_ fraction: Double) -> String {
+        // TRANSLATORS: a percentage; %s is the number. French and German put a space before %%.
+        tr("%s%%", number(Int((fraction * 100).rounded(.down))))
+    }
+
+    private static func formatted(_ write: (UnsafeMutablePointer<CChar>, Int) -> Void) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        buffer.withUnsafeMutableBufferPointer { bytes in
+            if let start = bytes.baseAddress { write(start, bytes.count - 1) }
+        }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

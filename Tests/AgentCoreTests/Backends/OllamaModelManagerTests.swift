@@ -30,8 +30,8 @@ struct OllamaModelManagerTests {
         #expect(models.map(\.name) == ["llama3.2:latest", "qwen3:0.6b"])
         let llama = try #require(models.first)
         #expect(llama.size == 2_019_393_189 && llama.family == "llama" && llama.parameterSize == "3.2B" && llama.quantization == "Q4_K_M")
-        #expect(llama.summary == "2.02 GB · llama · 3.2B · Q4_K_M")
-        #expect(models[1].summary == "522.7 MB · qwen3 · 751.63M · Q4_K_M")
+        #expect(llama.summary == "2.0\u{A0}GB · llama · 3.2B · Q4_K_M")
+        #expect(models[1].summary == "522.7\u{A0}MB · qwen3 · 751.63M · Q4_K_M")
     }
 
     @Test("A pull streams Ollama's status and the bytes of every layer into one rising fraction with a speed; the model joins the list")

@@ -22,7 +22,7 @@ struct OllamaPullTrackerTests {
         let second = try #require(try tracker.read(line("pulling aaa", digest: "sha256:aaa", total: 100_000_000, completed: 10_000_000),
                                                    at: start + .seconds(1)))
         #expect(second.bytesPerSecond == 10_000_000)
-        #expect(second.bytesText == "10 MB of 100 MB · 10 MB/s" && second.percentText == "10%")
+        #expect(second.bytesText == "10.0\u{A0}MB of 100.0\u{A0}MB · 10.0\u{A0}MB/s" && second.percentText == "10%")
         // Five seconds later: only the last three seconds count.
         _ = try tracker.read(line("pulling aaa", digest: "sha256:aaa", total: 100_000_000, completed: 20_000_000), at: start + .seconds(4))
         let late = try #require(try tracker.read(line("pulling aaa", digest: "sha256:aaa", total: 100_000_000, completed: 50_000_000),

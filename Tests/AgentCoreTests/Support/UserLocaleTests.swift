@@ -1,34 +1,36 @@
 @testable import AgentCore
-import Foundation
+import CIntl
 import Testing
 
-@Suite("Numbers, sizes and dates in the user's locale, from the POSIX environment")
+@Suite("Numbers and sizes in the user's locale (glibc's and GLib's formatting)")
 struct UserLocaleTests {
-    @Test("A POSIX locale name becomes a locale identifier; C and POSIX mean none", arguments: [
-        ("de_DE.UTF-8", "de_DE"), ("fr_FR@euro", "fr_FR"), ("pt_BR.utf8@variant", "pt_BR"), ("ja_JP", "ja_JP"),
-        ("C", nil), ("C.UTF-8", nil), ("POSIX", nil), ("", nil),
-    ] as [(String, String?)])
-    func identifiers(posix: String, identifier: String?) {
-        #expect(UserLocale.identifier(posix: posix) == identifier)
+    /// Runs `body` with `name` (a locale `scripts/install-deps --test` generates) as this
+    /// thread's locale only, so tests running beside it keep the C locale.
+    private func inLocale<T>(_ name: String, _ body: () -> T) throws -> T {
+        let locale = try #require(agent_newlocale(name), "the locale \(name) is installed")
+        defer { freelocale(locale) }
+        let previous = uselocale(locale)
+        defer { uselocale(previous) }
+        return body()
     }
 
-    @Test("LC_ALL wins over the category's own variable, which wins over LANG")
-    func precedence() {
-        #expect(UserLocale.locale(category: "LC_NUMERIC", environment: ["LANG": "de_DE.UTF-8"]).identifier == "de_DE")
-        #expect(UserLocale.locale(category: "LC_NUMERIC", environment: ["LANG": "de_DE.UTF-8", "LC_NUMERIC": "fr_FR.UTF-8"])
-            .identifier == "fr_FR")
-        #expect(UserLocale.locale(category: "LC_TIME", environment: ["LC_ALL": "es_ES.UTF-8", "LC_TIME": "fr_FR.UTF-8",
-                                                                     "LANG": "de_DE.UTF-8"]).identifier == "es_ES")
-        #expect(UserLocale.locale(category: "LC_TIME", environment: ["LC_ALL": "", "LANG": "C.UTF-8"]) == Locale.current)
-    }
-
-    @Test("A German locale writes a decimal comma, where the tests' C locale writes a point")
-    func formats() {
-        let german = Locale(identifier: "de_DE")
-        #expect(2_500_000_000.formatted(.byteCount(style: .file).locale(german)) == "2,5\u{A0}GB")
-        #expect(42.1.formatted(.number.precision(.fractionLength(1)).locale(german)) == "42,1")
+    @Test("The C locale the tests run in: no grouping, a decimal point; sizes as GNOME writes them")
+    func cLocale() {
+        #expect(UserLocale.number(1_234_567) == "1234567")
         #expect(UserLocale.number(42.125, fractionDigits: 1) == "42.1")
-        #expect(ByteCountText.describe(2_500_000_000) == "2.5 GB" && ByteCountText.english(2_500_000_000) == "2.5 GB")
+        #expect(UserLocale.number(0.30, upToFractionDigits: 2) == "0.3")
+        #expect(UserLocale.number(1.0, upToFractionDigits: 2) == "1")
+        #expect(UserLocale.percent(0.459) == "45%")
+        #expect(ByteCountText.describe(2_500_000_000) == "2.5\u{A0}GB" && ByteCountText.english(2_500_000_000) == "2.5 GB")
         #expect(ByteCountText.describe(820) == "820 bytes" && ByteCountText.english(20 * 1024) == "20 KB")
+    }
+
+    @Test("German and French group thousands and write a decimal comma")
+    func germanAndFrench() throws {
+        #expect(try inLocale("de_DE.UTF-8") { UserLocale.number(1_234_567) } == "1.234.567")
+        #expect(try inLocale("de_DE.UTF-8") { UserLocale.number(42.125, fractionDigits: 1) } == "42,1")
+        #expect(try inLocale("de_DE.UTF-8") { UserLocale.number(0.75, upToFractionDigits: 2) } == "0,75")
+        #expect(try inLocale("fr_FR.UTF-8") { UserLocale.number(1_234_567) } == "1\u{202F}234\u{202F}567")
+        #expect(try inLocale("de_DE.UTF-8") { ByteCountText.describe(2_500_000_000) } == "2,5\u{A0}GB")
     }
 }

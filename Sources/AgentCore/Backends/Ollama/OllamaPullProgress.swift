@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a pull stands, for a progress bar or a terminal line.
 public struct OllamaPullProgress: Sendable, Equatable {
@@ -34,6 +34,6 @@ public struct OllamaPullProgress: Sendable, Equatable {
 
     /// "45%", when the size is known.
     public var percentText: String? {
-        fraction.map { (($0 * 100).rounded(.down) / 100).formatted(.percent.precision(.fractionLength(0)).locale(UserLocale.numbers)) }
+        fraction.map(UserLocale.percent)
     }
 }
