@@ -2,6 +2,7 @@
 #   make install                  (into ~/.local: it then shows in the application menu)
 #   make install PREFIX=/usr/local
 #   make uninstall PREFIX=…
+#   make deb                      (agent_VERSION_amd64.deb of what make install installs: scripts/make-deb)
 #   make check-data               (validate the desktop file, AppStream metainfo and settings schema)
 #   make schemas icons            (the compiled settings schema and the icon's PNG sizes, for runs
 #                                  from the build tree)
@@ -26,7 +27,7 @@ ICON_PNGS  := $(foreach size,$(ICON_SIZES),$(ICON_DIR)/$(size)x$(size)/apps/$(AP
 ICON_SVGS  := $(ICON_DIR)/scalable/apps/$(APP_ID).svg $(ICON_DIR)/symbolic/apps/$(APP_ID)-symbolic.svg
 ICON_CACHE := $(firstword $(shell which gtk4-update-icon-cache gtk-update-icon-cache 2>/dev/null))
 
-.PHONY: all build install uninstall caches check-data schemas icons
+.PHONY: all build install uninstall caches deb check-data schemas icons
 
 all: build
 
@@ -96,6 +97,9 @@ uninstall:
 	rm -f "$(DESTDIR)$(DATADIR)/glib-2.0/schemas/$(APP_ID).gschema.xml"
 	rm -rf "$(DESTDIR)$(DATADIR)/$(APP_ID)"
 	$(MAKE) --no-print-directory caches
+
+deb:
+	scripts/make-deb
 
 check-data:
 	desktop-file-validate data/$(APP_ID).desktop

@@ -8,40 +8,22 @@ Run inside an X server and a D-Bus session (scripts/test does):
 """
 import os
 import subprocess
-import sys
 import tempfile
-import time
 
 import gi
+
+from desktop_app import APP_ID, INSTALLED_FILES, fail, launch_from_menu
 
 gi.require_version("Gio", "2.0")
 from gi.repository import Gio  # noqa: E402
 
-APP_ID = "io.github.agentdesktop.Agent"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def fail(message):
-    print(f"FAIL: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
-def windows_named(name):
-    result = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", name], capture_output=True, text=True)
-    return result.stdout.split()
 
 
 def main():
     prefix = tempfile.mkdtemp(prefix="agent-prefix-")
     subprocess.run(["make", "-C", ROOT, "install", f"PREFIX={prefix}"], check=True, stdout=subprocess.DEVNULL)
-    expected = [f"bin/agent", "bin/agent-cli", "bin/agent-install-runtime",
-                f"share/applications/{APP_ID}.desktop", f"share/metainfo/{APP_ID}.metainfo.xml",
-                f"share/icons/hicolor/scalable/apps/{APP_ID}.svg", f"share/icons/hicolor/symbolic/apps/{APP_ID}-symbolic.svg",
-                f"share/icons/hicolor/48x48/apps/{APP_ID}.png", f"share/icons/hicolor/128x128/apps/{APP_ID}.png",
-                f"share/{APP_ID}/style.css", f"share/{APP_ID}/templates/gemma3-tools.jinja",
-                f"share/glib-2.0/schemas/{APP_ID}.gschema.xml", "share/glib-2.0/schemas/gschemas.compiled",
-                f"share/gnome-shell/search-providers/{APP_ID}.search-provider.ini", f"share/dbus-1/services/{APP_ID}.service"]
-    for path in expected:
+    for path in INSTALLED_FILES + ["share/glib-2.0/schemas/gschemas.compiled"]:
         if not os.path.exists(os.path.join(prefix, path)):
             fail(f"make install did not install {path}")
     desktop_file = os.path.join(prefix, "share/applications", f"{APP_ID}.desktop")
@@ -70,30 +52,9 @@ def main():
     if info.get_executable() != os.path.join(prefix, "bin/agent"):
         fail(f"the menu entry runs {info.get_executable()}, not the installed binary")
 
-    before = set(windows_named("^Agent$"))
-    if not info.launch([], None):
-        fail("launching from the desktop file failed")
-    deadline = time.monotonic() + 30
-    window = None
-    while time.monotonic() < deadline and window is None:
-        new = set(windows_named("^Agent$")) - before
-        window = next(iter(new), None)
-        time.sleep(0.2)
-    if window is None:
-        fail("no Agent window appeared after launching from the menu entry")
-    pid = subprocess.run(["xdotool", "getwindowpid", window], capture_output=True, text=True).stdout.strip()
-    launched = None
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if os.readlink(f"/proc/{entry}/exe") == os.path.join(prefix, "bin/agent"):
-                    launched = int(entry)
-            except OSError:
-                pass
-    if launched is None:
-        fail("the window is not the installed agent's")
+    window, launched = launch_from_menu(info, os.path.join(prefix, "bin/agent"))
     os.kill(launched, 15)
-    print(f"PASS: installed into {prefix}, found by the menu lookup, launched, window {window}" + (f" (pid {pid})" if pid else ""))
+    print(f"PASS: installed into {prefix}, found by the menu lookup, launched, window {window} (pid {launched})")
 
     subprocess.run(["make", "-C", ROOT, "uninstall", f"PREFIX={prefix}"], check=True, stdout=subprocess.DEVNULL)
     left = [os.path.join(d, f) for d, _, files in os.walk(prefix) for f in files if not f.startswith("mimeinfo") and
