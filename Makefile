@@ -4,8 +4,9 @@
 #   make uninstall PREFIX=…
 #   make deb                      (agent_VERSION_amd64.deb of what make install installs: scripts/make-deb)
 #   make check-data               (validate the desktop file, AppStream metainfo and settings schema)
-#   make schemas icons            (the compiled settings schema and the icon's PNG sizes, for runs
-#                                  from the build tree)
+#   make schemas icons locale     (the compiled settings schema, the icon's PNG sizes and the
+#                                  compiled translations, for runs from the build tree)
+#   make pot                      (po/'s template regenerated from the sources: scripts/update-pot)
 # The Swift runtime is linked statically, so installed binaries do not depend on the toolchain.
 
 APP_ID  := io.github.agentdesktop.Agent
@@ -26,12 +27,20 @@ ICON_SIZES := 16 32 48 64 128
 ICON_PNGS  := $(foreach size,$(ICON_SIZES),$(ICON_DIR)/$(size)x$(size)/apps/$(APP_ID).png)
 ICON_SVGS  := $(ICON_DIR)/scalable/apps/$(APP_ID).svg $(ICON_DIR)/symbolic/apps/$(APP_ID)-symbolic.svg
 ICON_CACHE := $(firstword $(shell which gtk4-update-icon-cache gtk-update-icon-cache 2>/dev/null))
+# The translations (po/<lang>.po) compiled where the executables look for them beside themselves
+# (.build/locale), and the desktop file and metainfo with their translations merged in.
+LINGUAS    := $(shell cat po/LINGUAS)
+LOCALE_DIR := .build/locale
+MO_FILES   := $(foreach lang,$(LINGUAS),$(LOCALE_DIR)/$(lang)/LC_MESSAGES/$(APP_ID).mo)
+DATA_OUT   := .build/data
+DESKTOP    := $(DATA_OUT)/$(APP_ID).desktop
+METAINFO   := $(DATA_OUT)/$(APP_ID).metainfo.xml
 
-.PHONY: all build install uninstall caches deb check-data schemas icons
+.PHONY: all build install uninstall caches deb check-data schemas icons locale pot
 
 all: build
 
-build: schemas icons
+build: schemas icons locale
 	swift build -c $(BUILD) $(SWIFT_FLAGS) --product agent
 	swift build -c $(BUILD) $(SWIFT_FLAGS) --product agent-cli
 
@@ -42,6 +51,23 @@ $(SCHEMA_DIR)/gschemas.compiled: data/$(APP_ID).gschema.xml
 	glib-compile-schemas --strict --targetdir=$(SCHEMA_DIR) data
 
 icons: $(ICON_DIR)/icon-theme.cache
+
+locale: $(MO_FILES) $(DESKTOP) $(METAINFO)
+
+$(LOCALE_DIR)/%/LC_MESSAGES/$(APP_ID).mo: po/%.po
+	mkdir -p $(dir $@)
+	msgfmt --check --output-file=$@ $<
+
+$(DESKTOP): data/$(APP_ID).desktop $(wildcard po/*.po) po/LINGUAS
+	mkdir -p $(DATA_OUT)
+	msgfmt --desktop --template=$< -d po -o $@
+
+$(METAINFO): data/$(APP_ID).metainfo.xml $(wildcard po/*.po) po/LINGUAS
+	mkdir -p $(DATA_OUT)
+	msgfmt --xml --template=$< -d po -o $@
+
+pot:
+	scripts/update-pot
 
 $(ICON_DIR)/icon-theme.cache: $(ICON_PNGS) $(ICON_SVGS)
 	$(if $(ICON_CACHE),$(ICON_CACHE) -qtf $(ICON_DIR),@echo "No gtk-update-icon-cache: GTK will list $(ICON_DIR) itself.")
@@ -58,8 +84,11 @@ install: build
 	install -Dm755 .build/$(BUILD)/agent-cli "$(DESTDIR)$(BINDIR)/agent-cli"
 	install -Dm755 scripts/install-runtime "$(DESTDIR)$(BINDIR)/agent-install-runtime"
 	install -d "$(DESTDIR)$(DATADIR)/applications"
-	sed 's|^Exec=agent|Exec=$(BINDIR)/agent|' data/$(APP_ID).desktop > "$(DESTDIR)$(DATADIR)/applications/$(APP_ID).desktop"
-	install -Dm644 data/$(APP_ID).metainfo.xml "$(DESTDIR)$(DATADIR)/metainfo/$(APP_ID).metainfo.xml"
+	sed 's|^Exec=agent|Exec=$(BINDIR)/agent|' $(DESKTOP) > "$(DESTDIR)$(DATADIR)/applications/$(APP_ID).desktop"
+	install -Dm644 $(METAINFO) "$(DESTDIR)$(DATADIR)/metainfo/$(APP_ID).metainfo.xml"
+	for lang in $(LINGUAS); do \
+		install -Dm644 $(LOCALE_DIR)/$$lang/LC_MESSAGES/$(APP_ID).mo "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/$(APP_ID).mo"; \
+	done
 	install -Dm644 data/$(APP_ID).search-provider.ini "$(DESTDIR)$(DATADIR)/gnome-shell/search-providers/$(APP_ID).search-provider.ini"
 	install -d "$(DESTDIR)$(DATADIR)/dbus-1/services"
 	sed 's|^Exec=agent|Exec=$(BINDIR)/agent|' data/$(APP_ID).service > "$(DESTDIR)$(DATADIR)/dbus-1/services/$(APP_ID).service"
@@ -89,6 +118,7 @@ uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/agent" "$(DESTDIR)$(BINDIR)/agent-cli" "$(DESTDIR)$(BINDIR)/agent-install-runtime"
 	rm -f "$(DESTDIR)$(DATADIR)/applications/$(APP_ID).desktop"
 	rm -f "$(DESTDIR)$(DATADIR)/metainfo/$(APP_ID).metainfo.xml"
+	for lang in $(LINGUAS); do rm -f "$(DESTDIR)$(DATADIR)/locale/$$lang/LC_MESSAGES/$(APP_ID).mo"; done
 	rm -f "$(DESTDIR)$(DATADIR)/gnome-shell/search-providers/$(APP_ID).search-provider.ini"
 	rm -f "$(DESTDIR)$(DATADIR)/dbus-1/services/$(APP_ID).service"
 	rm -f "$(DESTDIR)$(DATADIR)/icons/hicolor/scalable/apps/$(APP_ID).svg"
@@ -101,7 +131,8 @@ uninstall:
 deb:
 	scripts/make-deb
 
-check-data:
-	desktop-file-validate data/$(APP_ID).desktop
+check-data: locale
+	desktop-file-validate data/$(APP_ID).desktop $(DESKTOP)
 	glib-compile-schemas --strict --dry-run data
-	appstreamcli validate --no-net data/$(APP_ID).metainfo.xml
+	appstreamcli validate --no-net data/$(APP_ID).metainfo.xml $(METAINFO)
+	scripts/check-translations
