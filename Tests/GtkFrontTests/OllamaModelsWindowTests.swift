@@ -70,7 +70,7 @@ extension GtkSuites {
             #expect(GtkTestHarness.isMapped(row.bar))
             #expect(String(cString: gtk_progress_bar_get_text(row.bar.opaque)) == "50%")
             #expect(row.title == "Pulling smollm2:135m")
-            #expect(row.subtitle.range(of: #"^pulling [0-9a-f]{12}\n136\.\d MB of 272\.\d MB · \d+(\.\d)? (MB|GB)/s$"#,
+            #expect(row.subtitle.range(of: #"^pulling [0-9a-f]{12}\n136\.\d\sMB of 272\.\d\sMB · \d+(\.\d)?\s(MB|GB)/s$"#,
                                        options: .regularExpression) != nil, "Ollama's status, the bytes and the speed: \(row.subtitle)")
             #expect(!GtkTestHarness.isSensitive(group.pull.button), "one pull at a time")
             try await ollama.release("smollm2:135m", in: store)

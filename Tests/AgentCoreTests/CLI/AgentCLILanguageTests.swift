@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// agent-cli in the user's language: its messages from the catalogs `make locale` compiles
+/// into `.build/locale` (found beside the executable), numbers in the locale's format.
+@Suite("agent-cli in German and French")
+struct AgentCLILanguageTests {
+    private func environment(_ lang: String, _ language: String) -> [String: String] {
+        ["LANG": lang, "LANGUAGE": language, "LC_ALL": "",
+         "XDG_DATA_HOME": FileManager.default.temporaryDirectory.appending(path: "agent-cli-lang-\(UUID().uuidString)").path]
+    }
+
+    @Test("A wrong option is refused in German, with the exit status of a usage error")
+    func germanRefusal() async throws {
+        let result = try await ProductRunner.run("agent-cli", ["--bogus"], environment: environment("de_DE.UTF-8", "de"))
+        #expect(result.status == 2)
+        #expect(result.stderr == "agent-cli: unbekannte Option „--bogus“\nVersuchen Sie „agent-cli --help“.\n", "\(result.stderr)")
+    }
+
+    @Test("The presets' summaries in German: words from the catalog, a decimal comma")
+    func germanPresets() async throws {
+        let result = try await ProductRunner.run("agent-cli", ["--list-presets"], environment: environment("de_DE.UTF-8", "de"))
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Translator\tTemperatur 0,3, keine Werkzeuge, „You translate."), "\(result.stdout)")
+    }
+
+    @Test("--help in French keeps the option column and translates the rest")
+    func frenchHelp() async throws {
+        let result = try await ProductRunner.run("agent-cli", ["--help"], environment: environment("fr_FR.UTF-8", "fr"))
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("Utilisation\u{A0}: agent-cli [OPTIONS] [PROMPT...]"), "\(result.stdout.prefix(200))")
+        #expect(result.stdout.contains("\n  --server URL        un serveur compatible OpenAI"), "\(result.stdout.prefix(600))")
+    }
+}
