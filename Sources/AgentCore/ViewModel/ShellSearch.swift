@@ -3,7 +3,8 @@ import FoundationEssentials
 /// What GNOME Shell's overview finds in the chats (its search provider asks): the chats and
 /// messages holding every term, each named by an id that says where it is
 /// ("CHAT_ID/MESSAGE_ID", or the chat id alone for a title), with the chat's title as the
-/// result's name and the matching line as its description.
+/// result's name and the matching line as its description (none for a title, which the
+/// name already shows).
 @MainActor
 public final class ShellSearch {
     public struct Meta: Equatable, Sendable {
@@ -38,7 +39,7 @@ public final class ShellSearch {
     /// (an Agent started again between the Shell's calls); ids of nothing are left out.
     public func metas(for ids: [String]) -> [Meta] {
         ids.compactMap { id in
-            if let hit = found[id] { return Meta(id: id, name: hit.chatTitle, description: hit.snippet) }
+            if let hit = found[id] { return Meta(id: id, name: hit.chatTitle, description: hit.messageID == nil ? "" : hit.snippet) }
             guard let location = Self.location(of: id), let chat = try? store.chat(location.chat) else { return nil }
             let text = location.message.flatMap { try? store.message($0)?.stored.message.text } ?? ""
             return Meta(id: id, name: chat.title, description: text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "")
