@@ -5,11 +5,13 @@
    po/ made a non-ASCII look-alike): the main window, a reply, the main menu, every page of
    Preferences and the Keyboard Shortcuts window show no ASCII word that escaped gettext,
    apart from data (the model's name, what was typed, the echo) and GTK's own strings.
-2. German, from the catalog the build tree compiled (.build/locale): the controls carry their
-   German names, and with the longer words the window still narrows as far as in English.
+2. German, from the catalog the build tree compiled (.build/locale), with the local model
+   (its empty chat fills in once the model has started): the controls carry their German
+   names, and a window made 360 pixels wide, as on a phone, stays that wide with the longer
+   words, as in English.
 3. A right-to-left pseudo-run (ar: GTK's own Arabic catalog turns the layout around, ours
    gives Arabic letters): the Send button is left of the message field, and the window
-   narrows as far as in English.
+   stays 360 pixels wide too.
 
 Run inside an X server and a D-Bus session (scripts/test does), after `make locale`:
     /usr/bin/python3 Tests/EndToEnd/locale_test.py .build/debug/agent
@@ -60,11 +62,14 @@ def xdotool(*arguments):
 class Run:
     """The app in one language against the echo test server, with a fresh user's data."""
 
-    def __init__(self, binary, port, **environment):
+    def __init__(self, binary, port=None, **environment):
         fresh = tempfile.mkdtemp(prefix="agent-locale-")
         env = dict(os.environ, GSK_RENDERER=os.environ.get("GSK_RENDERER", "cairo"),
                    XDG_DATA_HOME=os.path.join(fresh, "data"), XDG_CONFIG_HOME=os.path.join(fresh, "config"), **environment)
-        self.process = subprocess.Popen([binary, "--server", f"http://127.0.0.1:{port}/s/echo", "--model", "test-model"], env=env)
+        data_home = os.environ.get("XDG_DATA_HOME", os.path.expanduser("~/.local/share"))
+        env.setdefault("AGENT_RUNTIME_DIR", os.path.join(data_home, "io.github.agentdesktop.Agent", "runtime"))
+        server = ["--server", f"http://127.0.0.1:{port}/s/echo", "--model", "test-model"] if port else []
+        self.process = subprocess.Popen([binary, *server], env=env)
         e2e.APP = self.process
         self.app = wait_for("the app on the accessibility bus", lambda: e2e.find_app(self.process.pid))
         self.frame = wait_for("the window", lambda: named(self.app, "Agent", [Atspi.Role.FRAME]))
@@ -76,10 +81,11 @@ class Run:
     def frames(self):
         return [self.app.get_child_at_index(i) for i in range(self.app.get_child_count())]
 
-    def narrowest_width(self):
-        """The window's width once asked to be 360 pixels wide (GTK keeps it at its minimum)."""
+    def make_narrow(self):
+        """Asks for a window 360 pixels wide, as on a phone (GTK keeps it at its minimum)."""
         xdotool("windowsize", "--sync", self.window, "360", "640")
-        xdotool("windowsize", "--sync", self.window, "360", "640")
+
+    def width(self):
         shell = xdotool("getwindowgeometry", "--shell", self.window)
         return int(re.search(r"WIDTH=(\d+)", shell).group(1))
 
@@ -168,14 +174,21 @@ def pseudo_run(binary, port):
     print(f"pseudo-locale: {len(set(seen))} texts read, none escaped gettext")
 
 
-def width_and_layout(binary, port, language, **environment):
-    run = Run(binary, port, **environment)
+def width_and_layout(binary, language, **environment):
+    """The window's width, made narrow before the local model has started and read once its
+    empty chat has filled in (a label wider than the window would have widened it), and
+    whether the Send button is left of the message field."""
+    run = Run(binary, **environment)
     try:
         names = gettext.translation(DOMAIN, environment.get("AGENT_LOCALE_DIR", os.path.join(ROOT, ".build", "locale")),
                                     [language], fallback=True).gettext
         entry = wait_for(f"the message field in {language}", lambda: named(run.frame, names("Message"), TEXTS))
         send = wait_for(f"the Send button in {language}", lambda: named(run.frame, names("Send"), BUTTONS))
-        width = run.narrowest_width()
+        run.make_narrow()
+        # The empty chat's example prompts, the widest of its parts, shown once the model is ready.
+        wait_for(f"the example prompts in {language}",
+                 lambda: named(run.frame, names("Suggest three names for a black cat"), BUTTONS), timeout=60)
+        width = run.width()
         entry_x = Atspi.Component.get_extents(entry, Atspi.CoordType.WINDOW).x
         send_x = Atspi.Component.get_extents(send, Atspi.CoordType.WINDOW).x
         run.quit()
@@ -193,25 +206,27 @@ def main():
         port = int(server.stdout.readline().split()[1])
         pseudo_run(binary, port)
 
-        english, english_rtl = width_and_layout(binary, port, "en", LANG="C.UTF-8", LANGUAGE="")
-        german, _ = width_and_layout(binary, port, "de", LANG="de_DE.UTF-8", LANGUAGE="de")
+        english, english_rtl = width_and_layout(binary, "en", LANG="C.UTF-8", LANGUAGE="")
+        german, _ = width_and_layout(binary, "de", LANG="de_DE.UTF-8", LANGUAGE="de")
         german_send = gettext.translation(DOMAIN, os.path.join(ROOT, ".build", "locale"), ["de"]).gettext("Send")
         if german_send == "Send":
             fail("the German catalog does not translate “Send”")
         if english_rtl:
             fail("in English the Send button is left of the message field")
-        if german > english:
-            fail(f"in German the window narrows only to {german} pixels, in English to {english}")
-        print(f"German: the controls in German; the window narrows to {german} px (English: {english} px)")
+        if english != 360:
+            fail(f"in English the window did not stay 360 pixels wide: {english}")
+        if german != english:
+            fail(f"in German the window is {german} pixels wide where in English it is {english}")
+        print(f"German: the controls in German; the window stays {german} px wide (English: {english} px)")
 
         directory = tempfile.mkdtemp(prefix="agent-rtl-")
         pseudo_locale.catalog("ar", "arabic", directory)
-        arabic, rtl = width_and_layout(binary, port, "ar", LANG="ar_EG.UTF-8", LANGUAGE="ar", AGENT_LOCALE_DIR=directory)
+        arabic, rtl = width_and_layout(binary, "ar", LANG="ar_EG.UTF-8", LANGUAGE="ar", AGENT_LOCALE_DIR=directory)
         if not rtl:
             fail("in Arabic the Send button is not left of the message field: the layout did not turn right to left")
-        if arabic > english:
-            fail(f"in Arabic the window narrows only to {arabic} pixels, in English to {english}")
-        print(f"Arabic: laid out right to left; the window narrows to {arabic} px")
+        if arabic != english:
+            fail(f"in Arabic the window is {arabic} pixels wide where in English it is {english}")
+        print(f"Arabic: laid out right to left; the window stays {arabic} px wide")
         print("PASS: no string escaped gettext; German and right-to-left layouts hold")
     finally:
         server.kill()

@@ -26,6 +26,12 @@ final class EmptyChatPage {
         for prompt in Self.examples {
             let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_label(prompt)
             GtkText.addClasses(button, "pill", "example-prompt")
+            // Longer in other languages: the prompt wraps rather than widen the window past a phone's.
+            if let label = gtk_button_get_child(button.cast()) {
+                gtk_label_set_wrap(label.opaque, 1)
+                gtk_label_set_wrap_mode(label.opaque, PANGO_WRAP_WORD_CHAR)
+                gtk_label_set_justify(label.opaque, GTK_JUSTIFY_CENTER)
+            }
             Signals.connect(button.raw, "clicked") { chose(prompt) }
             gtk_box_append(examples.cast(), button)
             buttons.append(button)
