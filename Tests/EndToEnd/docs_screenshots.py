@@ -38,6 +38,11 @@ server as a user would:
                                apart under the header (-dark, -narrow);
   docs/chat-settings.png       that chat's settings panel (Ctrl+I; -dark, -narrow);
   docs/presets.png             Preferences › Presets.
+  docs/german.png              the window in German after a question to the local model (LANG=de_DE.UTF-8;
+                               -narrow: at 360×640), docs/german-preferences.png Preferences in German;
+  docs/search-results.png      what GNOME Shell's overview gets from Agent's search provider for
+                               "rainbow": the result metas (name and matching line) over D-Bus,
+                               drawn as the overview lists them (Tests/EndToEnd/search_results_view.py).
 
 The MCP pictures use the reference server mcp-server-time (scripts/install-test-servers) and
 the scriptable test model server, which calls its tool.
@@ -45,12 +50,13 @@ the scriptable test model server, which calls its tool.
 Run inside an X server and a D-Bus session (scripts/screenshot does):
     /usr/bin/python3 Tests/EndToEnd/docs_screenshots.py .build/debug/agent docs/ [mcp]
 (a last argument, one of the keys of PICTURE_SETS — mcp, files, servers, reasoning, models,
-ollama, local-model, setup, versions, settings — takes only those pictures).
+ollama, local-model, setup, versions, settings, languages, search — takes only those pictures).
 
 The found-server pictures run an imitation Ollama (Tests/Servers/local_model_server.py) on its
 own port, 11434, which must be free.
 """
 import contextlib
+import gettext
 import json
 import os
 import shutil
@@ -67,6 +73,8 @@ from app_atspi_test import Atspi, fail, label_texts, named, wait_for  # noqa: E4
 
 PROMPT = "Write a Python function that reverses a string. Put the code in a Markdown code block."
 SERVERS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Servers")
+ROOT = os.path.dirname(os.path.dirname(SERVERS))
+DOMAIN = "io.github.agentdesktop.Agent"
 
 # An earlier version's settings file: Agent moves it into GSettings on its first start.
 SERVER_PROFILE = """[general]
@@ -84,7 +92,7 @@ tools=true
 GENERATION = "[generation]\ntemperature=0.0\nmax-tokens=200\n"
 
 
-def launch(binary, settings, size=(1000, 700), arguments=(), files=None):
+def launch(binary, settings, size=(1000, 700), arguments=(), files=None, data=None):
     home = tempfile.mkdtemp(prefix="agent-shots-")
     config = os.path.join(home, "config", "io.github.agentdesktop.Agent")
     os.makedirs(config)
@@ -96,7 +104,7 @@ def launch(binary, settings, size=(1000, 700), arguments=(), files=None):
     data_home = os.environ.get("XDG_DATA_HOME", os.path.expanduser("~/.local/share"))
     runtime = os.environ.get("AGENT_RUNTIME_DIR", os.path.join(data_home, "io.github.agentdesktop.Agent", "runtime"))
     env = dict(os.environ, GSK_RENDERER=os.environ.get("GSK_RENDERER", "cairo"), AGENT_RUNTIME_DIR=runtime,
-               XDG_DATA_HOME=os.path.join(home, "data"), XDG_CONFIG_HOME=os.path.join(home, "config"),
+               XDG_DATA_HOME=data or os.path.join(home, "data"), XDG_CONFIG_HOME=os.path.join(home, "config"),
                XDG_STATE_HOME=os.path.join(home, "state"), GSETTINGS_BACKEND="keyfile")
     process = subprocess.Popen([binary, *arguments], env=env)
     e2e.APP = process
@@ -140,8 +148,8 @@ def quit_app(process):
         fail("Ctrl+Q did not quit the app")
 
 
-def run(binary, settings, body, size=(1000, 700), arguments=(), files=None):
-    process, app, frame = launch(binary, settings, size, arguments, files)
+def run(binary, settings, body, size=(1000, 700), arguments=(), files=None, data=None):
+    process, app, frame = launch(binary, settings, size, arguments, files, data)
     try:
         body(app, frame)
         quit_app(process)
@@ -882,6 +890,94 @@ def dark_portal():
         portal.wait()
 
 
+def german(folder, suffix, narrow):
+    """The window in German: a question to the local model, answered; Preferences at full size."""
+    _ = gettext.translation(DOMAIN, os.path.join(ROOT, ".build", "locale"), ["de"]).gettext
+
+    def body(app, frame):
+        entry = wait_for("the entry", lambda: named(frame, _("Message"), [Atspi.Role.TEXT, Atspi.Role.ENTRY]))
+        send = wait_for("Send", lambda: named(frame, _("Send"), [Atspi.Role.PUSH_BUTTON]))
+        wait_for("the local model", lambda: any(t.endswith(_("on this computer")) for t in label_texts(frame)))
+        Atspi.EditableText.set_text_contents(entry, "Wie entsteht ein Regenbogen?")
+        wait_for("Send to be enabled", lambda: send.get_state_set().contains(Atspi.StateType.SENSITIVE))
+        Atspi.Action.do_action(send, 0)
+        conversation = wait_for("the conversation", lambda: named(frame, _("Conversation"), [Atspi.Role.LIST]))
+        wait_for("the reply", lambda: e2e.turn_finished(frame, conversation, 1) or not any(
+            n.get_state_set().contains(Atspi.StateType.VISIBLE) for n in [named(frame, _("Stop"), [Atspi.Role.PUSH_BUTTON])] if n),
+                 timeout=120)
+        shoot(x_window("^Agent$"), os.path.join(folder, f"german{suffix}.png"))
+        if not narrow:
+            subprocess.run(["xdotool", "key", "--clearmodifiers", "ctrl+comma"], check=True)
+            window = wait_for("Preferences", lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Einstellungen$"],
+                                                                    capture_output=True, text=True).stdout.split())[-1]
+            subprocess.run(["xdotool", "windowsize", "--sync", window, "640", "760"], check=True)
+            shoot(window, os.path.join(folder, "german-preferences.png"))
+            subprocess.run(["xdotool", "windowfocus", "--sync", window, "key", "--clearmodifiers", "Escape"], check=True)
+    return body
+
+
+def language_pictures(binary, folder):
+    german_env = {"LANG": "de_DE.UTF-8", "LANGUAGE": "de"}
+    with environment(german_env):
+        run(binary, GENERATION, german(folder, "", narrow=False))
+        run(binary, GENERATION, german(folder, "-narrow", narrow=True), size=(360, 640))
+
+
+@contextlib.contextmanager
+def environment(values):
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+SEARCH_CHATS = {"format": "agent-chats", "version": 1, "chats": [
+    {"id": "5EA2C000-0000-4000-8000-00000000000%d" % n, "title": title, "created": 1764600000 + n, "updated": 1764600000 + n,
+     "messages": [{"id": "5EA2C000-0000-4000-8000-0000000001%02d" % (2 * n), "role": "user", "text": question,
+                   "time": 1764600000 + n, "state": "done"},
+                  {"id": "5EA2C000-0000-4000-8000-0000000001%02d" % (2 * n + 1), "role": "assistant", "text": answer,
+                   "time": 1764600001 + n, "state": "done", "model": "SmolLM2-135M-Instruct"}]}
+    for n, (title, question, answer) in enumerate([
+        ("Why the sky is blue", "Why is the sky blue and not violet?",
+         "Sunlight scatters off air molecules; blue scatters most, and our eyes favour it over violet. A rainbow splits the same light."),
+        ("Rainbow physics", "How does a rainbow form?",
+         "Sunlight enters raindrops, bends, reflects inside them and leaves split into its colours: a rainbow."),
+        ("Packing list for Lisbon", "What should I pack for Lisbon in March?",
+         "Layers, a light rain jacket and good shoes for the hills; bring an umbrella for the odd rainbow-making shower."),
+    ], start=1)]}
+
+
+def search_results(path, words):
+    """Asks the running app's search provider over D-Bus as GNOME Shell does, and draws the metas."""
+    def body(app, frame):
+        view = subprocess.Popen(["/usr/bin/python3", os.path.join(os.path.dirname(os.path.abspath(__file__)), "search_results_view.py"),
+                                 words], stdout=subprocess.PIPE, text=True)
+        try:
+            print(view.stdout.readline().strip())
+            shoot(x_window("^Agent search results$"), path)
+        finally:
+            view.terminate()
+            view.wait()
+    return body
+
+
+def search_pictures(binary, folder):
+    home = tempfile.mkdtemp(prefix="agent-search-")
+    export = os.path.join(home, "chats.json")
+    with open(export, "w") as f:
+        json.dump(SEARCH_CHATS, f)
+    data = os.path.join(home, "data")
+    cli = os.path.join(os.path.dirname(binary), "agent-cli")
+    subprocess.run([cli, "--import", export], env=dict(os.environ, XDG_DATA_HOME=data), check=True)
+    run(binary, GENERATION, search_results(os.path.join(folder, "search-results.png"), "rainbow"), data=data)
+
+
 PICTURE_SETS = {
     "mcp": mcp_pictures,
     "files": attachment_pictures,
@@ -893,6 +989,8 @@ PICTURE_SETS = {
     "setup": setup_pictures,
     "versions": versions_pictures,
     "settings": settings_pictures,
+    "languages": language_pictures,
+    "search": search_pictures,
 }
 
 
