@@ -2,8 +2,9 @@
 """End-to-end: Agent in other languages, read back through the accessibility tree.
 
 1. A pseudo-locale (en_XA, Tests/EndToEnd/pseudo_locale.py: every letter of every message in
-   po/ made a non-ASCII look-alike): the main window, a reply, the main menu, every page of
-   Preferences and the Keyboard Shortcuts window show no ASCII word that escaped gettext,
+   po/ made a non-ASCII look-alike): the main window, a reply, the main menu, the chat menu,
+   the chat's settings, every page of Preferences and the Keyboard Shortcuts window show no
+   ASCII word that escaped gettext,
    apart from data (the model's name, what was typed, the echo) and GTK's own strings.
 2. German, from the catalog the build tree compiled (.build/locale), with the local model
    (its empty chat fills in once the model has started): the controls carry their German
@@ -95,6 +96,18 @@ class Run:
         self.process.wait(timeout=15)
 
 
+def clickable(root, name):
+    """The button called `name` that can be pressed (a GtkMenuButton shows twice: itself and
+    the button inside it)."""
+    for node in descendants(root):
+        try:
+            if node.get_name() == name and node.get_role() in BUTTONS and Atspi.Action.get_n_actions(node) > 0:
+                return node
+        except Exception:
+            continue
+    return None
+
+
 def visible_texts(root):
     """Every name, description and text of the visible nodes under `root` (GTK 4.8 marks none
     but windows "showing"), hidden pages of a stack included."""
@@ -149,6 +162,17 @@ def pseudo_run(binary, port):
         wait_for("the main menu", lambda: named(run.frame, _("_Preferences").replace("_", ""), [Atspi.Role.MENU_ITEM]))
         seen += visible_texts(run.frame)
         run.keys("Escape")
+        chat_menu = wait_for("the chat menu's button", lambda: clickable(run.frame, _("Chat Menu")))
+        Atspi.Action.do_action(chat_menu, 0)
+        wait_for("the chat menu", lambda: named(run.frame, _("_Rename Chat…").replace("_", ""), [Atspi.Role.MENU_ITEM]))
+        seen += visible_texts(run.frame)
+        run.keys("Escape")
+        run.keys("ctrl+i")
+        settings = wait_for("the chat's settings", lambda: next((f for f in run.frames() if f.get_name() != "Agent"), None))
+        wait_for("its form", lambda: _("System Prompt") in visible_texts(settings))
+        seen += visible_texts(settings)
+        xdotool("key", "--clearmodifiers", "Escape")
+        wait_for("the chat's settings to close", lambda: len(run.frames()) == 1)
         run.keys("ctrl+comma")
         preferences = wait_for("Preferences", lambda: next((f for f in run.frames() if f.get_name() != "Agent"), None))
         pages = [_("Servers"), _("Generation"), _("Local Model"), _("Tools"), _("Presets"), _("Ollama")]
