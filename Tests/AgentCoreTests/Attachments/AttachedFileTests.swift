@@ -98,7 +98,7 @@ struct AttachedFileTests {
         do {
             try AttachmentMessage.check(bigMessage, budget: 4096)
         } catch {
-            #expect(error.description.contains("“big.log” (40 kB)") && error.description.contains("context budget of 4,096 tokens"))
+            #expect(error.description.contains("“big.log” (40.0\u{A0}kB)") && error.description.contains("context budget of 4096 tokens"))
         }
         try AttachmentMessage.check(ChatMessage(role: .user, text: "What does this say?", state: .sending, attachments: [code]), budget: 4096)
     }
@@ -164,7 +164,7 @@ struct AttachedFileTests {
             open(sys.argv[1], "wb").write(b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 20000, 20000, 8, 2, 0, 0, 0))
                                           + chunk(b"IDAT", zlib.compress(b"\\x00" * 1000)) + chunk(b"IEND", b""))
             """, vast.path])
-        #expect(throws: AttachedFile.Refusal(description: "“vast.png” is 20,000 × 20,000 pixels; images over 100 megapixels are not attached")) {
+        #expect(throws: AttachedFile.Refusal(description: "“vast.png” is 20000 × 20000 pixels; images over 100 megapixels are not attached")) {
             try AttachedFile.read(vast)
         }
         let broken = try write("broken.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00])

@@ -88,7 +88,7 @@ struct ComposerFilesTests {
         model.draft = "Summarize"
         model.send()
         #expect(model.conversation.count == 0)
-        #expect(model.status.errorMessage.contains("“huge.log” (20 kB)") && model.status.errorMessage.contains("context budget of 1,000 tokens"))
+        #expect(model.status.errorMessage.contains("“huge.log” (20.0\u{A0}kB)") && model.status.errorMessage.contains("context budget of 1000 tokens"))
         #expect(model.draft == "Summarize" && model.files.items.count == 1)
     }
 
