@@ -58,12 +58,19 @@ let package = Package(
             pkgConfig: "gio-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev", "webp-pixbuf-loader"])]
         ),
+        // speech-dispatcher's client, for reading replies aloud: its header only, the library is
+        // loaded on first use (see its shim).
+        .systemLibrary(
+            name: "CSpeech",
+            providers: [.apt(["libspeechd-dev"])]
+        ),
         // gettext (glibc's libintl) for the translations in po/.
         .systemLibrary(name: "CIntl"),
         .target(name: "CProcess"),
         .target(
             name: "AgentCore",
-            dependencies: ["CCurl", "CProcess", "CIntl", "CGLib", "CSQLite", "CMarkGFM", "CSecret", "CPoppler", "CPixbuf"]
+            dependencies: ["CCurl", "CProcess", "CIntl", "CGLib", "CSQLite", "CMarkGFM", "CSecret", "CPoppler", "CPixbuf",
+                           "CSpeech"]
         ),
         // How the transcript lays long text out (label-sized groups, limits): GTK-free.
         .target(name: "TextLayout", dependencies: ["AgentCore"]),
