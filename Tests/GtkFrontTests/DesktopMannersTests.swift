@@ -147,7 +147,7 @@ extension GtkSuites {
             let popover = row.menu.popover
             g_object_ref(UnsafeMutableRawPointer(popover))
             defer { g_object_unref(UnsafeMutableRawPointer(popover)) }
-            #expect(row.menu.itemLabels == ["Copy Reply", "Regenerate Reply", "Copy Chat as Markdown"])
+            #expect(row.menu.itemLabels == ["Copy Reply", "Regenerate Reply", "Read Aloud", "Copy Chat as Markdown"])
             let copy = try #require(Self.label("Copy Reply", in: row.menu.popover))
             try await Xdo.click(copy)
             #expect(try await GtkTestHarness.readClipboard(when: { $0 == reply.text }) == reply.text)

@@ -56,7 +56,7 @@ extension GtkSuites {
             #expect(!GtkTestHarness.isVisible(try row(window, 1).versions.widget), "one version: no switcher")
 
             let items = try await choose("Regenerate Reply", forMessageAt: 1, in: window)
-            #expect(items == ["Copy Reply", "Regenerate Reply", "Copy Chat as Markdown"], "any reply can be regenerated; nothing to delete yet")
+            #expect(items == ["Copy Reply", "Regenerate Reply", "Read Aloud", "Copy Chat as Markdown"], "any reply can be regenerated; nothing to delete yet")
             try await GtkTestHarness.pump(until: { !model.isSending && model.conversation.count == 2 }, "the new reply")
             try await GtkTestHarness.settle(window)
             #expect(try shownTexts(window) == ["first", "Reply number 3 to: first"], "the new version replaces the branch shown")

@@ -651,6 +651,22 @@ class Handler(socketserver.BaseRequestHandler):
         tokens = [text[i:i + 4] for i in range(0, len(text), 4)]
         self.stream(normal_stream(tokens), delay=delay)
 
+    SPEECH_REPLY = (
+        "## Reading aloud\n\n"
+        "This reply has **bold words**, a [link to the docs](https://example.org/a/very/long/address) and `code`.\n\n"
+        "- first item\n- second item\n\n"
+        "```sh\necho hello\n```\n\n"
+        + "\n\n".join(f"Paragraph {n} goes on for a while, so that reading it aloud takes long enough "
+                       "to watch the highlight move from one word to the next." for n in range(1, 41))
+    )
+
+    def scenario_speech(self, scenario, body, headers):
+        """A long reply in Markdown to read aloud: a heading, emphasis, a link, a list, code,
+        then forty paragraphs of plain sentences (about 900 words); to a message with
+        "short" in it, one sentence."""
+        text = "A short reply to read." if "short" in last_user_text(body) else self.SPEECH_REPLY
+        self.stream(normal_stream([text[i:i + 32] for i in range(0, len(text), 32)]), delay=0.001)
+
     TABLE_REPLY = (
         "| Model | Size | Licence |\n|---|---|---|\n"
         "| a small model for phones | about one hundred million weights | the Apache licence |\n"

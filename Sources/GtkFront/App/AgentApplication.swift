@@ -18,6 +18,8 @@ public final class AgentApplication {
     private let storeProblem: String?
     /// What Preferences edits; nil disables Preferences (some tests).
     public let preferences: AppPreferences?
+    /// Replies read aloud through the speech service.
+    public let readAloud: ReadAloud
     public private(set) var window: ChatWindow?
     /// GNOME Shell's search of the chats; nil without a library.
     private let searchProvider: SearchProvider?
@@ -30,10 +32,13 @@ public final class AgentApplication {
     private var frameMeter: FrameMeter?
 
     /// `unique`: a second launch presents the first window instead of opening another.
-    /// `applicationID` differs from the app's own only in tests that run several at once.
+    /// `applicationID` differs from the app's own only in tests that run several at once;
+    /// `speech` too (a test's own speech service).
     public init(viewModel: ChatViewModel, library: ChatLibrary? = nil, preferences: AppPreferences? = nil,
-                storeProblem: String? = nil, unique: Bool = true, applicationID: String = AppIdentity.applicationID) {
+                storeProblem: String? = nil, unique: Bool = true, applicationID: String = AppIdentity.applicationID,
+                speech: SpeechAddress = .desktop) {
         self.viewModel = viewModel
+        readAloud = ReadAloud(address: speech)
         self.library = library
         self.preferences = preferences
         self.storeProblem = storeProblem
@@ -58,6 +63,7 @@ public final class AgentApplication {
             self?.viewModel.finishSaving()
             self?.viewModel.connection.shutdown()
             self?.preferences?.mcp?.stopAllBlocking()
+            self?.readAloud.shutDown()
             self?.frameMeter?.write()
             SettingsStore.sync()
         }
@@ -175,7 +181,8 @@ public final class AgentApplication {
             window.present()
             return
         }
-        let chatWindow = ChatWindow(application: application, viewModel: viewModel, library: library, preferences: preferences)
+        let chatWindow = ChatWindow(application: application, viewModel: viewModel, library: library, preferences: preferences,
+                                    readAloud: readAloud)
         window = chatWindow
         // Ctrl+W or the close button destroys it; a later activation builds a new one.
         Signals.connect(chatWindow.window.raw, "destroy") { [weak self] in self?.window = nil }

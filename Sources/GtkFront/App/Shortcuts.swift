@@ -34,6 +34,8 @@ enum Shortcuts {
             Shortcut(title: tr("Regenerate the last reply"), accelerator: "<Control><Shift>r", scope: .accelerator(action: "win.regenerate")),
             Shortcut(title: tr("Previous version of the focused message"), accelerator: "<Alt>Left", scope: .widget),
             Shortcut(title: tr("Next version of the focused message"), accelerator: "<Alt>Right", scope: .widget),
+            Shortcut(title: tr("Read the focused reply aloud (or the last one), or stop reading"), accelerator: "<Control><Shift>s",
+                     scope: .accelerator(action: "win.read-aloud")),
             Shortcut(title: tr("Copy the chat as Markdown"), accelerator: "<Control><Shift>c", scope: .accelerator(action: "win.copy-chat")),
         ]),
         (tr("Chats"), [

@@ -1,8 +1,9 @@
 import AgentCore
 import CGtk
 
-/// A message's right-click menu: Copy, Edit and Send Again (the user's) or Regenerate Reply,
-/// Copy Chat, and Delete Version when the message has others. One popover per row, made with
+/// A message's right-click menu: Copy, Edit and Send Again (the user's) or Regenerate Reply
+/// and Read Aloud (Stop Reading while it is read), Copy Chat, and Delete Version when the
+/// message has others. One popover per row, made with
 /// the row and parented to its bubble for the row's whole life — GTK takes it down with the
 /// row, so nothing ever has to unparent it later, when the row may be gone.
 @MainActor
@@ -36,11 +37,12 @@ final class MessageMenu {
     }
 
     /// Opens the menu at (x, y) of the bubble, for a user's message or a reply.
-    func open(x: Double, y: Double, isUser: Bool, canRegenerate: Bool, canDeleteVersion: Bool) {
+    func open(x: Double, y: Double, isUser: Bool, canRegenerate: Bool, canDeleteVersion: Bool, isReading: Bool = false) {
         let menu: OpaquePointer = g_menu_new()
         g_menu_append(menu, isUser ? tr("Copy Message") : tr("Copy Reply"), "row.copy")
         if isUser { g_menu_append(menu, tr("Edit and Send Again"), "row.edit") }
         if canRegenerate { g_menu_append(menu, tr("Regenerate Reply"), "row.regenerate") }
+        if !isUser { g_menu_append(menu, isReading ? tr("Stop Reading") : tr("Read Aloud"), "row.read-aloud") }
         g_menu_append(menu, tr("Copy Chat as Markdown"), "win.copy-chat")
         if canDeleteVersion {
             // Apart from the rest: it deletes.

@@ -5,8 +5,9 @@ import FoundationEssentials
 /// One message in the transcript, its chrome and its actions: a bubble on the right for
 /// the user, on the left with "assistant (model)" for a reply; the time; under it the
 /// message's state ("Stopped", "Cut off"), its versions (`‹ 2/3 ›`), its token count, and
-/// Copy / Edit / Regenerate; a right-click menu. What the bubble holds is a `ReplyBody` or a
-/// `UserBody`. Rows are recycled by the list view: `bind` gives a row another message.
+/// Copy / Edit / Regenerate, and Stop Reading while a reply is read aloud; a right-click menu.
+/// What the bubble holds is a `ReplyBody` or a `UserBody`. Rows are recycled by the list view:
+/// `bind` gives a row another message.
 @MainActor
 final class MessageRow {
     let root: UnsafeMutablePointer<GtkWidget>
@@ -23,6 +24,8 @@ final class MessageRow {
     let copyButton: UnsafeMutablePointer<GtkWidget>
     let editButton: UnsafeMutablePointer<GtkWidget>
     let regenerateButton: UnsafeMutablePointer<GtkWidget>
+    /// Shown while the reply is read aloud.
+    let stopReadingButton: UnsafeMutablePointer<GtkWidget>
     /// `‹ 2/3 ›` when the message has other versions.
     let versions = VersionSwitcher()
     let reply: ReplyBody
@@ -35,6 +38,10 @@ final class MessageRow {
     private var shownTime: Date?
     private var shownState: MessageState?
     private var shownRole: Role?
+    /// Whether the message can be read aloud: a reply with words, not being written.
+    private var readable = false
+    /// The reply's words while it is read aloud, the one spoken highlighted.
+    private(set) var spoken: SpokenReply?
     private var controls = Controls()
     /// The row's actions (`row.copy`, …), switched on and off with `controls`.
     private var actionGroup: UnsafeMutableRawPointer?
@@ -73,6 +80,8 @@ final class MessageRow {
         var openSource: @MainActor (KnowledgeSource, UnsafeMutablePointer<GtkWidget>) -> Void
         /// The user opened (true) or closed a reply's Thinking section.
         var thinkingToggled: @MainActor (UUID, Bool) -> Void = { _, _ in }
+        /// Read Aloud, or Stop Reading when this reply is being read.
+        var readAloud: @MainActor (UUID) -> Void = { _ in }
     }
 
     init(actions: Handlers) {
@@ -105,7 +114,10 @@ final class MessageRow {
         copyButton = Self.footerButton(icon: "edit-copy-symbolic", tooltip: tr("Copy Reply"), name: tr("Copy"))
         editButton = Self.footerButton(icon: "document-edit-symbolic", tooltip: tr("Edit and Send Again"), name: tr("Edit"))
         regenerateButton = Self.footerButton(icon: "view-refresh-symbolic", tooltip: tr("Regenerate Reply"), name: tr("Regenerate"))
-        for child in [stateLabel, versions.widget, editButton, copyButton, regenerateButton, usageLabel] {
+        stopReadingButton = Self.footerButton(icon: "media-playback-stop-symbolic", tooltip: tr("Stop Reading"), name: tr("Stop Reading"))
+        gtk_widget_set_visible(stopReadingButton, 0)
+        gtk_actionable_set_action_name(OpaquePointer(stopReadingButton), "row.read-aloud")
+        for child in [stateLabel, versions.widget, editButton, copyButton, regenerateButton, stopReadingButton, usageLabel] {
             gtk_box_append(footer.cast(), child)
         }
 
@@ -169,6 +181,10 @@ final class MessageRow {
             guard let id = self?.messageID else { return }
             actions.deleteVersion(id)
         }
+        Actions.add("read-aloud", to: group) { [weak self] in
+            guard let id = self?.messageID else { return }
+            actions.readAloud(id)
+        }
         gtk_widget_insert_action_group(root, "row", OpaquePointer(rowActions))
         // The root widget holds the group from here on, for the row's whole life.
         g_object_unref(group)
@@ -187,7 +203,7 @@ final class MessageRow {
     func openMenu(x: Double, y: Double) {
         guard messageID != nil else { return }
         menu.open(x: x, y: y, isUser: shownRole == .user, canRegenerate: controls.canRegenerate,
-                  canDeleteVersion: controls.canDeleteVersion)
+                  canDeleteVersion: controls.canDeleteVersion, isReading: spoken != nil)
     }
 
     /// Shows what the row's controls offer now; cheap when nothing changed.
@@ -205,6 +221,7 @@ final class MessageRow {
         Actions.setEnabled(controls.canShowPrevious, "previous-version", in: actionGroup)
         Actions.setEnabled(controls.canShowNext, "next-version", in: actionGroup)
         Actions.setEnabled(controls.canDeleteVersion, "delete-version", in: actionGroup)
+        Actions.setEnabled(readable || spoken != nil, "read-aloud", in: actionGroup)
     }
 
     /// The part of the row holding the keyboard focus; nil when it is elsewhere.
@@ -256,7 +273,40 @@ final class MessageRow {
 
     func unbind() {
         menu.close()
+        showReading(nil)
         messageID = nil
+    }
+
+    // MARK: Reading aloud
+
+    /// The reply's words as shown now, to read aloud.
+    func spokenReply() -> SpokenReply {
+        SpokenReply(showing: reply.textWidgets)
+    }
+
+    /// Shows that the reply is read aloud, `word` of `text` highlighted (when the row shows the
+    /// same words), or that it is not (nil); where the word is.
+    @discardableResult
+    func showReading(_ reading: (text: SpokenText, word: SpokenText.Word?)?) -> SpokenReply.Place? {
+        guard let reading else {
+            spoken?.clear()
+            if spoken != nil {
+                spoken = nil
+                readingChanged()
+            }
+            return nil
+        }
+        if spoken == nil {
+            spoken = spokenReply()
+            readingChanged()
+        }
+        guard let spoken, spoken.text == reading.text else { return nil }
+        return spoken.highlight(reading.word)
+    }
+
+    private func readingChanged() {
+        gtk_widget_set_visible(stopReadingButton, spoken == nil ? 0 : 1)
+        enableActions()
     }
 
     /// Shows the message's current text and state; cheap when little changed. Returns false
@@ -275,6 +325,12 @@ final class MessageRow {
         if message.state != shownState {
             shownState = message.state
             showState(message)
+        }
+        let canRead = message.role == .assistant && message.state != .streaming && message.state != .sending
+            && !message.text.isEmpty
+        if canRead != readable {
+            readable = canRead
+            enableActions()
         }
         guard message.role == .assistant else {
             user.show(message)

@@ -67,6 +67,12 @@ final class ReplyBody {
         return (rendered + tail).filter { !$0.isEmpty }.joined(separator: "\n\n")
     }
 
+    /// The widgets showing the reply's words (not its thinking or its tool calls), in order.
+    var textWidgets: [UnsafeMutablePointer<GtkWidget>] {
+        if let longReply { return [longReply.widget] }
+        return renderedWidgets + (tailView.map { [$0.widget] } ?? [])
+    }
+
     /// The code blocks rendered (tests, the row's accessibility).
     var codeBlocks: [CodeBlockView] { markdown.codeBlocks }
 

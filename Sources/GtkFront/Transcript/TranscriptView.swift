@@ -9,7 +9,8 @@ import FoundationEssentials
 /// frame, to the rows they concern. The view follows the newest text while the user is at
 /// the bottom and leaves them be once they scroll up; a chat opened at a search hit shows
 /// the hit, marked. Another version shown from a row (its buttons, Alt+Left / Alt+Right)
-/// is scrolled to and keeps the keyboard focus.
+/// is scrolled to and keeps the keyboard focus. A reply read aloud shows the word being
+/// spoken, kept in view.
 @MainActor
 final class TranscriptView {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -17,6 +18,11 @@ final class TranscriptView {
     private let store: OpaquePointer
     private let adjustment: UnsafeMutablePointer<GtkAdjustment>
     private let viewModel: ChatViewModel
+    private let readAloud: ReadAloud
+    /// Whether the view follows the word spoken: until the user scrolls it out of view.
+    private var followsReading = true
+    /// A reply to read aloud once its row is built (Ctrl+Shift+S on a reply out of view).
+    private var pendingRead: UUID?
     private var rowsByItem: [UnsafeMutableRawPointer: MessageRow] = [:]
     private var boundRows: [UUID: MessageRow] = [:]
     private var pendingUpdates: Set<UUID> = []
@@ -42,8 +48,9 @@ final class TranscriptView {
     private var frameClock: UnsafeMutableRawPointer?
     private var layoutHandler: gulong = 0
 
-    init(viewModel: ChatViewModel) {
+    init(viewModel: ChatViewModel, readAloud: ReadAloud) {
         self.viewModel = viewModel
+        self.readAloud = readAloud
         store = gtk_string_list_new(nil)
         let factory: OpaquePointer = gtk_signal_list_item_factory_new()
         // The selection model and the list view each take ownership of what they are given.
@@ -65,6 +72,7 @@ final class TranscriptView {
         for index in 0..<viewModel.conversation.count {
             gtk_string_list_append(store, viewModel.conversation[index].id.uuidString)
         }
+        readAloud.observe { [weak self] _ in self?.showReading() }
     }
 
     /// Mirrors one view-model change.
@@ -80,6 +88,7 @@ final class TranscriptView {
             }
             gtk_string_list_remove(store, guint(index))
             refreshControls()
+            stopReadingIfGone()
         case .messageChanged(let index):
             pendingUpdates.insert(viewModel.conversation[index].id)
             scheduleFrame()
@@ -90,11 +99,13 @@ final class TranscriptView {
             reload()
             refreshControls()
             showFocusedMessage()
+            stopReadingIfGone()
         case .focused:
             followsNewest = false
             showFocusedMessage()
         case .versionShown(let index):
             showVersion(at: index)
+            stopReadingIfGone()
         case .error, .status, .consentRequested, .consentSettled, .replyFinished, .files, .knowledge, .settings:
             break
         }
@@ -231,7 +242,8 @@ final class TranscriptView {
                 openSource: { [weak self] source, button in self?.open(source, from: button) },
                 thinkingToggled: { [weak self] id, expanded in
                     if expanded { self?.expandedThinking.insert(id) } else { self?.expandedThinking.remove(id) }
-                }))
+                },
+                readAloud: { [weak self] id in self?.toggleReading(id) }))
             gtk_list_item_set_child(OpaquePointer(item), row.root)
             gtk_list_item_set_activatable(OpaquePointer(item), 0)
             gtk_list_item_set_selectable(OpaquePointer(item), 0)
@@ -246,6 +258,12 @@ final class TranscriptView {
             row.showFound(message.id == viewModel.focusedMessageID)
             boundRows[message.id] = row
             if pendingFocus?.id == message.id { focusPendingRow() }
+            if pendingRead == message.id {
+                pendingRead = nil
+                toggleReading(message.id)
+            } else if readAloud.readingMessageID == message.id {
+                showReading()
+            }
         }
         Signals.connect(factory, "unbind") { [weak self] item in
             guard let self, let item, let row = rowsByItem[item] else { return }
@@ -297,6 +315,76 @@ final class TranscriptView {
         }
     }
 
+    // MARK: Reading aloud
+
+    /// Reads reply `id` aloud from its row, or stops when it is the one being read.
+    private func toggleReading(_ id: UUID) {
+        if readAloud.readingMessageID == id {
+            readAloud.stop()
+            return
+        }
+        guard canRead(id), let row = boundRows[id] else { return }
+        followsReading = true
+        readAloud.read(row.spokenReply().text, messageID: id)
+    }
+
+    /// Ctrl+Shift+S: the reply whose row holds the keyboard focus is read aloud, or stops being
+    /// read; with no reply focused, what is read stops, or else the last reply is read.
+    func readFocusedReply() {
+        if let focused = boundRows.first(where: { $0.value.focusedPart != nil && canRead($0.key) }) {
+            toggleReading(focused.key)
+        } else if readAloud.readingMessageID != nil {
+            readAloud.stop()
+        } else if let last = viewModel.conversation.messages.last(where: { $0.role == .assistant }), canRead(last.id) {
+            if boundRows[last.id] != nil {
+                toggleReading(last.id)
+            } else if let index = viewModel.conversation.index(of: last.id) {
+                pendingRead = last.id
+                agent_list_view_scroll_to(listView, guint(index))
+            }
+        }
+    }
+
+    /// A reply with words that is not being written.
+    private func canRead(_ id: UUID) -> Bool {
+        guard let index = viewModel.conversation.index(of: id) else { return false }
+        let message = viewModel.conversation[index]
+        return message.role == .assistant && message.state != .streaming && message.state != .sending && !message.text.isEmpty
+    }
+
+    /// Reading a message no longer shown (another chat, another version) stops.
+    private func stopReadingIfGone() {
+        guard let id = readAloud.readingMessageID, viewModel.conversation.index(of: id) == nil else { return }
+        readAloud.stop()
+    }
+
+    /// Shows on the rows which reply is read and which word, and keeps the word in view.
+    private func showReading() {
+        let reading = readAloud.readingMessageID
+        for (id, row) in boundRows where id != reading { row.showReading(nil) }
+        guard let reading, let row = boundRows[reading], let text = readAloud.text else { return }
+        if let place = row.showReading((text, readAloud.currentWord)) { keepInView(place) }
+    }
+
+    /// Scrolls the spoken word a third of the way down the view when it is out of it — unless
+    /// the user scrolled it away, until it is back in view.
+    private func keepInView(_ place: SpokenReply.Place) {
+        var point = graphene_point_t(x: 0, y: Float(place.y))
+        var shown = graphene_point_t()
+        guard gtk_widget_compute_point(place.widget, listView, &point, &shown) != 0 else { return }
+        let height = Double(gtk_widget_get_height(listView))
+        let top = Double(shown.y)
+        if top >= 0 && top + place.height <= height {
+            followsReading = true
+            return
+        }
+        guard followsReading, height > 0 else { return }
+        followsNewest = false
+        settingScroll = true
+        gtk_adjustment_set_value(adjustment, max(0, gtk_adjustment_get_value(adjustment) + top - height / 3))
+        settingScroll = false
+    }
+
     // MARK: Following the newest text
 
     private func connectScrolling() {
@@ -332,6 +420,7 @@ final class TranscriptView {
         if value < page, viewModel.pager?.hasEarlier == true { viewModel.loadEarlier() }
         if value > bottom - page, viewModel.pager?.hasLater == true { viewModel.loadLater() }
         followsNewest = value >= bottom - 2 && viewModel.pager?.hasLater != true
+        followsReading = false
     }
 
     /// After each frame's layout: stay at the bottom while following.

@@ -31,10 +31,10 @@ final class ChatPage {
     private let content: UnsafeMutablePointer<GtkWidget>
     private let viewModel: ChatViewModel
 
-    init(viewModel: ChatViewModel, withLibrary: Bool) {
+    init(viewModel: ChatViewModel, withLibrary: Bool, readAloud: ReadAloud) {
         self.viewModel = viewModel
         header = HeaderTitle(viewModel: viewModel)
-        transcript = TranscriptView(viewModel: viewModel)
+        transcript = TranscriptView(viewModel: viewModel, readAloud: readAloud)
         composer = ComposerBar(viewModel: viewModel)
         knowledgeBar = KnowledgeBar(knowledge: viewModel.knowledge)
         runtimeSetup = RuntimeSetupBar(viewModel: viewModel)

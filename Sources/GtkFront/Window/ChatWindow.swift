@@ -42,14 +42,19 @@ public final class ChatWindow {
     private let files: ChatFiles
     /// Delete Version in a message's menu: the question, and Undo.
     let versionDeletion: VersionDeletion
+    /// Replies read aloud (one at a time, for the whole app).
+    let readAloud: ReadAloud
+    /// The alert saying reading aloud needs the speech service, while it is open.
+    private(set) var speechAlert: MessageDialog?
 
     var transcript: TranscriptView { chatPage.transcript }
     var composer: ComposerBar { chatPage.composer }
     var header: HeaderTitle { chatPage.header }
 
     public init(application: UnsafeMutablePointer<GtkApplication>, viewModel: ChatViewModel, library: ChatLibrary?,
-                preferences: AppPreferences? = nil) {
+                preferences: AppPreferences? = nil, readAloud: ReadAloud = ReadAloud()) {
         self.viewModel = viewModel
+        self.readAloud = readAloud
         self.library = library
         self.preferences = preferences
         window = adw_application_window_new(application)
@@ -67,7 +72,7 @@ public final class ChatWindow {
         }
         WindowState.restore(window, from: preferences?.settings, defaultWidth: library == nil ? 760 : 1000)
 
-        chatPage = ChatPage(viewModel: viewModel, withLibrary: library != nil)
+        chatPage = ChatPage(viewModel: viewModel, withLibrary: library != nil, readAloud: readAloud)
         sidebar = library.map(SidebarView.init)
         newChatButton = library.map(NewChatButton.init)
         let content: UnsafeMutablePointer<GtkWidget>
@@ -133,8 +138,14 @@ public final class ChatWindow {
             guard let self, gtk_window_is_active(window.cast()) != 0 else { return }
             ReplyNotification.withdraw(from: window)
         }
-        // The set-up runs behind this window only.
-        Signals.connect(window.raw, "destroy") { [weak self] in self?.chatPage.runtimeSetup.cancel() }
+        readAloud.observe { [weak self] state in
+            if case .unavailable(let reason) = state { self?.showSpeechUnavailable(reason) }
+        }
+        // The set-up and the reading aloud are this window's only.
+        Signals.connect(window.raw, "destroy") { [weak self] in
+            self?.chatPage.runtimeSetup.cancel()
+            self?.readAloud.stop()
+        }
         Signals.connectReturning(window.raw, "close-request") { [weak self] in
             self?.saveWindowState()
             return false
@@ -306,6 +317,7 @@ public final class ChatWindow {
         }
         Actions.add("regenerate", to: target) { [weak self] in self?.viewModel.regenerate() }
         Actions.add("copy-chat", to: target) { [weak self] in self?.copyChat() }
+        Actions.add("read-aloud", to: target) { [weak self] in self?.transcript.readFocusedReply() }
         Actions.add("attach", to: target) { [weak self] in self?.composer.chooseFiles() }
         Actions.add("add-folder", to: target) { [weak self] in self?.chooseFolder() }
         Actions.add("preferences", to: target) { [weak self] in self?.showPreferences() }
@@ -334,6 +346,15 @@ public final class ChatWindow {
         sidebar?.onChatChosen = { [weak self] in self?.showChat() }
         sidebar?.onFocusedRowRemoved = { [weak self] in self?.takeFocusFromRemovedRow() }
         transcript.onFocusedRowRemoved = { [weak self] in self?.takeFocusFromRemovedRow() }
+    }
+
+    /// Reading aloud could not start: what it needs, and how to get it.
+    private func showSpeechUnavailable(_ reason: String) {
+        speechAlert?.withdraw()
+        speechAlert = SpeechUnavailableDialog.show(over: window, reason: reason) { [weak self] in
+            self?.speechAlert = nil
+            self?.present()
+        }
     }
 
     /// Asks for a folder for the chat to ask about.

@@ -47,10 +47,11 @@ enum GtkTestHarness {
         guard initialized else { throw NoDisplay() }
     }
 
-    /// An application with its window, talking to `endpoint` (or through `connection`).
+    /// An application with its window, talking to `endpoint` (or through `connection`), reading
+    /// aloud through the speech service at `speech`.
     static func launch(_ endpoint: ChatEndpoint, toolbox: Toolbox = Toolbox(), consent: ConsentBroker = ConsentBroker(),
                        store: ChatStore? = nil, settings: SettingsStore? = nil, preferences: AppPreferences? = nil,
-                       connection: ChatConnection? = nil, storeProblem: String? = nil,
+                       connection: ChatConnection? = nil, storeProblem: String? = nil, speech: SpeechAddress = .desktop,
                        knowledgeIndex: URL = FileManager.default.temporaryDirectory.appending(path: "agent-index-\(UUID().uuidString)")
                            .appending(path: "knowledge.sqlite")) throws -> AgentApplication {
         try requireDisplay()
@@ -60,7 +61,7 @@ enum GtkTestHarness {
         let viewModel = ChatViewModel(connection: connection, consent: consent, store: store, knowledgeIndex: knowledgeIndex)
         let library = store.map { ChatLibrary(store: $0, viewModel: viewModel, settings: settings ?? preferences?.settings) }
         let app = AgentApplication(viewModel: viewModel, library: library, preferences: preferences, storeProblem: storeProblem,
-                                   unique: false, applicationID: "\(AppIdentity.applicationID).Test\(launches)")
+                                   unique: false, applicationID: "\(AppIdentity.applicationID).Test\(launches)", speech: speech)
         let gApplication = UnsafeMutableRawPointer(app.application).assumingMemoryBound(to: GApplication.self)
         var error: UnsafeMutablePointer<GError>?
         guard g_application_register(gApplication, nil, &error) != 0 else {

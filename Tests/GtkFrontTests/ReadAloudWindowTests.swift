@@ -1,0 +1,178 @@
+import AgentCore
+import CGtk
+import Foundation
+@testable import GtkFront
+import TestSupport
+import Testing
+
+extension GtkSuites {
+    /// Replies read aloud in the window under Xvfb, through a real speech-dispatcher each test
+    /// starts (its voice written to a file) and the X server: from a reply's menu and with
+    /// Ctrl+Shift+S, the spoken word highlighted as it moves, Stop; without the service, what it
+    /// needs.
+    @MainActor
+    @Suite("Reading replies aloud in the window (GTK under Xvfb, speech-dispatcher)", .serialized)
+    struct ReadAloudWindowTests {
+        let server = TestServer.shared
+
+        func launch(speech: SpeechAddress) async throws -> (AgentApplication, ChatWindow) {
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("speech"), model: "m"), speech: speech)
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            return (app, window)
+        }
+
+        func row(_ window: ChatWindow, _ index: Int) throws -> MessageRow {
+            try #require(window.transcript.boundRow(for: window.viewModel.conversation[index].id), "row \(index) built")
+        }
+
+        /// Right-clicks `widget` in `row`'s bubble, where it shows in the transcript, and chooses
+        /// `item` in the menu; the menu's items.
+        @discardableResult
+        func choose(_ item: String, in row: MessageRow, at widget: UnsafeMutablePointer<GtkWidget>,
+                    of window: ChatWindow) async throws -> [String] {
+            var bounds = graphene_rect_t()
+            #expect(gtk_widget_compute_bounds(widget, window.transcript.listView, &bounds) != 0)
+            // Its first line in view.
+            try await Xdo.click(widget, button: 3, x: 6, y: Double(max(0, -bounds.origin.y)) + 8)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(row.menu.popover) }, "the menu")
+            let items = row.menu.itemLabels
+            let label = try #require(GtkTestHarness.reachableLabel(item, in: row.menu.popover), "“\(item)” in \(items)")
+            try await Xdo.click(label)
+            return items
+        }
+
+        /// Watches the highlight in `row` until it has moved through `count` words: each time,
+        /// the word highlighted on screen is the one the service reached. The word indices seen.
+        func watchHighlight(in row: MessageRow, of window: ChatWindow, through count: Int) async throws -> [Int] {
+            var seen: [Int] = []
+            var mismatches: [String] = []
+            try await GtkTestHarness.pump(until: {
+                guard case .reading(_, let index?) = window.readAloud.state, let text = window.readAloud.text else { return false }
+                if seen.last != index {
+                    seen.append(index)
+                    let shown = row.spoken?.highlightedWord?.text
+                    if shown != text.text(of: text.words[index]) { mismatches.append("word \(index): \(shown ?? "none")") }
+                }
+                return seen.count >= count
+            }, "the highlight to move through \(count) words")
+            #expect(mismatches.isEmpty, "the word highlighted is the word spoken: \(mismatches)")
+            #expect(seen == seen.sorted(), "forward through the reply: \(seen)")
+            return seen
+        }
+
+        /// Whether `widget` is inside the transcript's visible part.
+        func isInView(_ widget: UnsafeMutablePointer<GtkWidget>, of window: ChatWindow) -> Bool {
+            let list = window.transcript.listView
+            var bounds = graphene_rect_t()
+            guard gtk_widget_compute_bounds(widget, list, &bounds) != 0 else { return false }
+            return bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= Float(gtk_widget_get_height(list))
+        }
+
+        @Test("Read Aloud in a reply's menu reads its plain words, the highlight moving from word to word in view; the menu's Stop Reading ends it")
+        func readFromTheMenu() async throws {
+            let service = try SpeechService()
+            defer { service.stop() }
+            let (app, window) = try await launch(speech: service.address)
+            defer {
+                app.readAloud.shutDown()
+                GtkTestHarness.close(app)
+            }
+            try await GtkTestHarness.send("read this", in: window, settling: true)
+            let reply = try row(window, 1)
+            let items = try await choose("Read Aloud", in: reply, at: reply.bubble, of: window)
+            #expect(items == ["Copy Reply", "Regenerate Reply", "Read Aloud", "Copy Chat as Markdown"])
+            #expect(window.readAloud.readingMessageID == window.viewModel.conversation[1].id)
+
+            let text = try #require(window.readAloud.text)
+            let spoken = text.words.map(text.text(of:)).joined(separator: " ")
+            #expect(spoken.hasPrefix("Reading aloud This reply has bold words, a link to the docs and code. first item second item echo hello Paragraph 1 goes on"),
+                    "the words shown, without their Markdown: \(spoken.prefix(160))")
+            #expect(!spoken.contains("**") && !spoken.contains("example.org") && !spoken.contains("```") && !spoken.contains("•"))
+
+            let seen = try await watchHighlight(in: reply, of: window, through: 6)
+            #expect(GtkTestHarness.isVisible(reply.stopReadingButton), "Stop Reading in the footer")
+            // The spoken word is kept in view (the reply is taller than the window).
+            let spokenLabel = try #require(reply.spoken?.highlightedWord?.widget)
+            try await GtkTestHarness.pump(until: { isInView(spokenLabel, of: window) }, "the spoken word in view")
+
+            let menu = try await choose("Stop Reading", in: reply, at: spokenLabel, of: window)
+            #expect(menu.contains("Stop Reading") && !menu.contains("Read Aloud"))
+            try await GtkTestHarness.pump(until: { window.readAloud.state == .idle }, "reading to stop")
+            #expect(reply.spoken == nil && !GtkTestHarness.isVisible(reply.stopReadingButton))
+            #expect(gtk_label_get_attributes(spokenLabel.opaque) == nil, "no highlight left")
+            let words = window.readAloud.text?.words.count ?? text.words.count
+            #expect((seen.last ?? 0) < words - 1, "stopped before the end")
+            try await GtkTestHarness.pump(until: { service.audioBytes > 10_000 }, "the voice written to \(service.audioFile.path)")
+        }
+
+        @Test("Ctrl+Shift+S reads the last reply, Stop in its footer ends it; on a focused reply it reads that one, and the other stops")
+        func readWithTheKeyboard() async throws {
+            let service = try SpeechService()
+            defer { service.stop() }
+            let (app, window) = try await launch(speech: service.address)
+            defer {
+                app.readAloud.shutDown()
+                GtkTestHarness.close(app)
+            }
+            var read: [UUID] = []
+            app.readAloud.observe { state in
+                if case .reading(let id, _) = state, read.last != id { read.append(id) }
+            }
+            try await GtkTestHarness.send("short one", in: window, settling: true)
+            try await GtkTestHarness.send("a long one", in: window, settling: true)
+            let conversation = window.viewModel.conversation
+            let (shortReply, longReply) = (conversation[1].id, conversation[3].id)
+
+            // The focus is in the message field: the last reply is read.
+            try await Xdo.key("ctrl+shift+s")
+            try await GtkTestHarness.pump(until: { window.readAloud.readingMessageID == longReply }, "the last reply read")
+            let reply = try row(window, 3)
+            _ = try await watchHighlight(in: reply, of: window, through: 5)
+
+            // The footer's Stop, scrolled to with the wheel (the view leaves the spoken word then).
+            let stop = reply.stopReadingButton
+            try await Xdo.scroll(window.transcript.listView, up: false, clicks: 40)
+            try await GtkTestHarness.pump(until: { isInView(stop, of: window) }, "Stop Reading in view")
+            try await GtkTestHarness.laidOut(stop)
+            try await Xdo.click(stop)
+            try await GtkTestHarness.pump(until: { window.readAloud.state == .idle }, "Stop to end the reading")
+            #expect(!GtkTestHarness.isVisible(stop) && reply.spoken == nil)
+
+            // Reading again, then Ctrl+Shift+S in the first reply's text: it is read instead.
+            try await Xdo.key("ctrl+shift+s")
+            try await GtkTestHarness.pump(until: { window.readAloud.readingMessageID == longReply }, "the last reply read again")
+            try await Xdo.scroll(window.transcript.listView, up: true, clicks: 60)
+            let first = try row(window, 1)
+            try await GtkTestHarness.pump(until: { isInView(first.bubble, of: window) }, "the first reply in view")
+            try await GtkTestHarness.laidOut(first.bubble)
+            try await Xdo.click(first.bubble, x: 20, y: 16)
+            try await GtkTestHarness.pump(until: { first.focusedPart == .row }, "the focus in the first reply's text")
+            try await Xdo.key("ctrl+shift+s")
+            try await GtkTestHarness.pump(until: { read.last == shortReply }, "the first reply read")
+            #expect(read == [longReply, longReply, shortReply] || read == [longReply, shortReply], "\(read)")
+            #expect(window.transcript.boundRow(for: longReply)?.spoken == nil, "the long reply no longer shows reading")
+            try await GtkTestHarness.pump(until: { window.readAloud.state == .idle }, "the short reply read to its end")
+        }
+
+        @Test("Without the speech service, Read Aloud stays in the menu and says what it needs and how to install it")
+        func noService() async throws {
+            let missing = FileManager.default.temporaryDirectory.appending(path: "agent-no-speech-\(UUID())/speechd.sock").path
+            let (app, window) = try await launch(speech: SpeechAddress(socketPath: missing, autospawn: false))
+            defer { GtkTestHarness.close(app) }
+            try await GtkTestHarness.send("short", in: window, settling: true)
+            let reply = try row(window, 1)
+            try await choose("Read Aloud", in: reply, at: reply.bubble, of: window)
+            try await GtkTestHarness.pump(until: { window.speechAlert != nil }, "the explanation")
+            let alert = try #require(window.speechAlert)
+            #expect(alert.heading == "Reading Aloud Needs the Speech Service")
+            #expect(alert.body.contains("speech-dispatcher"))
+            #expect(GtkTestHarness.reachableLabel(SpeechUnavailableDialog.command, in: alert.window) != nil,
+                    "the command that installs it")
+            #expect(GtkText.labels(in: alert.window).contains { $0.contains("Can't connect") && $0.contains(missing) }, "libspeechd's reason")
+            #expect(reply.spoken == nil && !GtkTestHarness.isVisible(reply.stopReadingButton))
+            try await GtkTestHarness.answer(alert, "OK")
+            try await GtkTestHarness.pump(until: { window.speechAlert == nil }, "the alert to close")
+        }
+    }
+}
