@@ -40,6 +40,13 @@ static inline void agent_accessible_set_description(GtkWidget *widget, const cha
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
+/* A label with the status role (a status bar to AT-SPI): its accessible name follows its
+ * text, each change an event screen readers hear. The role is given only at construction, and
+ * g_object_new is variadic. */
+static inline GtkWidget *agent_status_label_new(void) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_LABEL, "accessible-role", GTK_ACCESSIBLE_ROLE_STATUS, NULL));
+}
+
 /* Scrolls a list view so that `position` is visible (GTK 4.8 has no gtk_list_view_scroll_to). */
 static inline void agent_list_view_scroll_to(GtkWidget *list_view, guint position) {
 #if GTK_CHECK_VERSION(4, 12, 0)

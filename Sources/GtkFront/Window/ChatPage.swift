@@ -3,7 +3,7 @@ import CGtk
 
 /// The chat side of the window: its header bar (a back button when the window is folded,
 /// the chat's title and model, the chat menu), the empty chat's page or the transcript, and
-/// the composer.
+/// the composer; and, for screen readers only, the announcement of a finished reply.
 @MainActor
 final class ChatPage {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -24,6 +24,7 @@ final class ChatPage {
     let runtimeSetup: RuntimeSetupBar
     /// What the chat's settings set apart from Preferences'.
     let settingsSummary: SettingsSummaryBar
+    let announcer = ReplyAnnouncer()
     /// A problem that lasts the whole session (the chat store could not be opened).
     var lastingProblem: String? {
         didSet { refreshBanner() }
@@ -61,6 +62,9 @@ final class ChatPage {
         gtk_stack_add_named(content.opaque, emptyPage.widget, "empty")
         gtk_stack_add_named(content.opaque, transcript.widget, "transcript")
         gtk_widget_set_vexpand(content, 1)
+        let overlay: UnsafeMutablePointer<GtkWidget> = gtk_overlay_new()
+        gtk_overlay_set_child(overlay.opaque, content)
+        gtk_overlay_add_overlay(overlay.opaque, announcer.label)
 
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         // A phone's 360 px, less the window's frame.
@@ -72,7 +76,7 @@ final class ChatPage {
         gtk_box_append(widget.cast(), runtimeSetup.widget)
         gtk_box_append(widget.cast(), settingsSummary.widget)
         gtk_box_append(widget.cast(), knowledgeBar.widget)
-        gtk_box_append(widget.cast(), content)
+        gtk_box_append(widget.cast(), overlay)
         gtk_box_append(widget.cast(), composer.widget)
         FileIntake.acceptDrops(on: widget, into: viewModel.files)
         runtimeSetup.onShownChanged = { [weak self] in self?.refreshBanner() }

@@ -220,6 +220,7 @@ public final class ChatWindow {
             consentDialog?.withdraw()
             consentDialog = nil
         case .replyFinished(let index):
+            chatPage.announcer.announce(viewModel.conversation[index])
             if gtk_window_is_active(window.cast()) == 0 { ReplyNotification.send(for: viewModel.conversation[index], in: viewModel.chat?.id, from: window) }
         case .composer, .files, .reloaded, .messageInserted, .messageRemoved:
             updateActions()
