@@ -61,6 +61,17 @@ extension GtkSuites {
             return seen
         }
 
+        /// Whether any of `label`'s text is drawn with a background (its layout's attributes).
+        func hasBackground(_ label: UnsafeMutablePointer<GtkWidget>) -> Bool {
+            guard let layout = gtk_label_get_layout(label.opaque), let attributes = pango_layout_get_attributes(layout),
+                  let iterator = pango_attr_list_get_iterator(attributes) else { return false }
+            defer { pango_attr_iterator_destroy(iterator) }
+            repeat {
+                if pango_attr_iterator_get(iterator, PANGO_ATTR_BACKGROUND) != nil { return true }
+            } while pango_attr_iterator_next(iterator) != 0
+            return false
+        }
+
         /// Whether `widget` is inside the transcript's visible part.
         func isInView(_ widget: UnsafeMutablePointer<GtkWidget>, of window: ChatWindow) -> Bool {
             let list = window.transcript.listView
@@ -100,7 +111,7 @@ extension GtkSuites {
             #expect(menu.contains("Stop Reading") && !menu.contains("Read Aloud"))
             try await GtkTestHarness.pump(until: { window.readAloud.state == .idle }, "reading to stop")
             #expect(reply.spoken == nil && !GtkTestHarness.isVisible(reply.stopReadingButton))
-            #expect(gtk_label_get_attributes(spokenLabel.opaque) == nil, "no highlight left")
+            #expect(!hasBackground(spokenLabel), "no highlight left")
             let words = window.readAloud.text?.words.count ?? text.words.count
             #expect((seen.last ?? 0) < words - 1, "stopped before the end")
             try await GtkTestHarness.pump(until: { service.audioBytes > 10_000 }, "the voice written to \(service.audioFile.path)")

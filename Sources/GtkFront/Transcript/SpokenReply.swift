@@ -110,23 +110,32 @@ final class SpokenReply {
         }
     }
 
-    /// The highlighted word, its text and where it is shown (tests).
+    /// The highlighted word, its text and where it is shown (tests); several highlighted are
+    /// joined by " | ".
     var highlightedWord: (text: String, widget: UnsafeMutablePointer<GtkWidget>)? {
         guard let highlighted else { return nil }
         switch pieces[highlighted] {
         case .label(let label):
-            guard let attributes = gtk_label_get_attributes(label.opaque),
+            // As drawn: the attributes of the label's layout, its markup's and ours merged.
+            guard let layout = gtk_label_get_layout(label.opaque), let attributes = pango_layout_get_attributes(layout),
                   let iterator = pango_attr_list_get_iterator(attributes) else { return nil }
             defer { pango_attr_iterator_destroy(iterator) }
+            // The iterator splits a range where other attributes start or end (bold inside a word).
+            var ranges: [Range<Int>] = []
             repeat {
                 if pango_attr_iterator_get(iterator, PANGO_ATTR_BACKGROUND) != nil {
                     var start: Int32 = 0, end: Int32 = 0
                     pango_attr_iterator_range(iterator, &start, &end)
-                    let utf8 = text.segments[highlighted].utf8
-                    return (String(decoding: utf8.dropFirst(Int(start)).prefix(Int(end - start)), as: UTF8.self), label)
+                    if let last = ranges.last, last.upperBound == Int(start) {
+                        ranges[ranges.count - 1] = last.lowerBound..<Int(end)
+                    } else {
+                        ranges.append(Int(start)..<Int(end))
+                    }
                 }
             } while pango_attr_iterator_next(iterator) != 0
-            return nil
+            let utf8 = text.segments[highlighted].utf8
+            let words = ranges.map { String(decoding: utf8.dropFirst($0.lowerBound).prefix($0.count), as: UTF8.self) }
+            return words.isEmpty ? nil : (words.joined(separator: " | "), label)
         case .textView(let view):
             let buffer = gtk_text_view_get_buffer(view.cast())
             var start = GtkTextIter()
