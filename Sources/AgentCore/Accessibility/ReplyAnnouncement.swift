@@ -5,7 +5,8 @@ public enum ReplyAnnouncement {
     public static let previewLength = 200
 
     public static func text(for reply: ChatMessage) -> String {
-        let preview = preview(of: MarkdownParser.parse(reply.text).plainText)
+        // Only the start is parsed: a reply can be megabytes long, and this runs as it ends.
+        let preview = preview(of: MarkdownParser.parse(String(reply.text.prefix(previewLength * 20))).plainText)
         if let model = reply.model { return tr("Reply from %s finished: %s", model, preview) }
         return tr("Reply finished: %s", preview)
     }
