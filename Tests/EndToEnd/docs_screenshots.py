@@ -43,6 +43,9 @@ server as a user would:
   docs/search-results.png      what GNOME Shell's overview gets from Agent's search provider for
                                "rainbow": the result metas (name and matching line) over D-Bus,
                                drawn as the overview lists them (Tests/EndToEnd/search_results_view.py).
+  docs/read-aloud.png          a reply read aloud, the word being spoken highlighted (-dark), through a
+                               speech-dispatcher of the pictures' own whose voice is read from a pipe
+                               at the pace it would be played.
 
 The MCP pictures use the reference server mcp-server-time (scripts/install-test-servers) and
 the scriptable test model server, which calls its tool.
@@ -50,7 +53,7 @@ the scriptable test model server, which calls its tool.
 Run inside an X server and a D-Bus session (scripts/screenshot does):
     /usr/bin/python3 Tests/EndToEnd/docs_screenshots.py .build/debug/agent docs/ [mcp]
 (a last argument, one of the keys of PICTURE_SETS — mcp, files, servers, reasoning, models,
-ollama, local-model, setup, versions, settings, languages, search — takes only those pictures).
+ollama, local-model, setup, versions, settings, languages, search, read-aloud — takes only those pictures).
 
 The found-server pictures run an imitation Ollama (Tests/Servers/local_model_server.py) on its
 own port, 11434, which must be free.
@@ -64,6 +67,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -795,6 +799,73 @@ def versions_pictures(binary, folder):
         server.wait()
 
 
+@contextlib.contextmanager
+def speech_service():
+    """A speech-dispatcher of the pictures' own (as Tests/TestSupport/SpeechService.swift starts
+    one), its voice at the slowest rate going through ALSA's file plugin into a pipe read at the
+    pace it would be played — 22050 samples of 16 bits a second. The service reports each word as
+    espeak-ng makes it, which the slow rate spreads over a couple of seconds, and the end only once
+    it is played. Yields the address the app is given in SPEECHD_ADDRESS."""
+    folder = tempfile.mkdtemp(prefix="agent-speech-")
+    home, config, runtime = (os.path.join(folder, name) for name in ("home", "config", "run"))
+    for directory in (home, os.path.join(config, "speech-dispatcher"), runtime):
+        os.makedirs(directory)
+    os.chmod(runtime, 0o700)
+    with open("/etc/speech-dispatcher/speechd.conf") as system, \
+            open(os.path.join(config, "speech-dispatcher", "speechd.conf"), "w") as conf:
+        conf.write(system.read() + '\nAudioOutputMethod "alsa"\nDefaultRate -100\n')
+    voice = os.path.join(folder, "voice.pipe")
+    os.mkfifo(voice)
+    with open(os.path.join(home, ".asoundrc"), "w") as f:
+        f.write(f'pcm.!default {{ type file; slave.pcm "null"; file "{voice}"; format "raw" }}\n')
+
+    def play():
+        with open(voice, "rb", buffering=0) as pipe:
+            while pipe.read(4410):
+                time.sleep(0.1)
+
+    threading.Thread(target=play, daemon=True).start()
+    socket_path = os.path.join(runtime, "speech-dispatcher", "speechd.sock")
+    env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=config, XDG_RUNTIME_DIR=runtime)
+    subprocess.run([os.path.join(SERVERS, "spawn-speech-dispatcher"), "--timeout", "30", "--communication-method",
+                    "unix_socket", "--socket-path", socket_path], env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        yield f"unix_socket:{socket_path}"
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            with open(os.path.join(runtime, "speech-dispatcher", "pid", "speech-dispatcher.pid")) as f:
+                os.kill(int(f.read().strip()), 15)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def read_aloud(path):
+    """A reply read aloud with Ctrl+Shift+S, part of the way in."""
+    def body(app, frame):
+        say(frame, "How do bees make honey?", 1)
+        window = x_window("^Agent$")
+        subprocess.run(["xdotool", "windowfocus", "--sync", window, "key", "--clearmodifiers", "ctrl+shift+s"], check=True)
+        wait_for("the reading to start", lambda: named(frame, "Stop Reading", [Atspi.Role.PUSH_BUTTON]), timeout=20)
+        shoot(window, path)
+    return body
+
+
+def read_aloud_pictures(binary, folder):
+    server, port = model_server()
+    try:
+        for name, dark in [("read-aloud.png", False), ("read-aloud-dark.png", True)]:
+            arguments = ["--server", f"http://127.0.0.1:{port}/s/honey", "--model", "test-model"]
+            with speech_service() as address, dark_portal() if dark else contextlib.nullcontext():
+                os.environ["SPEECHD_ADDRESS"] = address
+                try:
+                    run(binary, GENERATION, read_aloud(os.path.join(folder, name)), size=(1000, 700), arguments=arguments)
+                finally:
+                    del os.environ["SPEECHD_ADDRESS"]
+    finally:
+        server.terminate()
+        server.wait()
+
+
 def open_new_chat_menu(app, frame, window):
     """Opens the new-chat button's menu with a click on its arrow."""
     arrow = wait_for("the new-chat menu's arrow", lambda: named(frame, "New chat from a preset", [Atspi.Role.PUSH_BUTTON,
@@ -991,6 +1062,7 @@ PICTURE_SETS = {
     "settings": settings_pictures,
     "languages": language_pictures,
     "search": search_pictures,
+    "read-aloud": read_aloud_pictures,
 }
 
 

@@ -667,6 +667,24 @@ class Handler(socketserver.BaseRequestHandler):
         text = "A short reply to read." if "short" in last_user_text(body) else self.SPEECH_REPLY
         self.stream(normal_stream([text[i:i + 32] for i in range(0, len(text), 32)]), delay=0.001)
 
+    HONEY_REPLY = (
+        "## How bees make honey\n\n"
+        "Honey starts as **nectar**, the sugary liquid flowers make to attract pollinators. A forager bee "
+        "sips it and carries it home in her *honey stomach*.\n\n"
+        "Back at the hive the work is shared:\n\n"
+        "- House bees pass the nectar from mouth to mouth, adding enzymes that split its sugars.\n"
+        "- They spread it thinly over the wax cells of the comb.\n"
+        "- Fanning their wings, they dry it until less than a fifth of it is water.\n\n"
+        "When it is thick enough, the bees seal each cell with a lid of wax. Stored this way, honey keeps "
+        "for years: it is too sweet and too dry for bacteria to grow in it. A bee makes about a twelfth of "
+        "a teaspoon of honey in her whole life, so every jar holds the work of hundreds of bees."
+    )
+
+    def scenario_honey(self, scenario, body, headers):
+        """A plain answer in Markdown, for the pictures of a reply read aloud."""
+        text = self.HONEY_REPLY
+        self.stream(normal_stream([text[i:i + 8] for i in range(0, len(text), 8)]), delay=0.002)
+
     TABLE_REPLY = (
         "| Model | Size | Licence |\n|---|---|---|\n"
         "| a small model for phones | about one hundred million weights | the Apache licence |\n"
