@@ -83,17 +83,14 @@ static inline void agent_speech_forward_mark(size_t message, size_t client, SPDN
 /* Opens a threaded connection to speech-dispatcher reporting begin, end, cancel and index
  * marks to `sink`, with SSML text in `language`: at `socket_path`, or where the desktop's is
  * when NULL ($SPEECHD_ADDRESS, else the user's runtime folder), starting the service there
- * when `autospawn` allows. NULL with *error set (free it) when libspeechd is not installed or
- * the service cannot be reached. */
+ * when `autospawn` allows. NULL when the service cannot be reached, with libspeechd's reason in
+ * *error (free it); with *error NULL when libspeechd itself is not installed. */
 static inline SPDConnection *agent_speech_open(const char *socket_path, int autospawn, const char *language,
                                                agent_speech_sink sink, char **error) {
     *error = NULL;
     pthread_once(agent_speech_once(), agent_speech_load);
     AgentSpeech *table = agent_speech_state();
-    if (!table->loaded) {
-        *error = strdup("libspeechd (speech-dispatcher's client library) is not installed");
-        return NULL;
-    }
+    if (!table->loaded) return NULL;
     *agent_speech_sink_slot() = sink;
     SPDConnectionAddress address = { SPD_METHOD_UNIX_SOCKET, (char *)socket_path, NULL, 0, NULL };
     char *reason = NULL;
@@ -106,8 +103,7 @@ static inline SPDConnection *agent_speech_open(const char *socket_path, int auto
                                              socket_path ? &address : NULL, autospawn, &reason);
     pthread_sigmask(SIG_SETMASK, &kept, NULL);
     if (!connection) {
-        *error = strdup(reason ? reason : "speech-dispatcher could not be reached");
-        free(reason);
+        *error = reason ? reason : strdup("");
         return NULL;
     }
     free(reason);

@@ -38,7 +38,7 @@ final class SpeechDispatcherClient: Sendable {
                     return
                 }
                 drop()
-                if attempt == 1 { events(.failed(request: request, reason: "speech-dispatcher did not take the text")) }
+                if attempt == 1 { events(.failed(request: request, reason: tr("speech-dispatcher did not take the text"))) }
             }
         }
     }
@@ -70,9 +70,10 @@ final class SpeechDispatcherClient: Sendable {
             agent_speech_open(path, address.autospawn ? 1 : 0, language, Self.sink, &error)
         }
         guard let opened else {
-            let reason = error.map { String(cString: $0) } ?? "speech-dispatcher could not be reached"
+            guard let error else { return .failure(Unavailable(description: tr("speech-dispatcher’s client library, libspeechd, is not installed"))) }
+            let reason = String(cString: error).trimmed
             free(error)
-            return .failure(Unavailable(description: reason.trimmed))
+            return .failure(Unavailable(description: reason.isEmpty ? tr("speech-dispatcher could not be reached") : reason))
         }
         let events = events
         Self.routes.withLock { $0[Int(agent_speech_client_id(opened))] = events }
