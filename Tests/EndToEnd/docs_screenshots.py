@@ -44,8 +44,7 @@ server as a user would:
                                "rainbow": the result metas (name and matching line) over D-Bus,
                                drawn as the overview lists them (Tests/EndToEnd/search_results_view.py).
   docs/read-aloud.png          a reply read aloud, the word being spoken highlighted (-dark), through a
-                               speech-dispatcher of the pictures' own whose voice is read from a pipe
-                               at the pace it would be played.
+                               speech-dispatcher of the pictures' own at its slowest rate.
 
 The MCP pictures use the reference server mcp-server-time (scripts/install-test-servers) and
 the scriptable test model server, which calls its tool.
