@@ -11,12 +11,16 @@ prints one JSON line — that object's role and name, and the events received fr
 and exits 0; after TIMEOUT seconds (default 60) it prints what it saw and exits 1.
 """
 import json
+import os
 import sys
 
 import gi
 
 gi.require_version("Atspi", "2.0")
 from gi.repository import Atspi, GLib  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "EndToEnd"))
+import app_atspi_test  # noqa: E402
 
 pid, prefix, ready_file = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 timeout = float(sys.argv[4]) if len(sys.argv) > 4 else 60
@@ -34,12 +38,7 @@ def on_event(event):
 
 
 def find_app():
-    desktop = Atspi.get_desktop(0)
-    for i in range(desktop.get_child_count()):
-        app = desktop.get_child_at_index(i)
-        if app is not None and app.get_process_id() == pid:
-            return app
-    return None
+    return app_atspi_test.find_app(pid)
 
 
 def status_bars(node):
