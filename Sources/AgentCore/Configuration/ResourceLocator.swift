@@ -27,9 +27,7 @@ public enum ResourceLocator {
         if let override = ProcessInfo.processInfo.environment["AGENT_RESOURCE_DIR"], !override.isEmpty {
             folders.append(URL(filePath: override, directoryHint: .isDirectory))
         }
-        let executable = URL(filePath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-        folders.append(executable.deletingLastPathComponent().deletingLastPathComponent()
-            .appending(path: "share/\(AppIdentity.applicationID)", directoryHint: .isDirectory))
+        folders.append(Executable.sharedData.appending(path: AppIdentity.applicationID, directoryHint: .isDirectory))
         folders.append(sourceTree.appending(path: "Resources", directoryHint: .isDirectory))
         return folders
     }

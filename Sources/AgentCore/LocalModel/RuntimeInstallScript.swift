@@ -11,8 +11,9 @@ public enum RuntimeInstallScript {
     /// The script's name beside an installed binary.
     public static let installedName = "agent-install-runtime"
 
+    /// `executable`: the running program (only its folder counts).
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment,
-                              executable: URL = URL(filePath: CommandLine.arguments.first ?? "")) -> URL? {
+                              executable: URL = Executable.folder.appending(path: "agent")) -> URL? {
         if let override = environment[overrideVariable], !override.isEmpty {
             return URL(filePath: override)
         }

@@ -22,14 +22,10 @@ public enum Localization {
         if let directory = ProcessInfo.processInfo.environment["AGENT_LOCALE_DIR"], !directory.isEmpty {
             return URL(filePath: directory)
         }
-        // .build/debug/agent is .build/<triple>/debug/agent: the build tree's catalogs are two
-        // levels up from the executable's folder; an installed one's share/ is one level up.
-        let folder = URL(filePath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
-        let buildTree = folder.deletingLastPathComponent().deletingLastPathComponent()
-        if buildTree.lastPathComponent == ".build" {
+        if let buildTree = Executable.buildTree {
             return buildTree.appending(path: "locale")
         }
-        let installed = folder.deletingLastPathComponent().appending(path: "share/locale")
+        let installed = Executable.sharedData.appending(path: "locale")
         return FileManager.default.fileExists(atPath: installed.path) ? installed : nil
     }
 }
@@ -49,5 +45,6 @@ public func trn(_ singular: String, _ plural: String, _ count: Int, _ arguments:
             String(cString: dngettext(Localization.domain, one, many, UInt(clamping: count.magnitude)))
         }
     }
-    return Placeholders.fill(translated, with: arguments, count: count)
+    return Placeholders.fill(translated, with: arguments, count: count,
+                             countIsArgument: Placeholders.writesCount(singular) || Placeholders.writesCount(plural))
 }

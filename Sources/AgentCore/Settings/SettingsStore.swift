@@ -190,12 +190,8 @@ private final class Schemas: Sendable {
     }
 
     static func find() -> Schemas? {
-        // .build/debug/agent is .build/<triple>/debug/agent: the build tree's schemas are two
-        // levels up from the executable's folder; an installed one's share/ is one level up.
-        let folder = URL(filePath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
-        let buildTree = folder.deletingLastPathComponent().deletingLastPathComponent()
-        let installed = folder.deletingLastPathComponent().appending(path: "share/glib-2.0/schemas")
-        let fromBuildTree = buildTree.lastPathComponent == ".build" ? lookUp(in: buildTree.appending(path: "schemas")) : nil
+        let installed = Executable.sharedData.appending(path: "glib-2.0/schemas")
+        let fromBuildTree = Executable.buildTree.flatMap { lookUp(in: $0.appending(path: "schemas")) }
         return fromBuildTree ?? lookUp(in: g_settings_schema_source_get_default()) ?? lookUp(in: installed)
     }
 

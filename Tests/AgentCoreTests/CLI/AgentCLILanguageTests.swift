@@ -18,6 +18,23 @@ struct AgentCLILanguageTests {
         #expect(result.stderr == "agent-cli: unbekannte Option „--bogus“\nVersuchen Sie „agent-cli --help“.\n", "\(result.stderr)")
     }
 
+    @Test("Found on PATH, as a shell runs it (argv[0] a bare name), agent-cli still finds its catalogs")
+    func germanFromPath() async throws {
+        let folder = try ProductRunner.executable("agent-cli").deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/env")
+        process.arguments = ["agent-cli", "--bogus"]
+        process.environment = environment("de_DE.UTF-8", "de").merging(["PATH": folder.path]) { $1 }
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: await ProductRunner.readToEnd(error.fileHandleForReading), as: UTF8.self)
+        while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(text.hasPrefix("agent-cli: unbekannte Option"), "\(text)")
+    }
+
     @Test("The presets' summaries in German: words from the catalog, a decimal comma")
     func germanPresets() async throws {
         let result = try await ProductRunner.run("agent-cli", ["--list-presets"], environment: environment("de_DE.UTF-8", "de"))
