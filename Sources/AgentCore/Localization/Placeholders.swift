@@ -2,9 +2,10 @@
 /// Fills the C-format placeholders of a translated message, which `msgfmt --check` keeps
 /// consistent between a message and its translations: `%s` takes the next argument, `%2$s` the
 /// second, `%d` the count (in the locale's number format), `%%` is a percent sign. As in C, a
-/// plural message's count is its first argument: there `%2$s` is the first of `arguments`.
+/// plural message that writes its count (`countIsArgument`: the English has a `%d`) has it as
+/// its first argument: there `%2$s` is the first of `arguments`.
 enum Placeholders {
-    static func fill(_ format: String, with arguments: [String], count: Int? = nil) -> String {
+    static func fill(_ format: String, with arguments: [String], count: Int? = nil, countIsArgument: Bool = true) -> String {
         guard format.contains("%") else { return format }
         var result = ""
         var next = 0
@@ -20,7 +21,7 @@ enum Placeholders {
             }
             switch rest.first {
             case "s":
-                let index = position.map { $0 - (count == nil ? 1 : 2) } ?? next
+                let index = position.map { $0 - (count != nil && countIsArgument ? 2 : 1) } ?? next
                 next += 1
                 result += arguments.indices.contains(index) ? arguments[index] : ""
                 rest = rest.dropFirst()
@@ -35,5 +36,10 @@ enum Placeholders {
             }
         }
         return result + rest
+    }
+
+    /// Whether `format` has a `%d` or `%N$d`.
+    static func writesCount(_ format: String) -> Bool {
+        format.contains(/%(\d+\$)?d/)
     }
 }

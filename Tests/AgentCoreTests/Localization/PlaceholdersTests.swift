@@ -16,6 +16,10 @@ struct PlaceholdersTests {
         #expect(Placeholders.fill("Indexing “%2$s”: %3$s of %1$d files", with: ["notes", "4"], count: 12)
             == "Indexing “notes”: 4 of 12 files")
         #expect(Placeholders.fill("%s (%d)", with: ["x"], count: 2) == "x (2)")
+        // A plural message without %d has its strings from %1$s on, as msgfmt checks it.
+        #expect(Placeholders.fill("Variablen %1$s", with: ["A, B"], count: 2, countIsArgument: false) == "Variablen A, B")
+        #expect(trn("It sets the variable %s.", "It sets the variables %s.", 2, "A, B") == "It sets the variables A, B.")
+        #expect(Placeholders.writesCount("%1$d of %2$s") && !Placeholders.writesCount("%s (values not shown)"))
     }
 
     @Test("%% is a percent sign; a stray % or a missing argument leaves no garbage")
