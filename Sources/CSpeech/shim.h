@@ -67,17 +67,25 @@ static inline agent_speech_sink *agent_speech_sink_slot(void) {
     return &sink;
 }
 
-static inline void agent_speech_forward(size_t message, size_t client, SPDNotificationType type) {
+/* spd_close cancels libspeechd's thread (pthread_cancel): never while it runs the Swift sink,
+ * where unwinding would leave locks held. */
+static inline void agent_speech_deliver(AgentSpeechEventKind kind, size_t message, size_t client, const char *mark) {
     agent_speech_sink sink = *agent_speech_sink_slot();
     if (!sink) return;
-    if (type == SPD_EVENT_BEGIN) sink(AGENT_SPEECH_BEGIN, message, client, NULL);
-    else if (type == SPD_EVENT_END) sink(AGENT_SPEECH_END, message, client, NULL);
-    else if (type == SPD_EVENT_CANCEL) sink(AGENT_SPEECH_CANCEL, message, client, NULL);
+    int previous;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &previous);
+    sink(kind, message, client, mark);
+    pthread_setcancelstate(previous, NULL);
+}
+
+static inline void agent_speech_forward(size_t message, size_t client, SPDNotificationType type) {
+    if (type == SPD_EVENT_BEGIN) agent_speech_deliver(AGENT_SPEECH_BEGIN, message, client, NULL);
+    else if (type == SPD_EVENT_END) agent_speech_deliver(AGENT_SPEECH_END, message, client, NULL);
+    else if (type == SPD_EVENT_CANCEL) agent_speech_deliver(AGENT_SPEECH_CANCEL, message, client, NULL);
 }
 
 static inline void agent_speech_forward_mark(size_t message, size_t client, SPDNotificationType type, char *mark) {
-    agent_speech_sink sink = *agent_speech_sink_slot();
-    if (sink && mark) sink(AGENT_SPEECH_MARK, message, client, mark);
+    if (mark) agent_speech_deliver(AGENT_SPEECH_MARK, message, client, mark);
 }
 
 /* Opens a threaded connection to speech-dispatcher reporting begin, end, cancel and index

@@ -8,7 +8,7 @@ screen reader exploring the window does (GTK 4.8 sends an object's events only o
 fetched it), then creates READY_FILE. Once an
 object of the app with the status bar role has a name starting with PREFIX in the tree, it
 prints one JSON line — that object's role and name, and the events received from status bars —
-and exits 0; after TIMEOUT seconds (default 60) it prints what it saw and exits 1.
+once an event naming it has arrived too, and exits 0; after TIMEOUT seconds (default 60) it prints what it saw and exits 1.
 """
 import json
 import os
@@ -68,15 +68,17 @@ result = {"found": None, "events": events}
 
 
 def look():
+    """Ends once the status bar holds the announcement and its event has arrived (or at the
+    timeout, with what was seen)."""
     app = find_app()
-    if app is not None:
+    if app is not None and result["found"] is None:
         for bar in status_bars(app):
             name = bar.get_name() or ""
             if name.startswith(prefix):
                 result["found"] = {"role": bar.get_role_name(), "name": name}
-                # Events still on their way from the bus arrive before the answer.
-                GLib.timeout_add(300, loop.quit)
-                return False
+    if result["found"] is not None and any((event["name"] or "").startswith(prefix) for event in events):
+        loop.quit()
+        return False
     return True
 
 

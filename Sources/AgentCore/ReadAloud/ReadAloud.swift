@@ -19,21 +19,31 @@ public final class ReadAloud {
 
     private var progress = ReadingProgress() {
         didSet {
-            if progress.state != oldValue.state { for observer in observers { observer(progress.state) } }
+            if progress.state != oldValue.state { for observer in observers.values { observer(progress.state) } }
         }
     }
     private var client: SpeechDispatcherClient?
     private let address: SpeechAddress
     private let language: String
-    private var observers: [(State) -> Void] = []
+    private var observers: [Int: (State) -> Void] = [:]
+    private var nextObserver = 0
 
     public init(address: SpeechAddress = .desktop, language: String = SpeechLanguage.current) {
         self.address = address
         self.language = language
     }
 
-    public func observe(_ handler: @escaping (State) -> Void) {
-        observers.append(handler)
+    /// Registers a handler for every change of `state`; returns what `stopObserving` takes
+    /// when the observer goes (the app outlives its windows).
+    @discardableResult
+    public func observe(_ handler: @escaping (State) -> Void) -> Int {
+        defer { nextObserver += 1 }
+        observers[nextObserver] = handler
+        return nextObserver
+    }
+
+    public func stopObserving(_ observer: Int) {
+        observers[observer] = nil
     }
 
     /// The message being read, if any.

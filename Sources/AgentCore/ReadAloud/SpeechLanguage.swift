@@ -3,9 +3,10 @@ import Glibc
 #endif
 import FoundationEssentials
 
-/// The language replies are read in: the user's, as gettext picks it for the window — the
-/// first of `$LANGUAGE` unless the locale is C, else the messages locale — as a tag the speech
-/// service takes ("de-DE", "pt-BR"), English when there is none.
+/// The language replies are read in: the user's first choice — the first of `$LANGUAGE`
+/// unless the locale is C, else the messages locale, whether Agent has a catalog for it or
+/// not (replies come in the language asked, not the window's) — as a tag the speech service
+/// takes ("de-DE", "pt-BR"), English when there is none.
 public enum SpeechLanguage {
     public static var current: String {
         code(messagesLocale: setlocale(LC_MESSAGES, nil).map { String(cString: $0) },

@@ -72,7 +72,6 @@ final class TranscriptView {
         for index in 0..<viewModel.conversation.count {
             gtk_string_list_append(store, viewModel.conversation[index].id.uuidString)
         }
-        readAloud.observe { [weak self] _ in self?.showReading() }
     }
 
     /// Mirrors one view-model change.
@@ -359,7 +358,7 @@ final class TranscriptView {
     }
 
     /// Shows on the rows which reply is read and which word, and keeps the word in view.
-    private func showReading() {
+    func showReading() {
         let reading = readAloud.readingMessageID
         for (id, row) in boundRows where id != reading { row.showReading(nil) }
         guard let reading, let row = boundRows[reading], let text = readAloud.text else { return }

@@ -138,13 +138,14 @@ public final class ChatWindow {
             guard let self, gtk_window_is_active(window.cast()) != 0 else { return }
             ReplyNotification.withdraw(from: window)
         }
-        readAloud.observe { [weak self] state in
+        let observers = [readAloud.observe { [weak self] state in
             if case .unavailable(let reason) = state { self?.showSpeechUnavailable(reason) }
-        }
-        // The set-up and the reading aloud are this window's only.
+        }, readAloud.observe { [weak transcript] _ in transcript?.showReading() }]
+        // The set-up and the reading aloud are this window's only (the app's reader outlives it).
         Signals.connect(window.raw, "destroy") { [weak self] in
             self?.chatPage.runtimeSetup.cancel()
             self?.readAloud.stop()
+            for observer in observers { self?.readAloud.stopObserving(observer) }
         }
         Signals.connectReturning(window.raw, "close-request") { [weak self] in
             self?.saveWindowState()
