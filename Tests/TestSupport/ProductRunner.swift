@@ -32,7 +32,9 @@ public struct ProductRunner {
         let process = Process()
         process.executableURL = try executable(name)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // English, whatever the developer's own locale, unless the test asks for another.
+        let english = ["LANG": "C.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LC_NUMERIC": ""]
+        process.environment = ProcessInfo.processInfo.environment.merging(english) { $1 }.merging(environment) { $1 }
         let input = Pipe(), output = Pipe(), error = Pipe()
         process.standardInput = input
         process.standardOutput = output
