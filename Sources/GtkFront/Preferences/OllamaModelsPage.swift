@@ -21,7 +21,7 @@ final class OllamaModelsPage {
     init(settings: SettingsStore, secrets: SecretStore) {
         self.settings = settings
         self.secrets = secrets
-        widget = PreferenceRows.page(title: tr("Ollama"), icon: "folder-download-symbolic", name: "ollama")
+        widget = PreferenceRows.page(title: "Ollama", icon: "folder-download-symbolic", name: "ollama")
         emptyGroup = PreferenceRows.group(in: widget, title: tr("Ollama Models"),
                                           description: tr("Ollama keeps models on the computer it runs on; here you can pull (download) and delete them."))
         showServersButton = gtk_button_new_with_mnemonic(tr("_Servers"))
