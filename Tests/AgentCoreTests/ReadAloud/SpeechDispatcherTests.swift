@@ -117,9 +117,10 @@ struct SpeechDispatcherTests {
         readAloud.read(SpokenText(segments: ["Another reply, short."]), messageID: second)
         #expect(readAloud.state == .reading(messageID: second, word: nil))
         #expect(try await TestTiming.eventually(within: .seconds(30)) { readAloud.state == .idle }, "to the end: \(readAloud.state)")
-        // Marks that come close together reach the main actor as one change (the latest word),
-        // so not every word need be seen; none of the first reply's may be.
-        #expect(words.last == 2 && words.allSatisfy { $0 <= 2 } && words == words.sorted(), "only the second reply's words: \(words)")
+        // Reports that come close together reach the main actor as one change (the latest state):
+        // under load a short reply's marks and its end can come as one, so its words need not be
+        // seen at all; none of the first reply's may be.
+        #expect(words.allSatisfy { $0 <= 2 } && words == words.sorted(), "only the second reply's words: \(words)")
 
         readAloud.read(text, messageID: first)
         #expect(try await TestTiming.eventually(within: .seconds(30)) { words.count > 3 })
