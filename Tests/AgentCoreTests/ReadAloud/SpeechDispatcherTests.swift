@@ -64,7 +64,7 @@ struct SpeechDispatcherTests {
         let reports = Reports()
         let client = SpeechDispatcherClient(address: service.address, language: "en") { reports.append($0) }
         defer { client.closeNow() }
-        let text = Self.longText(sentences: 60)
+        let text = Self.longText(sentences: 1000)
         client.speak(text.ssml, request: 1)
         #expect(try await TestTiming.eventually(within: .seconds(30)) {
             reports.message(of: 1).map { reports.marks(of: $0).count >= 3 } ?? false
@@ -106,7 +106,7 @@ struct SpeechDispatcherTests {
             if case .reading(_, let word?) = state { words.append(word) }
         }
         let first = UUID(), second = UUID()
-        let text = Self.longText(sentences: 60)
+        let text = Self.longText(sentences: 1000)
         readAloud.read(text, messageID: first)
         #expect(readAloud.readingMessageID == first)
         #expect(try await TestTiming.eventually(within: .seconds(30)) { words.count >= 3 }, "the first words: \(readAloud.state)")
