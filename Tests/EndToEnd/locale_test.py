@@ -33,10 +33,10 @@ ROOT = pseudo_locale.ROOT
 SERVERS = os.path.join(ROOT, "Tests", "Servers")
 DOMAIN = pseudo_locale.DOMAIN
 TYPED = "hello"
-# Data on screen that is no message of Agent's: the app's and the models' names, the server's
+# Data on screen that is no message of Agent's: the app's, Ollama's and the models' names, the server's
 # address, what the user typed, the echo server's reply ("Echo: hello (1 messages)"), the
 # presets the chat database starts with; also anything quoted (“%s”) and paths.
-DATA_WORDS = {"Agent", "test", "model", TYPED, "Echo", "messages"}
+DATA_WORDS = {"Agent", "Ollama", "test", "model", TYPED, "Echo", "messages"}
 DATA_FRAGMENTS = ["SmolLM2-135M-Instruct", "Gemma-3-270M", "Plain Assistant", "Terse Code Reviewer", "Translator"]
 BUTTONS = [Atspi.Role.PUSH_BUTTON, Atspi.Role.TOGGLE_BUTTON]
 TEXTS = [Atspi.Role.TEXT, Atspi.Role.ENTRY]
