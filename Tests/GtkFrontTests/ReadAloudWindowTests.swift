@@ -22,6 +22,18 @@ extension GtkSuites {
             return (app, window)
         }
 
+        /// Runs `body` with a speech service of its own and the app reading through it, then ends both.
+        func withReader(_ body: (SpeechService, AgentApplication, ChatWindow) async throws -> Void) async throws {
+            let service = try SpeechService()
+            defer { service.stop() }
+            let (app, window) = try await launch(speech: service.address)
+            defer {
+                app.readAloud.shutDown()
+                GtkTestHarness.close(app)
+            }
+            try await body(service, app, window)
+        }
+
         func row(_ window: ChatWindow, _ index: Int) throws -> MessageRow {
             try #require(window.transcript.boundRow(for: window.viewModel.conversation[index].id), "row \(index) built")
         }
@@ -82,88 +94,78 @@ extension GtkSuites {
 
         @Test("Read Aloud in a reply's menu reads its plain words, the highlight moving from word to word in view; the menu's Stop Reading ends it")
         func readFromTheMenu() async throws {
-            let service = try SpeechService()
-            defer { service.stop() }
-            let (app, window) = try await launch(speech: service.address)
-            defer {
-                app.readAloud.shutDown()
-                GtkTestHarness.close(app)
+            try await withReader { service, app, window in
+                try await GtkTestHarness.send("read this", in: window, settling: true)
+                let reply = try row(window, 1)
+                let items = try await choose("Read Aloud", in: reply, at: reply.bubble, of: window)
+                #expect(items == ["Copy Reply", "Regenerate Reply", "Read Aloud", "Copy Chat as Markdown"])
+                #expect(window.readAloud.readingMessageID == window.viewModel.conversation[1].id)
+
+                let text = try #require(window.readAloud.text)
+                let spoken = text.words.map(text.text(of:)).joined(separator: " ")
+                #expect(spoken.hasPrefix("Reading aloud This reply has bold words, a link to the docs and code. first item second item echo hello Paragraph 1 goes on"),
+                        "the words shown, without their Markdown: \(spoken.prefix(160))")
+                #expect(!spoken.contains("**") && !spoken.contains("example.org") && !spoken.contains("```") && !spoken.contains("•"))
+
+                let seen = try await watchHighlight(in: reply, of: window, through: 6)
+                #expect(GtkTestHarness.isVisible(reply.stopReadingButton), "Stop Reading in the footer")
+                // The spoken word is kept in view (the reply is taller than the window).
+                let spokenLabel = try #require(reply.spoken?.highlightedWord?.widget)
+                try await GtkTestHarness.pump(until: { isInView(spokenLabel, of: window) }, "the spoken word in view")
+
+                let menu = try await choose("Stop Reading", in: reply, at: spokenLabel, of: window)
+                #expect(menu.contains("Stop Reading") && !menu.contains("Read Aloud"))
+                try await GtkTestHarness.pump(until: { window.readAloud.state == .idle }, "reading to stop")
+                #expect(reply.spoken == nil && !GtkTestHarness.isVisible(reply.stopReadingButton))
+                #expect(!hasBackground(spokenLabel), "no highlight left")
+                let words = window.readAloud.text?.words.count ?? text.words.count
+                #expect((seen.last ?? 0) < words - 1, "stopped before the end")
+                try await GtkTestHarness.pump(until: { service.audioBytes > 10_000 }, "the voice written to \(service.audioFile.path)")
             }
-            try await GtkTestHarness.send("read this", in: window, settling: true)
-            let reply = try row(window, 1)
-            let items = try await choose("Read Aloud", in: reply, at: reply.bubble, of: window)
-            #expect(items == ["Copy Reply", "Regenerate Reply", "Read Aloud", "Copy Chat as Markdown"])
-            #expect(window.readAloud.readingMessageID == window.viewModel.conversation[1].id)
-
-            let text = try #require(window.readAloud.text)
-            let spoken = text.words.map(text.text(of:)).joined(separator: " ")
-            #expect(spoken.hasPrefix("Reading aloud This reply has bold words, a link to the docs and code. first item second item echo hello Paragraph 1 goes on"),
-                    "the words shown, without their Markdown: \(spoken.prefix(160))")
-            #expect(!spoken.contains("**") && !spoken.contains("example.org") && !spoken.contains("```") && !spoken.contains("•"))
-
-            let seen = try await watchHighlight(in: reply, of: window, through: 6)
-            #expect(GtkTestHarness.isVisible(reply.stopReadingButton), "Stop Reading in the footer")
-            // The spoken word is kept in view (the reply is taller than the window).
-            let spokenLabel = try #require(reply.spoken?.highlightedWord?.widget)
-            try await GtkTestHarness.pump(until: { isInView(spokenLabel, of: window) }, "the spoken word in view")
-
-            let menu = try await choose("Stop Reading", in: reply, at: spokenLabel, of: window)
-            #expect(menu.contains("Stop Reading") && !menu.contains("Read Aloud"))
-            try await GtkTestHarness.pump(until: { window.readAloud.state == .idle }, "reading to stop")
-            #expect(reply.spoken == nil && !GtkTestHarness.isVisible(reply.stopReadingButton))
-            #expect(!hasBackground(spokenLabel), "no highlight left")
-            let words = window.readAloud.text?.words.count ?? text.words.count
-            #expect((seen.last ?? 0) < words - 1, "stopped before the end")
-            try await GtkTestHarness.pump(until: { service.audioBytes > 10_000 }, "the voice written to \(service.audioFile.path)")
         }
 
         @Test("Ctrl+Shift+S reads the last reply, Stop in its footer ends it; on a focused reply it reads that one, and the other stops")
         func readWithTheKeyboard() async throws {
-            let service = try SpeechService()
-            defer { service.stop() }
-            let (app, window) = try await launch(speech: service.address)
-            defer {
-                app.readAloud.shutDown()
-                GtkTestHarness.close(app)
+            try await withReader { service, app, window in
+                var read: [UUID] = []
+                app.readAloud.observe { state in
+                    if case .reading(let id, _) = state, read.last != id { read.append(id) }
+                }
+                try await GtkTestHarness.send("short one", in: window, settling: true)
+                try await GtkTestHarness.send("a long one", in: window, settling: true)
+                let conversation = window.viewModel.conversation
+                let (shortReply, longReply) = (conversation[1].id, conversation[3].id)
+
+                // The focus is in the message field: the last reply is read.
+                try await Xdo.key("ctrl+shift+s")
+                try await GtkTestHarness.pump(until: { window.readAloud.readingMessageID == longReply }, "the last reply read")
+                let reply = try row(window, 3)
+                _ = try await watchHighlight(in: reply, of: window, through: 5)
+
+                // The footer's Stop, scrolled to with the wheel (the view leaves the spoken word then).
+                let stop = reply.stopReadingButton
+                try await Xdo.scroll(window.transcript.listView, up: false, clicks: 40)
+                try await GtkTestHarness.pump(until: { isInView(stop, of: window) }, "Stop Reading in view")
+                try await GtkTestHarness.laidOut(stop)
+                try await Xdo.click(stop)
+                try await GtkTestHarness.pump(until: { window.readAloud.state == .idle }, "Stop to end the reading")
+                #expect(!GtkTestHarness.isVisible(stop) && reply.spoken == nil)
+
+                // Reading again, then Ctrl+Shift+S in the first reply's text: it is read instead.
+                try await Xdo.key("ctrl+shift+s")
+                try await GtkTestHarness.pump(until: { window.readAloud.readingMessageID == longReply }, "the last reply read again")
+                try await Xdo.scroll(window.transcript.listView, up: true, clicks: 60)
+                let first = try row(window, 1)
+                try await GtkTestHarness.pump(until: { isInView(first.bubble, of: window) }, "the first reply in view")
+                try await GtkTestHarness.laidOut(first.bubble)
+                try await Xdo.click(first.bubble, x: 20, y: 16)
+                try await GtkTestHarness.pump(until: { first.focusedPart == .row }, "the focus in the first reply's text")
+                try await Xdo.key("ctrl+shift+s")
+                try await GtkTestHarness.pump(until: { read.last == shortReply }, "the first reply read")
+                #expect(read == [longReply, longReply, shortReply] || read == [longReply, shortReply], "\(read)")
+                #expect(window.transcript.boundRow(for: longReply)?.spoken == nil, "the long reply no longer shows reading")
+                try await GtkTestHarness.pump(until: { window.readAloud.state == .idle }, "the short reply read to its end")
             }
-            var read: [UUID] = []
-            app.readAloud.observe { state in
-                if case .reading(let id, _) = state, read.last != id { read.append(id) }
-            }
-            try await GtkTestHarness.send("short one", in: window, settling: true)
-            try await GtkTestHarness.send("a long one", in: window, settling: true)
-            let conversation = window.viewModel.conversation
-            let (shortReply, longReply) = (conversation[1].id, conversation[3].id)
-
-            // The focus is in the message field: the last reply is read.
-            try await Xdo.key("ctrl+shift+s")
-            try await GtkTestHarness.pump(until: { window.readAloud.readingMessageID == longReply }, "the last reply read")
-            let reply = try row(window, 3)
-            _ = try await watchHighlight(in: reply, of: window, through: 5)
-
-            // The footer's Stop, scrolled to with the wheel (the view leaves the spoken word then).
-            let stop = reply.stopReadingButton
-            try await Xdo.scroll(window.transcript.listView, up: false, clicks: 40)
-            try await GtkTestHarness.pump(until: { isInView(stop, of: window) }, "Stop Reading in view")
-            try await GtkTestHarness.laidOut(stop)
-            try await Xdo.click(stop)
-            try await GtkTestHarness.pump(until: { window.readAloud.state == .idle }, "Stop to end the reading")
-            #expect(!GtkTestHarness.isVisible(stop) && reply.spoken == nil)
-
-            // Reading again, then Ctrl+Shift+S in the first reply's text: it is read instead.
-            try await Xdo.key("ctrl+shift+s")
-            try await GtkTestHarness.pump(until: { window.readAloud.readingMessageID == longReply }, "the last reply read again")
-            try await Xdo.scroll(window.transcript.listView, up: true, clicks: 60)
-            let first = try row(window, 1)
-            try await GtkTestHarness.pump(until: { isInView(first.bubble, of: window) }, "the first reply in view")
-            try await GtkTestHarness.laidOut(first.bubble)
-            try await Xdo.click(first.bubble, x: 20, y: 16)
-            try await GtkTestHarness.pump(until: { first.focusedPart == .row }, "the focus in the first reply's text")
-            try await Xdo.key("ctrl+shift+s")
-            try await GtkTestHarness.pump(until: { read.last == shortReply }, "the first reply read")
-            #expect(read == [longReply, longReply, shortReply] || read == [longReply, shortReply], "\(read)")
-            #expect(window.transcript.boundRow(for: longReply)?.spoken == nil, "the long reply no longer shows reading")
-            try await GtkTestHarness.pump(until: { window.readAloud.state == .idle }, "the short reply read to its end")
         }
 
         @Test("Without the speech service, Read Aloud stays in the menu and says what it needs and how to install it")
