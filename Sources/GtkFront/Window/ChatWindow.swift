@@ -45,7 +45,7 @@ public final class ChatWindow {
     /// Replies read aloud (one at a time, for the whole app).
     let readAloud: ReadAloud
     /// The alert saying reading aloud needs the speech service, while it is open.
-    private(set) var speechAlert: MessageDialog?
+    var speechAlert: MessageDialog?
 
     var transcript: TranscriptView { chatPage.transcript }
     var composer: ComposerBar { chatPage.composer }
@@ -138,15 +138,9 @@ public final class ChatWindow {
             guard let self, gtk_window_is_active(window.cast()) != 0 else { return }
             ReplyNotification.withdraw(from: window)
         }
-        let observers = [readAloud.observe { [weak self] state in
-            if case .unavailable(let reason) = state { self?.showSpeechUnavailable(reason) }
-        }, readAloud.observe { [weak transcript] _ in transcript?.showReading() }]
-        // The set-up and the reading aloud are this window's only (the app's reader outlives it).
-        Signals.connect(window.raw, "destroy") { [weak self] in
-            self?.chatPage.runtimeSetup.cancel()
-            self?.readAloud.stop()
-            for observer in observers { self?.readAloud.stopObserving(observer) }
-        }
+        followReadAloud()
+        // The set-up is this window's only.
+        Signals.connect(window.raw, "destroy") { [weak self] in self?.chatPage.runtimeSetup.cancel() }
         Signals.connectReturning(window.raw, "close-request") { [weak self] in
             self?.saveWindowState()
             return false
@@ -348,15 +342,6 @@ public final class ChatWindow {
         sidebar?.onChatChosen = { [weak self] in self?.showChat() }
         sidebar?.onFocusedRowRemoved = { [weak self] in self?.takeFocusFromRemovedRow() }
         transcript.onFocusedRowRemoved = { [weak self] in self?.takeFocusFromRemovedRow() }
-    }
-
-    /// Reading aloud could not start: what it needs, and how to get it.
-    private func showSpeechUnavailable(_ reason: String) {
-        speechAlert?.withdraw()
-        speechAlert = SpeechUnavailableDialog.show(over: window, reason: reason) { [weak self] in
-            self?.speechAlert = nil
-            self?.present()
-        }
     }
 
     /// Asks for a folder for the chat to ask about.
