@@ -16,11 +16,9 @@ let package = Package(
             pkgConfig: "libadwaita-1",
             providers: [.apt(["libadwaita-1-dev", "libgtk-4-dev"])]
         ),
-        // libcurl's headers only: the library itself is loaded on first use (see its shim).
-        .systemLibrary(
-            name: "CCurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl's headers (libcurl4-openssl-dev) and a table of its functions: the library
+        // itself is loaded on first use (see CCurl.h).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(
             name: "CGLib",
             pkgConfig: "gio-2.0",

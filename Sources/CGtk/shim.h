@@ -284,7 +284,8 @@ typedef struct {
     gint64 budget_us;
 } AgentLoopMeter;
 
-/* One meter per module that uses it: call these from one Swift module. */
+/* A static in a header is one per Swift source file that uses it: call these from one file
+ * (Support/FrameMeter.swift). */
 static inline AgentLoopMeter *agent_loop_meter_state(void) {
     static AgentLoopMeter meter;
     return &meter;

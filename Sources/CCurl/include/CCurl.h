@@ -2,12 +2,10 @@
  * twenty libraries of its own (TLS, Kerberos, LDAP, SSH, IDN…), and loading and relocating
  * them on every launch cost the window's first frame. Also typed wrappers for libcurl's
  * variadic calls, which Swift cannot make. */
-#ifndef AGENT_CCURL_SHIM_H
-#define AGENT_CCURL_SHIM_H
+#ifndef AGENT_CCURL_H
+#define AGENT_CCURL_H
 
 #include <curl/curl.h>
-#include <dlfcn.h>
-#include <pthread.h>
 #include <stddef.h>
 
 typedef size_t (*agent_curl_data_callback)(char *data, size_t size, size_t count, void *context);
@@ -26,58 +24,22 @@ typedef struct {
     CURLMcode (*multi_perform)(CURLM *, int *);
     CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
     CURLMcode (*multi_wakeup)(CURLM *);
+    CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
+    CURLSH *(*share_init)(void);
+    CURLSHcode (*share_setopt)(CURLSH *, CURLSHoption, ...);
     CURLMsg *(*multi_info_read)(CURLM *, int *);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
     int loaded;
 } AgentCurl;
 
-/* The table lives in a function so that the header carries its definition (Swift emits
- * inline functions, not file-scope statics). */
-static inline AgentCurl *agent_curl_state(void) {
-    static AgentCurl table;
-    return &table;
-}
+/* The one table of libcurl's functions, filled by agent_curl_available() (CCurl.c). */
+AgentCurl *agent_curl_state(void);
 
 #define agent_curl_table (*agent_curl_state())
 
-static inline pthread_once_t *agent_curl_once(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    return &once;
-}
-
-static inline void agent_curl_load(void) {
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (!library) return;
-#define AGENT_CURL_SYMBOL(field, name) \
-    *(void **)(&agent_curl_table.field) = dlsym(library, name); \
-    if (!agent_curl_table.field) return;
-    AGENT_CURL_SYMBOL(global_init, "curl_global_init")
-    AGENT_CURL_SYMBOL(easy_init, "curl_easy_init")
-    AGENT_CURL_SYMBOL(easy_cleanup, "curl_easy_cleanup")
-    AGENT_CURL_SYMBOL(easy_setopt, "curl_easy_setopt")
-    AGENT_CURL_SYMBOL(easy_getinfo, "curl_easy_getinfo")
-    AGENT_CURL_SYMBOL(easy_strerror, "curl_easy_strerror")
-    AGENT_CURL_SYMBOL(multi_init, "curl_multi_init")
-    AGENT_CURL_SYMBOL(multi_cleanup, "curl_multi_cleanup")
-    AGENT_CURL_SYMBOL(multi_add_handle, "curl_multi_add_handle")
-    AGENT_CURL_SYMBOL(multi_remove_handle, "curl_multi_remove_handle")
-    AGENT_CURL_SYMBOL(multi_perform, "curl_multi_perform")
-    AGENT_CURL_SYMBOL(multi_poll, "curl_multi_poll")
-    AGENT_CURL_SYMBOL(multi_wakeup, "curl_multi_wakeup")
-    AGENT_CURL_SYMBOL(multi_info_read, "curl_multi_info_read")
-    AGENT_CURL_SYMBOL(slist_append, "curl_slist_append")
-    AGENT_CURL_SYMBOL(slist_free_all, "curl_slist_free_all")
-#undef AGENT_CURL_SYMBOL
-    agent_curl_table.global_init(CURL_GLOBAL_DEFAULT);
-    agent_curl_table.loaded = 1;
-}
-
 /* Loads libcurl (once) and initialises it; false when it cannot be loaded. */
-static inline int agent_curl_available(void) {
-    pthread_once(agent_curl_once(), agent_curl_load);
-    return agent_curl_table.loaded;
-}
+int agent_curl_available(void);
 
 /* The calls below are only made after agent_curl_available() returned true. */
 static inline CURL *agent_curl_easy_init(void) { return agent_curl_table.easy_init(); }
@@ -91,6 +53,18 @@ static inline CURLMcode agent_curl_multi_perform(CURLM *multi, int *running) { r
 static inline CURLMcode agent_curl_multi_poll(CURLM *multi, int timeout_ms) { return agent_curl_table.multi_poll(multi, NULL, 0, timeout_ms, NULL); }
 static inline CURLMcode agent_curl_multi_wakeup(CURLM *multi) { return agent_curl_table.multi_wakeup(multi); }
 static inline CURLMsg *agent_curl_multi_info_read(CURLM *multi, int *remaining) { return agent_curl_table.multi_info_read(multi, remaining); }
+static inline CURLMcode agent_curl_multi_set_long(CURLM *multi, CURLMoption option, long value) {
+    return agent_curl_table.multi_setopt(multi, option, value);
+}
+
+/* A share object holding TLS sessions, so a new connection to a server resumes the last
+ * one's session; used from one thread only, so it needs no lock callbacks. */
+static inline CURLSH *agent_curl_share_tls_sessions(void) {
+    CURLSH *share = agent_curl_table.share_init();
+    if (share && agent_curl_table.share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION) != CURLSHE_OK) return NULL;
+    return share;
+}
+
 static inline struct curl_slist *agent_curl_slist_append(struct curl_slist *list, const char *line) { return agent_curl_table.slist_append(list, line); }
 static inline void agent_curl_slist_free_all(struct curl_slist *list) { agent_curl_table.slist_free_all(list); }
 
