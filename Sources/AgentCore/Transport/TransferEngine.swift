@@ -1,0 +1,137 @@
+import CCurl
+import FoundationEssentials
+import Synchronization
+
+/// Every HTTP transfer of the process runs on one libcurl multi handle, driven by one thread
+/// of its own, so consecutive requests to a server reuse its kept-alive connection (no new
+/// TCP and TLS handshakes before the first token) and new connections resume TLS sessions.
+/// Bytes are handed on the moment they arrive; libcurl retries a request once on a fresh
+/// connection when a reused one turns out to have been closed by the server. Cancelling a
+/// transfer removes only its own handle, which closes only its own connection (or stream).
+final class TransferEngine: Sendable {
+    static let shared = TransferEngine()
+
+    /// Transfers waiting for the engine's thread: started, or cancelled, since it last looked.
+    private struct Queue {
+        var added: [HTTPTransfer] = []
+        var cancelled: [HTTPTransfer] = []
+        var handles: Handles?
+    }
+
+    /// The multi handle and TLS session share; only the engine's thread uses them, except
+    /// `curl_multi_wakeup`, which libcurl allows from any thread.
+    private struct Handles: @unchecked Sendable {
+        let multi: UnsafeMutableRawPointer
+        let share: UnsafeMutableRawPointer?
+    }
+
+    private let queue = Mutex(Queue())
+
+    /// Hands `transfer` to the engine's thread (started on first use); false when libcurl
+    /// cannot be used, and the transfer is not started.
+    func add(_ transfer: HTTPTransfer) -> Bool {
+        guard agent_curl_available() != 0 else { return false }
+        let (handles, startsThread) = queue.withLock { queue -> (Handles?, Bool) in
+            queue.added.append(transfer)
+            if let handles = queue.handles { return (handles, false) }
+            guard let multi = agent_curl_multi_init() else { return (nil, false) }
+            // Idle connections kept for reuse; a few servers (a model, MCP servers) at a time.
+            agent_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 64)
+            let handles = Handles(multi: multi, share: agent_curl_share_tls_sessions())
+            queue.handles = handles
+            return (handles, true)
+        }
+        guard let handles else {
+            _ = queue.withLock { $0.added.removeLast() }
+            return false
+        }
+        if startsThread {
+            DetachedThread.start { EngineLoop(handles: handles, engine: self).run() }
+        } else {
+            agent_curl_multi_wakeup(handles.multi)
+        }
+        return true
+    }
+
+    /// Asks the engine's thread to end `transfer`; it completes with `.cancelled`.
+    func cancel(_ transfer: HTTPTransfer) {
+        queue.withLock { queue in
+            queue.cancelled.append(transfer)
+            if let handles = queue.handles { agent_curl_multi_wakeup(handles.multi) }
+        }
+    }
+
+    fileprivate func takeQueued() -> (added: [HTTPTransfer], cancelled: [HTTPTransfer]) {
+        queue.withLock { queue in
+            defer {
+                queue.added = []
+                queue.cancelled = []
+            }
+            return (queue.added, queue.cancelled)
+        }
+    }
+
+    /// The engine's thread: starts queued transfers, drives libcurl, ends transfers and
+    /// reports them, and waits in `curl_multi_poll` until a socket, a timer of libcurl's or
+    /// a wake-up from `add`/`cancel` needs it.
+    private struct EngineLoop {
+        let handles: Handles
+        let engine: TransferEngine
+
+        func run() -> Never {
+            var running: [ObjectIdentifier: CurlExchange] = [:]
+            while true {
+                let (added, cancelled) = engine.takeQueued()
+                for transfer in added {
+                    if let exchange = start(transfer) { running[ObjectIdentifier(transfer)] = exchange }
+                }
+                for transfer in cancelled {
+                    if let exchange = running.removeValue(forKey: ObjectIdentifier(transfer)) {
+                        end(exchange, result: CURLE_ABORTED_BY_CALLBACK)
+                    }
+                }
+                var active: Int32 = 0
+                agent_curl_multi_perform(handles.multi, &active)
+                var remaining: Int32 = 0
+                while let message = agent_curl_multi_info_read(handles.multi, &remaining) {
+                    guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                          let key = running.first(where: { $0.value.easy == easy })?.key,
+                          let exchange = running.removeValue(forKey: key) else { continue }
+                    end(exchange, result: message.pointee.data.result)
+                }
+                agent_curl_multi_poll(handles.multi, 60_000)
+            }
+        }
+
+        /// Configures the transfer's easy handle and adds it; nil when it ended at once
+        /// (cancelled before it began, or refused by libcurl), already reported.
+        private func start(_ transfer: HTTPTransfer) -> CurlExchange? {
+            guard !transfer.isCancelled else {
+                transfer.handlers.complete(.cancelled)
+                return nil
+            }
+            guard let easy = agent_curl_easy_init() else {
+                transfer.handlers.complete(.failed(code: Int(CURLE_FAILED_INIT.rawValue),
+                                                   message: tr("libcurl could not start a transfer")))
+                return nil
+            }
+            let exchange = CurlExchange(easy: easy, transfer: transfer)
+            if let error = transfer.configure(exchange, share: handles.share) {
+                exchange.close()
+                transfer.handlers.complete(error)
+                return nil
+            }
+            agent_curl_multi_add_handle(handles.multi, easy)
+            return exchange
+        }
+
+        /// Removes the exchange's handle (closing its connection unless it ended cleanly) and
+        /// reports the outcome once libcurl has let go of the handle.
+        private func end(_ exchange: CurlExchange, result: CURLcode) {
+            agent_curl_multi_remove_handle(handles.multi, exchange.easy)
+            let outcome = withExtendedLifetime(exchange) { exchange.outcome(result) }
+            exchange.close()
+            exchange.transfer.handlers.complete(outcome)
+        }
+    }
+}
