@@ -53,7 +53,7 @@ extension GtkSuites {
             let (first, output, errors) = try ProductRunner.start("agent", [], environment: environment)
             // What it prints is read away, so that a full pipe never stops it.
             for pipe in [output, errors] { Task.detached { _ = await ProductRunner.readToEnd(pipe.fileHandleForReading) } }
-            defer { first.terminate() }
+            defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
             try await waitForInstance()
 
             let second = try await run("agent", ["--new-chat", "Hello from a script"], environment: environment)
@@ -84,6 +84,10 @@ extension GtkSuites {
             #expect(missing.status == 1)
             #expect(missing.stderr.hasPrefix("agent: there is no chat"), "\(missing.stderr)")
             #expect(first.isRunning)
+
+            // Ended as the session ends it, whatever signals the test runner had blocked.
+            first.terminate()
+            try await GtkTestHarness.pump(until: { !first.isRunning }, "agent ending on SIGTERM")
         }
 
         @Test("A notification's Open (app.open-chat) brings back the chat the reply finished in; a new chat's message is sent")
