@@ -18,7 +18,7 @@ public struct SSEParser: Sendable {
     private var line: [UInt8] = []
     private var dataBuffer: [UInt8] = []
     private var eventTypeBuffer: [UInt8] = []
-    private var lastEventIDBuffer: [UInt8] = []
+    private var lastEventID = ""
     /// Bytes that may still turn out to be the leading BOM.
     private var bomCandidate: [UInt8] = []
     private var atStreamStart = true
@@ -145,7 +145,7 @@ public struct SSEParser: Sendable {
             eventTypeBuffer.replaceSubrange(eventTypeBuffer.startIndex..., with: value)
         } else if field.elementsEqual("id".utf8) {
             if !value.contains(0) {
-                lastEventIDBuffer.replaceSubrange(lastEventIDBuffer.startIndex..., with: value)
+                lastEventID = String(decoding: value, as: UTF8.self)
             }
         } else if field.elementsEqual("retry".utf8) {
             if !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
@@ -163,14 +163,14 @@ public struct SSEParser: Sendable {
             eventTypeBuffer.removeAll(keepingCapacity: true)
             return
         }
-        let lastEventID = String(decoding: lastEventIDBuffer, as: UTF8.self)
         guard !dataBuffer.isEmpty else {
             eventTypeBuffer.removeAll(keepingCapacity: true)
             return
         }
         if dataBuffer.last == Self.lf { dataBuffer.removeLast() }
         let type = eventTypeBuffer.isEmpty ? "message" : String(decoding: eventTypeBuffer, as: UTF8.self)
-        let event = SSEEvent(type: type, data: String(decoding: dataBuffer, as: UTF8.self), lastEventID: lastEventID)
+        // A copy of exactly its size: the buffer keeps its capacity for the next event.
+        let event = SSEEvent(type: type, dataBytes: Array(dataBuffer), lastEventID: lastEventID)
         dataBuffer.removeAll(keepingCapacity: true)
         eventTypeBuffer.removeAll(keepingCapacity: true)
         onEvent(event)

@@ -36,7 +36,7 @@ public struct HarnessStreamDecoder: ReplyStreamDecoder {
     }
 
     private mutating func handle(_ event: SSEEvent, into batch: inout ReplyEventBatch) {
-        let json = try? JSONParser.parse(event.data)
+        let json = try? JSONParser.parse(event.dataBytes)
         switch event.type {
         case "error":
             let message = json.flatMap { OllamaChunk($0)?.errorMessage ?? OllamaChunk($0)?.content ?? ServerErrorBody.message(in: $0) }
@@ -45,7 +45,7 @@ public struct HarnessStreamDecoder: ReplyStreamDecoder {
             sawToolCallsEvent = true
             if let json, let chunk = OllamaChunk(json) { reader.read(chunk, into: &batch) }
         case "message":
-            if event.data == "[DONE]" {
+            if event.dataIs("[DONE]") {
                 sawDoneMarker = true
                 return
             }

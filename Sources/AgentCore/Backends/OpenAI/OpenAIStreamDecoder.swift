@@ -67,15 +67,14 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
             serverErrors.append(message)
             batch.append(.serverError(message))
         case "message":
-            let payload = event.data
-            if payload == "[DONE]" || payload.utf8.elementsEqual(" [DONE]".utf8) {
+            if event.dataIs("[DONE]") || event.dataIs(" [DONE]") {
                 sawDone = true
                 batch.endContent(of: &thinkSplitter)
                 if finishReason == nil { batch.append(.finished(reason: nil)) }
                 return
             }
-            guard let json = try? JSONParser.parse(payload), let chunk = ChatCompletionChunk(json) else {
-                if firstMalformedPayload == nil { firstMalformedPayload = String(payload.prefix(200)) }
+            guard let json = try? JSONParser.parse(event.dataBytes), let chunk = ChatCompletionChunk(json) else {
+                if firstMalformedPayload == nil { firstMalformedPayload = String(event.data.prefix(200)) }
                 return
             }
             if let message = chunk.errorMessage {

@@ -75,8 +75,8 @@ final class MCPHTTPTransport: MCPTransport {
                     return true
                 }
                 exchange.parser.feed(bytes) { event in
-                    guard !event.data.isEmpty else { return }
-                    if let json = try? JSONParser.parse(event.data) { receive(json) } else { self.log.note("skipped an event that is not JSON") }
+                    guard !event.dataBytes.isEmpty else { return }
+                    if let json = try? JSONParser.parse(event.dataBytes) { receive(json) } else { self.log.note("skipped an event that is not JSON") }
                 }
                 return !exchange.parser.overflowed
             }

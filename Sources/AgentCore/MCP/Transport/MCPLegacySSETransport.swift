@@ -66,7 +66,7 @@ final class MCPLegacySSETransport: MCPTransport {
             }
             endpointKnown.fire()
         case "message":
-            if let json = try? JSONParser.parse(event.data) { receive(json) } else { log.note("skipped an event that is not JSON") }
+            if let json = try? JSONParser.parse(event.dataBytes) { receive(json) } else { log.note("skipped an event that is not JSON") }
         default:
             break
         }
