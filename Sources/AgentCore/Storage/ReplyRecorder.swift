@@ -8,9 +8,16 @@ import Synchronization
 /// a second while the reply grows, so a crash loses at most the last second, and once more
 /// when it ends. Saves land in the order they were asked for. A save that fails (a full
 /// disk, a locked database) is reported to `onFailure`, on the recorder's queue.
+///
+/// While the reply grows the recorder keeps a copy of its own, changed as the owner's is
+/// (`update`): holding the owner's message instead would share its text, and every append
+/// to a shared text copies all of it, making a long reply cost quadratic time.
 public final class ReplyRecorder: Sendable {
     private struct State {
-        var pending: (message: ChatMessage, seq: Int)?
+        /// The recorder's copy of the growing reply, and its place in the chat.
+        var reply: (message: ChatMessage, seq: Int)?
+        /// `reply` has changed since it was last saved.
+        var changed = false
         var lastSave = ContinuousClock.now - .seconds(60)
         var scheduled = false
         var finished = false
@@ -36,11 +43,20 @@ public final class ReplyRecorder: Sendable {
         self.onFailure = onFailure
     }
 
-    /// The reply as it stands; from any thread, returns at once.
-    public func update(_ message: ChatMessage, seq: Int) {
+    /// The reply changed: `change` makes the same change to the recorder's copy, which starts
+    /// as `starting` (the reply as it stands) the first time. From any thread; returns at once.
+    public func update(seq: Int, starting: @autoclosure () -> ChatMessage, _ change: (inout ChatMessage) -> Void) {
         let delay = state.withLock { state -> Duration? in
             guard !state.finished else { return nil }
-            state.pending = (message, seq)
+            if var reply = state.reply?.message {
+                // Taken out while it changes, so its text is not shared and grows in place.
+                state.reply = nil
+                change(&reply)
+                state.reply = (reply, seq)
+            } else {
+                state.reply = (starting(), seq)
+            }
+            state.changed = true
             guard !state.scheduled else { return nil }
             state.scheduled = true
             return max(.zero, interval - (ContinuousClock.now - state.lastSave))
@@ -53,7 +69,8 @@ public final class ReplyRecorder: Sendable {
     public func finish(_ message: ChatMessage, seq: Int) {
         state.withLock { state in
             state.finished = true
-            state.pending = (message, seq)
+            state.reply = (message, seq)
+            state.changed = true
         }
         queue.async { [self] in savePending() }
     }
@@ -63,7 +80,8 @@ public final class ReplyRecorder: Sendable {
     public func discard(_ id: UUID) {
         state.withLock { state in
             state.finished = true
-            state.pending = nil
+            state.reply = nil
+            state.changed = false
         }
         then { try $0.deleteMessage(id) }
     }
@@ -86,10 +104,12 @@ public final class ReplyRecorder: Sendable {
     private func savePending() {
         let pending = state.withLock { state -> (message: ChatMessage, seq: Int)? in
             state.scheduled = false
-            guard let pending = state.pending else { return nil }
-            state.pending = nil
+            guard state.changed, let reply = state.reply else { return nil }
+            state.changed = false
             state.lastSave = .now
-            return pending
+            // Once finished, nothing changes it again: the recorder lets go of it.
+            if state.finished { state.reply = nil }
+            return reply
         }
         guard let pending else { return }
         do {

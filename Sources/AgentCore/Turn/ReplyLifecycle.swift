@@ -48,7 +48,7 @@ public struct ReplyLifecycle: Sendable {
 
     /// Applies a batch of the turn's events. Returns the problems to tell the user (a tool
     /// the model called that Agent does not have).
-    public func receive(_ events: some Sequence<ChatTurn.Event>, reply: inout ChatMessage, user: inout ChatMessage) -> [String] {
+    public func receive(_ events: some Collection<ChatTurn.Event>, reply: inout ChatMessage, user: inout ChatMessage) -> [String] {
         if reply.state == .sending {
             reply.state = .streaming
             reply.time = Date()
@@ -61,7 +61,11 @@ public struct ReplyLifecycle: Sendable {
         for event in events {
             if let problem = ReplyAssembler.apply(event, to: &reply) { problems.append(problem) }
         }
-        if let recorder, let replySeq { recorder.update(reply, seq: replySeq) }
+        if let recorder, let replySeq {
+            recorder.update(seq: replySeq, starting: reply) { copy in
+                for event in events { _ = ReplyAssembler.apply(event, to: &copy) }
+            }
+        }
         return problems
     }
 

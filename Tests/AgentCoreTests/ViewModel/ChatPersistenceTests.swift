@@ -183,17 +183,15 @@ struct ReplyRecorderTests {
         let recorder = ReplyRecorder(store: store, chat: chat.id, interval: interval) { Issue.record($0) }
         var reply = ChatMessage(role: .assistant, text: "a", state: .streaming)
         let firstUpdate = ContinuousClock.now
-        recorder.update(reply, seq: 0)
+        recorder.update(seq: 0, starting: reply) { _ in }
         var first = ""
         for _ in 0..<(1000 * TestTiming.scale) where first != "a" {
             try await Task.sleep(for: .milliseconds(2))
             first = try store.messages(in: chat.id).first?.message.text ?? ""
         }
         #expect(first == "a", "the first update is saved at once")
-        reply.text = "ab"
-        recorder.update(reply, seq: 0)
-        reply.text = "abc"
-        recorder.update(reply, seq: 0)
+        recorder.update(seq: 0, starting: reply) { $0.text += "b" }
+        recorder.update(seq: 0, starting: reply) { $0.text += "c" }
         // The first save began after `firstUpdate`; while the interval since then is not up,
         // nothing more may have been written (a loaded machine may be past it already). The
         // store is read first: a read that ends within the interval began within it.
@@ -210,11 +208,40 @@ struct ReplyRecorderTests {
         reply.text = "abcd"
         reply.state = .done
         recorder.finish(reply, seq: 0)
-        reply.text = "late"
-        recorder.update(reply, seq: 0)
+        recorder.update(seq: 0, starting: reply) { $0.text = "late" }
         recorder.flush()
         let final = try #require(try store.messages(in: chat.id).first?.message)
         #expect(final.text == "abcd" && final.state == .done, "finish saved; the late update was ignored")
+    }
+
+    @Test("The recorder's own copy follows the reply event by event: a save mid-stream holds the reply as it stood")
+    func copyFollowsTheReply() throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let chat = try store.createChat(ChatSummary(title: "r"))
+        let recorder = ReplyRecorder(store: store, chat: chat.id, interval: .zero) { Issue.record($0) }
+        let lifecycle = ReplyLifecycle(userSeq: 0, replySeq: 1, recorder: recorder)
+        var user = ChatMessage(role: .user, text: "hi", state: .sending)
+        var reply = ReplyLifecycle.placeholder(model: "m")
+        let call = ToolCall(id: "c1", name: "get_datetime", arguments: .object([]))
+        var finished = call
+        finished.result = "noon"
+        let batches: [[ChatTurn.Event]] = [
+            [.reply(.started(model: "served-model", created: nil)), .reply(.reasoning("Let me "))],
+            [.reply(.reasoning("think.")), .reply(.text("It is "))],
+            [.toolStarted(call)],
+            [.toolFinished(finished), .reply(.text("noon")), .reply(.text(", as asked."))],
+        ]
+        for batch in batches {
+            _ = lifecycle.receive(batch, reply: &reply, user: &user)
+            recorder.flush()
+            let stored = try #require(try store.messages(in: chat.id).first { $0.message.id == reply.id }?.message)
+            #expect(stored.text == reply.text)
+            #expect(stored.model == reply.model)
+            #expect(stored.reasoning?.text == reply.reasoning?.text)
+            #expect(stored.toolCalls == reply.toolCalls)
+            #expect(stored.state == .streaming)
+        }
+        #expect(reply.text == "It is noon, as asked.")
     }
 
     @Test("The thread that streams never writes: saves wait on the recorder's queue, in order")
@@ -226,7 +253,7 @@ struct ReplyRecorderTests {
         let busy = DispatchSemaphore(value: 0)
         recorder.then { _ in busy.wait() }
         var reply = ChatMessage(role: .assistant, text: "first", state: .streaming)
-        recorder.update(reply, seq: 0)
+        recorder.update(seq: 0, starting: reply) { _ in }
         reply.text = "first and last"
         reply.state = .done
         recorder.finish(reply, seq: 0)
