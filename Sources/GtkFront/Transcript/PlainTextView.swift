@@ -11,7 +11,9 @@ import TextLayout
 final class PlainTextView {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let view: UnsafeMutablePointer<GtkWidget>
-    private var shown: Substring = ""
+    /// A copy of what is shown, never a slice of the text given: a slice would keep a growing
+    /// reply's text shared, and the next append to it would copy all of it.
+    private var shown = ""
 
     /// `classes`: CSS classes besides "plain-text".
     init(classes: [String] = []) {
@@ -40,7 +42,7 @@ final class PlainTextView {
         var end = GtkTextIter()
         gtk_text_buffer_get_end_iter(buffer, &end)
         gtk_text_buffer_insert(buffer, &end, String(piece), -1)
-        shown = text[..<text.utf8.index(start, offsetBy: piece.utf8.count)]
+        shown += piece
         return !isCut
     }
 
