@@ -12,7 +12,8 @@ Tool-calling scenarios script each round from the request: tools-* speak OpenAI'
 protocol, ollama-* Ollama's /api/chat (NDJSON, and /api/tags) as its API documentation
 describes it, harness-* the seed's /llmtools (SSE carrying Ollama JSON, context by appID).
 GET …/v1/models lists two models. GET /_requests returns the recorded requests; GET /_events returns connection events
-(e.g. when a client closed a stalled stream), each with its request's path; POST /_reset clears both. GET /_release/<scenario>
+(e.g. when a client closed a stalled stream) and each token a long-* reply sent, with its
+time, each with its request's path; POST /_reset clears both. GET /_release/<scenario>
 opens the gate a gate-* reply waits at.
 
 Prints "PORT <n> TLSPORT <m> CAFILE <path>" on its first line of stdout once it is
@@ -766,6 +767,30 @@ class Handler(socketserver.BaseRequestHandler):
         count = int(pieces[1]) if len(pieces) > 1 else 100
         delay = int(pieces[2]) / 1000 if len(pieces) > 2 else 0.01
         self.stream(normal_stream([f" w{i}" for i in range(count)]), delay=delay)
+
+    def scenario_long(self, scenario, body, headers):
+        """long-<N>-<ms>[-…]: N numbered tokens (" t0", " t1", …), the i-th due <ms> × i
+        milliseconds after the first (a clock, not sleeps that add up; 1500 every 20 ms by
+        default, half a minute). Each token's send is an event ("sent", its number, the
+        monotonic time its write returned), so a test knows what the client had been sent
+        at any moment; a client gone is "client-closed"."""
+        pieces = scenario.split("-")
+        count = int(pieces[1]) if len(pieces) > 1 else 1500
+        step = int(pieces[2]) / 1000 if len(pieces) > 2 else 0.02
+        self.send_head(200, "OK", "text/event-stream")
+        try:
+            self.send_chunk(delta(None, role="assistant"))
+            start = time.monotonic()
+            for i in range(count):
+                time.sleep(max(0.0, start + i * step - time.monotonic()))
+                self.send_chunk(delta(f" t{i}"))
+                with LOCK:
+                    EVENTS.append({"event": "sent", "token": i, "time": time.monotonic(), "path": self.current_path})
+            self.send_chunk(delta(None, finish="stop", include_content=False) + b"data: [DONE]\n\n")
+            self.end_chunks()
+        except OSError:
+            with LOCK:
+                EVENTS.append({"event": "client-closed", "time": time.monotonic(), "path": self.current_path})
 
     def scenario_rate(self, scenario, body, headers):
         """rate-<N>-<per second>: N tokens at that rate, sent every 10 ms in batches (a fast
