@@ -16,6 +16,16 @@ struct JSONParserTests {
         #expect(value.objectValue?.map(\.key) == ["s", "n", "i", "t", "f", "z", "a", "o"], "member order is kept")
     }
 
+    @Test("Numbers read as Double reads their text: integers (read digit by digit) and the rest",
+          arguments: ["0", "-0", "7", "-42", "1733241600", "999999999999999", "-999999999999999",
+                      "9999999999999999", "12345678901234567890", "0.5", "-1.25e3", "1E-7", "2e+2"])
+    func numbers(text: String) throws {
+        let value = try JSONParser.parse(text)
+        let expected = try #require(Double(text))
+        #expect(value == .number(expected))
+        if case .number(let number) = value { #expect(number.sign == expected.sign) }
+    }
+
     @Test func stringEscapes() throws {
         let value = try JSONParser.parse(#""q\" b\\ s\/ \b\f\n\r\t \u00e9 \uD83D\uDE00 \u4e16""#)
         #expect(value == .string("q\" b\\ s/ \u{08}\u{0C}\n\r\t é 😀 世"))
