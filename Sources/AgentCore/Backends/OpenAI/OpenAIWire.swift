@@ -86,31 +86,64 @@ struct ChatCompletionChunk {
     /// `usage`, sent with `stream_options.include_usage`.
     let usage: TokenUsage?
 
-    /// Reads a chunk; nil when the payload is not a JSON object.
+    /// Reads a chunk; nil when the payload is not a JSON object. Each object is read in one
+    /// pass over its members (a later duplicate wins, as with `JSONValue`'s subscript): this
+    /// runs for every token.
     init?(_ json: JSONValue) {
-        guard case .object = json else { return nil }
-        model = json["model"]?.stringValue
-        created = json["created"]?.numberValue
-        let first = json["choices"]?[0]
-        hasChoices = first != nil
-        let delta = first?["delta"]
-        content = delta?["content"]?.stringValue
-        reasoning = delta?["reasoning_content"]?.stringValue ?? delta?["reasoning"]?.stringValue
-        toolCalls = (delta?["tool_calls"]?.arrayValue ?? []).enumerated().map { position, fragment in
+        guard case .object(let members) = json else { return nil }
+        var model: String?, created: Double?, first: JSONValue?, hasChoices = false
+        var error: JSONValue?, reportedUsage: JSONValue?, timingsValue: JSONValue?
+        for (key, value) in members {
+            switch key {
+            case "model": model = value.stringValue
+            case "created": created = value.numberValue
+            case "choices":
+                first = value[0]
+                hasChoices = first != nil
+            case "error": error = value
+            case "usage": reportedUsage = value
+            case "timings": timingsValue = value
+            default: break
+            }
+        }
+        var delta: JSONValue?, finishReason: String?
+        for (key, value) in first?.objectValue ?? [] {
+            switch key {
+            case "delta": delta = value
+            case "finish_reason": finishReason = value.stringValue
+            default: break
+            }
+        }
+        var content: String?, reasoningContent: String?, reasoning: String?, toolCalls: JSONValue?
+        for (key, value) in delta?.objectValue ?? [] {
+            switch key {
+            case "content": content = value.stringValue
+            case "reasoning_content": reasoningContent = value.stringValue
+            case "reasoning": reasoning = value.stringValue
+            case "tool_calls": toolCalls = value
+            default: break
+            }
+        }
+        self.model = model
+        self.created = created
+        self.hasChoices = hasChoices
+        self.content = content
+        self.reasoning = reasoningContent ?? reasoning
+        self.toolCalls = (toolCalls?.arrayValue ?? []).enumerated().map { position, fragment in
             ToolCallFragment(index: fragment["index"]?.intValue ?? position,
                              id: fragment["id"]?.stringValue,
                              name: fragment["function"]?["name"]?.stringValue,
                              arguments: fragment["function"]?["arguments"]?.stringValue)
         }
-        finishReason = first?["finish_reason"]?.stringValue
-        errorMessage = json["error"].flatMap { $0.isNull ? nil : ServerErrorBody.message(in: $0) }
-        let reported = json["usage"].flatMap { usage in
+        self.finishReason = finishReason
+        errorMessage = error.flatMap { $0.isNull ? nil : ServerErrorBody.message(in: $0) }
+        let reported = reportedUsage.flatMap { usage in
             usage.isNull ? nil : TokenUsage(promptTokens: usage["prompt_tokens"]?.intValue,
                                              completionTokens: usage["completion_tokens"]?.intValue)
         }
         // llama.cpp's own figures, with the time spent generating (its prompt count leaves
         // out cached tokens: `usage` has the say where both are sent).
-        let timings = json["timings"].flatMap { timings in
+        let timings = timingsValue.flatMap { timings in
             timings.isNull ? nil : TokenUsage(promptTokens: timings["prompt_n"]?.intValue,
                                                completionTokens: timings["predicted_n"]?.intValue,
                                                generationSeconds: timings["predicted_ms"]?.numberValue.map { $0 / 1000 })
