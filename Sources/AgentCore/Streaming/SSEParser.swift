@@ -92,9 +92,15 @@ public struct SSEParser: Sendable {
             if byte == Self.lf || byte == Self.cr {
                 if skippingLine {
                     skippingLine = false
+                } else if line.isEmpty {
+                    // The whole line is in this chunk: read where it lies.
+                    processLine(UnsafeBufferPointer(rebasing: input[start..<index]), onEvent: onEvent)
                 } else {
                     line.append(contentsOf: input[start..<index])
-                    processLine(onEvent: onEvent)
+                    var whole: [UInt8] = []
+                    swap(&whole, &line)
+                    whole.withUnsafeBufferPointer { processLine($0, onEvent: onEvent) }
+                    swap(&whole, &line)
                 }
                 line.removeAll(keepingCapacity: true)
                 index += 1
@@ -121,7 +127,7 @@ public struct SSEParser: Sendable {
         }
     }
 
-    private mutating func processLine(onEvent: (SSEEvent) -> Void) {
+    private mutating func processLine(_ line: UnsafeBufferPointer<UInt8>, onEvent: (SSEEvent) -> Void) {
         guard let first = line.first else {
             dispatch(onEvent: onEvent)
             return
