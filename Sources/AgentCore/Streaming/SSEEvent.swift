@@ -14,7 +14,7 @@ public struct SSEEvent: Sendable, Equatable {
 
     /// Whether the data is exactly `text`, without decoding it.
     public func dataIs(_ text: StaticString) -> Bool {
-        dataBytes.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        dataBytes.withUnsafeBufferPointer { ByteSearch.bytes($0, equal: text) }
     }
 
     public init(type: String = "message", dataBytes: [UInt8], lastEventID: String = "") {

@@ -87,34 +87,32 @@ public struct SSEParser: Sendable {
             if input[start] == Self.lf { start += 1 }
         }
         var index = start
-        while index < end {
+        while true {
+            index = ByteSearch.lineEnd(in: input.base, from: index, to: end)
+            guard index < end else { break }
             let byte = input[index]
-            if byte == Self.lf || byte == Self.cr {
-                if skippingLine {
-                    skippingLine = false
-                } else if line.isEmpty {
-                    // The whole line is in this chunk: read where it lies.
-                    processLine(UnsafeBufferPointer(rebasing: input[start..<index]), onEvent: onEvent)
-                } else {
-                    line.append(contentsOf: input[start..<index])
-                    var whole: [UInt8] = []
-                    swap(&whole, &line)
-                    whole.withUnsafeBufferPointer { processLine($0, onEvent: onEvent) }
-                    swap(&whole, &line)
-                }
-                line.removeAll(keepingCapacity: true)
-                index += 1
-                if byte == Self.cr {
-                    if index < end {
-                        if input[index] == Self.lf { index += 1 }
-                    } else {
-                        previousByteWasCR = true
-                    }
-                }
-                start = index
+            if skippingLine {
+                skippingLine = false
+            } else if line.isEmpty {
+                // The whole line is in this chunk: read where it lies.
+                processLine(UnsafeBufferPointer(rebasing: input[start..<index]), onEvent: onEvent)
             } else {
-                index += 1
+                line.append(contentsOf: input[start..<index])
+                var whole: [UInt8] = []
+                swap(&whole, &line)
+                whole.withUnsafeBufferPointer { processLine($0, onEvent: onEvent) }
+                swap(&whole, &line)
             }
+            line.removeAll(keepingCapacity: true)
+            index += 1
+            if byte == Self.cr {
+                if index < end {
+                    if input[index] == Self.lf { index += 1 }
+                } else {
+                    previousByteWasCR = true
+                }
+            }
+            start = index
         }
         if start < end, !skippingLine {
             line.append(contentsOf: input[start..<end])
@@ -136,9 +134,9 @@ public struct SSEParser: Sendable {
         let fieldEnd = line.firstIndex(of: Self.colon) ?? line.endIndex
         var valueStart = fieldEnd == line.endIndex ? fieldEnd : fieldEnd + 1
         if valueStart < line.endIndex, line[valueStart] == Self.space { valueStart += 1 }
-        let field = line[..<fieldEnd]
+        let field = UnsafeBufferPointer(rebasing: line[..<fieldEnd])
         let value = line[valueStart...]
-        if field.elementsEqual("data".utf8) {
+        if ByteSearch.bytes(field, equal: "data") {
             guard !skippingEvent else { return }
             dataBuffer.append(contentsOf: value)
             dataBuffer.append(Self.lf)
@@ -147,13 +145,13 @@ public struct SSEParser: Sendable {
                 dataBuffer.removeAll()
                 skippingEvent = true
             }
-        } else if field.elementsEqual("event".utf8) {
+        } else if ByteSearch.bytes(field, equal: "event") {
             eventTypeBuffer.replaceSubrange(eventTypeBuffer.startIndex..., with: value)
-        } else if field.elementsEqual("id".utf8) {
+        } else if ByteSearch.bytes(field, equal: "id") {
             if !value.contains(0) {
                 lastEventID = String(decoding: value, as: UTF8.self)
             }
-        } else if field.elementsEqual("retry".utf8) {
+        } else if ByteSearch.bytes(field, equal: "retry") {
             if !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                let milliseconds = Int(String(decoding: value, as: UTF8.self)) {
                 reconnectionTime = milliseconds
