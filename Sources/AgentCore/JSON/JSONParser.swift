@@ -10,11 +10,11 @@ public struct JSONParser {
 
     public static let maximumDepth = 256
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
-    private var depth = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    var depth = 0
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -43,13 +43,13 @@ public struct JSONParser {
         return try result.get()
     }
 
-    private func error(_ reason: String) -> SyntaxError {
+    func error(_ reason: String) -> SyntaxError {
         SyntaxError(offset: index, reason: reason)
     }
 
-    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -58,7 +58,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseValue() throws(SyntaxError) -> JSONValue {
+    mutating func parseValue() throws(SyntaxError) -> JSONValue {
         guard let byte = current else { throw error("unexpected end of input") }
         switch byte {
         case UInt8(ascii: "{"): return try parseObject()
@@ -81,7 +81,7 @@ public struct JSONParser {
         index += count
     }
 
-    private mutating func enter() throws(SyntaxError) {
+    mutating func enter() throws(SyntaxError) {
         depth += 1
         guard depth <= Self.maximumDepth else { throw error("nesting too deep") }
     }
@@ -145,7 +145,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseNumber() throws(SyntaxError) -> Double {
+    mutating func parseNumber() throws(SyntaxError) -> Double {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
         guard let first = current, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { throw error("expected a digit") }
@@ -184,7 +184,7 @@ public struct JSONParser {
         return index - start
     }
 
-    private mutating func parseString() throws(SyntaxError) -> String {
+    mutating func parseString() throws(SyntaxError) -> String {
         index += 1  // the opening quote
         let start = index
         // Fast path: no escapes.
@@ -217,7 +217,7 @@ public struct JSONParser {
         throw error("unterminated string")
     }
 
-    private mutating func parseEscape(into buffer: inout [UInt8]) throws(SyntaxError) {
+    mutating func parseEscape(into buffer: inout [UInt8]) throws(SyntaxError) {
         guard let escape = current else { throw error("unterminated escape") }
         index += 1
         switch escape {

@@ -73,7 +73,7 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
                 if finishReason == nil { batch.append(.finished(reason: nil)) }
                 return
             }
-            guard let json = try? JSONParser.parse(event.dataBytes), let chunk = ChatCompletionChunk(json) else {
+            guard let chunk = try? ChatCompletionChunk(json: event.dataBytes) else {
                 if firstMalformedPayload == nil { firstMalformedPayload = String(event.data.prefix(200)) }
                 return
             }
@@ -114,7 +114,7 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
 
     private func errorMessage(inEventData data: String) -> String {
         guard let json = try? JSONParser.parse(data) else { return data }
-        if let chunk = ChatCompletionChunk(json) {
+        if let chunk = try? ChatCompletionChunk(json: Array(data.utf8)) {
             if let message = chunk.errorMessage { return message }
             if let content = chunk.content, !content.isEmpty { return content }
         }

@@ -86,44 +86,61 @@ struct ChatCompletionChunk {
     /// `usage`, sent with `stream_options.include_usage`.
     let usage: TokenUsage?
 
-    /// Reads a chunk; nil when the payload is not a JSON object. Each object is read in one
-    /// pass over its members (a later duplicate wins, as with `JSONValue`'s subscript): this
-    /// runs for every token.
-    init?(_ json: JSONValue) {
-        guard case .object(let members) = json else { return nil }
-        var model: String?, created: Double?, first: JSONValue?, hasChoices = false
+    /// Reads a chunk from its JSON text; nil when it is not a JSON object, and a syntax error
+    /// when it is not JSON. Read as it lies, without building the whole value: this runs for
+    /// every token, and most of a chunk (its id, object type, fingerprint) is not wanted. A
+    /// later duplicate member wins, as with `JSONValue`'s subscript.
+    init?(json bytes: [UInt8]) throws {
+        var model: String?, created: Double?, hasChoices = false
         var error: JSONValue?, reportedUsage: JSONValue?, timingsValue: JSONValue?
-        for (key, value) in members {
-            switch key {
-            case "model": model = value.stringValue
-            case "created": created = value.numberValue
-            case "choices":
-                first = value[0]
-                hasChoices = first != nil
-            case "error": error = value
-            case "usage": reportedUsage = value
-            case "timings": timingsValue = value
-            default: break
+        var finishReason: String?, content: String?, reasoningContent: String?, reasoning: String?
+        var toolCalls: JSONValue?
+        let isObject = try JSONParser.read(bytes) { parser -> Bool in
+            guard parser.atObject else { return false }
+            try parser.members { parser, key in
+                if key.is("model") {
+                    model = try parser.value().stringValue
+                } else if key.is("created") {
+                    created = try parser.value().numberValue
+                } else if key.is("choices") {
+                    hasChoices = false
+                    (finishReason, content, reasoningContent, reasoning, toolCalls) = (nil, nil, nil, nil, nil)
+                    guard parser.atArray else { return }
+                    try parser.elements { parser, position in
+                        guard position == 0 else { return }
+                        hasChoices = true
+                        guard parser.atObject else { return }
+                        try parser.members { parser, key in
+                            if key.is("finish_reason") {
+                                finishReason = try parser.value().stringValue
+                            } else if key.is("delta") {
+                                (content, reasoningContent, reasoning, toolCalls) = (nil, nil, nil, nil)
+                                guard parser.atObject else { return }
+                                try parser.members { parser, key in
+                                    if key.is("content") {
+                                        content = try parser.value().stringValue
+                                    } else if key.is("reasoning_content") {
+                                        reasoningContent = try parser.value().stringValue
+                                    } else if key.is("reasoning") {
+                                        reasoning = try parser.value().stringValue
+                                    } else if key.is("tool_calls") {
+                                        toolCalls = try parser.value()
+                                    }
+                                }
+                            }
+                        }
+                    }
+                } else if key.is("error") {
+                    error = try parser.value()
+                } else if key.is("usage") {
+                    reportedUsage = try parser.value()
+                } else if key.is("timings") {
+                    timingsValue = try parser.value()
+                }
             }
+            return true
         }
-        var delta: JSONValue?, finishReason: String?
-        for (key, value) in first?.objectValue ?? [] {
-            switch key {
-            case "delta": delta = value
-            case "finish_reason": finishReason = value.stringValue
-            default: break
-            }
-        }
-        var content: String?, reasoningContent: String?, reasoning: String?, toolCalls: JSONValue?
-        for (key, value) in delta?.objectValue ?? [] {
-            switch key {
-            case "content": content = value.stringValue
-            case "reasoning_content": reasoningContent = value.stringValue
-            case "reasoning": reasoning = value.stringValue
-            case "tool_calls": toolCalls = value
-            default: break
-            }
-        }
+        guard isObject else { return nil }
         self.model = model
         self.created = created
         self.hasChoices = hasChoices
