@@ -9,6 +9,11 @@ extension JSONParser {
         fileprivate let raw: UnsafeBufferPointer<UInt8>?
         fileprivate let decoded: String?
 
+        /// The name as text.
+        var text: String {
+            decoded ?? raw.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+
         func `is`(_ name: StaticString) -> Bool {
             if let raw { return ByteSearch.bytes(raw, equal: name) }
             guard var decoded else { return false }
@@ -18,17 +23,20 @@ extension JSONParser {
 
     /// Runs `body` over the JSON text in `bytes`, which must be one value with nothing after
     /// it; a value `body` leaves untouched is still checked.
-    static func read<T>(_ bytes: [UInt8], _ body: (inout JSONParser) throws -> T) throws -> T {
-        try bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(buffer)
-            parser.skipWhitespace()
-            let start = parser.index
-            let result = try body(&parser)
-            if parser.index == start { try parser.skipValue() }
-            parser.skipWhitespace()
-            guard parser.index == parser.bytes.count else { throw parser.error("unexpected data after the value") }
-            return result
+    static func read<T>(_ bytes: [UInt8], _ body: (inout JSONParser) throws(SyntaxError) -> T) throws(SyntaxError) -> T {
+        let outcome = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(SyntaxError) -> T in
+                var parser = JSONParser(buffer)
+                parser.skipWhitespace()
+                let start = parser.index
+                let result = try body(&parser)
+                if parser.index == start { try parser.skipValue() }
+                parser.skipWhitespace()
+                guard parser.index == parser.bytes.count else { throw parser.error("unexpected data after the value") }
+                return result
+            }
         }
+        return try outcome.get()
     }
 
     /// The next value is an object.
@@ -38,76 +46,66 @@ extension JSONParser {
     var atArray: Bool { current == UInt8(ascii: "[") }
 
     /// The next value, built.
-    mutating func value() throws -> JSONValue {
+    mutating func value() throws(SyntaxError) -> JSONValue {
         try parseValue()
     }
 
     /// Goes through the object that comes next, calling `body` with each member's name when
     /// its value is next; a value `body` does not read is skipped.
-    mutating func members(_ body: (inout JSONParser, Key) throws -> Void) throws {
-        try enter()
-        index += 1
-        skipWhitespace()
-        if current == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return
-        }
-        while true {
-            skipWhitespace()
-            guard current == UInt8(ascii: "\"") else { throw error("expected a member name") }
-            let key = try readKey()
-            skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw error("expected ':'") }
-            index += 1
-            skipWhitespace()
-            let start = index
-            try body(&self, key)
-            if index == start { try skipValue() }
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"):
-                index += 1
-                depth -= 1
-                return
-            default: throw error("expected ',' or '}'")
-            }
+    mutating func members(_ body: (inout JSONParser, Key) throws(SyntaxError) -> Void) throws(SyntaxError) {
+        try items(closing: UInt8(ascii: "}")) { parser throws(SyntaxError) in
+            guard parser.current == UInt8(ascii: "\"") else { throw parser.error("expected a member name") }
+            let key = try parser.readKey()
+            parser.skipWhitespace()
+            guard parser.current == UInt8(ascii: ":") else { throw parser.error("expected ':'") }
+            parser.index += 1
+            parser.skipWhitespace()
+            let start = parser.index
+            try body(&parser, key)
+            if parser.index == start { try parser.skipValue() }
         }
     }
 
     /// Goes through the array that comes next, calling `body` with each element's position
     /// when it is next; an element `body` does not read is skipped.
-    mutating func elements(_ body: (inout JSONParser, Int) throws -> Void) throws {
+    mutating func elements(_ body: (inout JSONParser, Int) throws(SyntaxError) -> Void) throws(SyntaxError) {
+        var position = 0
+        try items(closing: UInt8(ascii: "]")) { parser throws(SyntaxError) in
+            let start = parser.index
+            try body(&parser, position)
+            if parser.index == start { try parser.skipValue() }
+            position += 1
+        }
+    }
+
+    /// The object or array that comes next: `item` reads each member or element, the commas
+    /// and the closing bracket are checked here.
+    private mutating func items(closing: UInt8, _ item: (inout JSONParser) throws(SyntaxError) -> Void) throws(SyntaxError) {
         try enter()
         index += 1
         skipWhitespace()
-        if current == UInt8(ascii: "]") {
+        if current == closing {
             index += 1
             depth -= 1
             return
         }
-        var position = 0
         while true {
             skipWhitespace()
-            let start = index
-            try body(&self, position)
-            if index == start { try skipValue() }
-            position += 1
+            try item(&self)
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"):
+            case closing:
                 index += 1
                 depth -= 1
                 return
-            default: throw error("expected ',' or ']'")
+            default: throw error(closing == UInt8(ascii: "}") ? "expected ',' or '}'" : "expected ',' or ']'")
             }
         }
     }
 
     /// Passes over the next value, checking it as `parse` would, keeping nothing.
-    mutating func skipValue() throws {
+    mutating func skipValue() throws(SyntaxError) {
         switch current {
         case UInt8(ascii: "{"): try members { _, _ in }
         case UInt8(ascii: "["): try elements { _, _ in }
@@ -116,7 +114,7 @@ extension JSONParser {
         }
     }
 
-    private mutating func skipString() throws {
+    private mutating func skipString() throws(SyntaxError) {
         index += 1
         var scratch: [UInt8] = []
         while let byte = current {
@@ -138,7 +136,7 @@ extension JSONParser {
     }
 
     /// A member name: its bytes where it lies when it has no escapes, else decoded.
-    private mutating func readKey() throws -> Key {
+    private mutating func readKey() throws(SyntaxError) -> Key {
         let quote = index
         index += 1
         while let byte = current, byte != UInt8(ascii: "\"") {

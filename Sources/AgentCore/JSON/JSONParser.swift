@@ -87,62 +87,17 @@ public struct JSONParser {
     }
 
     private mutating func parseObject() throws(SyntaxError) -> JSONValue {
-        try enter()
-        index += 1
         var members: [(key: String, value: JSONValue)] = []
-        skipWhitespace()
         // Room for a streamed chunk's members at once, instead of growing four times.
         members.reserveCapacity(8)
-        if current == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return .object(members)
-        }
-        while true {
-            skipWhitespace()
-            guard current == UInt8(ascii: "\"") else { throw error("expected a member name") }
-            let key = try parseString()
-            skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw error("expected ':'") }
-            index += 1
-            skipWhitespace()
-            let value = try parseValue()
-            members.append((key, value))
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"):
-                index += 1
-                depth -= 1
-                return .object(members)
-            default: throw error("expected ',' or '}'")
-            }
-        }
+        try self.members { parser, key throws(SyntaxError) in members.append((key.text, try parser.parseValue())) }
+        return .object(members)
     }
 
     private mutating func parseArray() throws(SyntaxError) -> JSONValue {
-        try enter()
-        index += 1
-        var elements: [JSONValue] = []
-        skipWhitespace()
-        if current == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
-            return .array(elements)
-        }
-        while true {
-            skipWhitespace()
-            elements.append(try parseValue())
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"):
-                index += 1
-                depth -= 1
-                return .array(elements)
-            default: throw error("expected ',' or ']'")
-            }
-        }
+        var values: [JSONValue] = []
+        try elements { parser, _ throws(SyntaxError) in values.append(try parser.parseValue()) }
+        return .array(values)
     }
 
     mutating func parseNumber() throws(SyntaxError) -> Double {

@@ -90,14 +90,14 @@ struct ChatCompletionChunk {
     /// when it is not JSON. Read as it lies, without building the whole value: this runs for
     /// every token, and most of a chunk (its id, object type, fingerprint) is not wanted. A
     /// later duplicate member wins, as with `JSONValue`'s subscript.
-    init?(json bytes: [UInt8]) throws {
+    init?(json bytes: [UInt8]) throws(JSONParser.SyntaxError) {
         var model: String?, created: Double?, hasChoices = false
         var error: JSONValue?, reportedUsage: JSONValue?, timingsValue: JSONValue?
         var finishReason: String?, content: String?, reasoningContent: String?, reasoning: String?
         var toolCalls: JSONValue?
-        let isObject = try JSONParser.read(bytes) { parser -> Bool in
+        let isObject = try JSONParser.read(bytes) { parser throws(JSONParser.SyntaxError) -> Bool in
             guard parser.atObject else { return false }
-            try parser.members { parser, key in
+            try parser.members { parser, key throws(JSONParser.SyntaxError) in
                 if key.is("model") {
                     model = try parser.value().stringValue
                 } else if key.is("created") {
@@ -106,17 +106,17 @@ struct ChatCompletionChunk {
                     hasChoices = false
                     (finishReason, content, reasoningContent, reasoning, toolCalls) = (nil, nil, nil, nil, nil)
                     guard parser.atArray else { return }
-                    try parser.elements { parser, position in
+                    try parser.elements { parser, position throws(JSONParser.SyntaxError) in
                         guard position == 0 else { return }
                         hasChoices = true
                         guard parser.atObject else { return }
-                        try parser.members { parser, key in
+                        try parser.members { parser, key throws(JSONParser.SyntaxError) in
                             if key.is("finish_reason") {
                                 finishReason = try parser.value().stringValue
                             } else if key.is("delta") {
                                 (content, reasoningContent, reasoning, toolCalls) = (nil, nil, nil, nil)
                                 guard parser.atObject else { return }
-                                try parser.members { parser, key in
+                                try parser.members { parser, key throws(JSONParser.SyntaxError) in
                                     if key.is("content") {
                                         content = try parser.value().stringValue
                                     } else if key.is("reasoning_content") {
