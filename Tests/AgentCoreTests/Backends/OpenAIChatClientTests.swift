@@ -82,6 +82,19 @@ struct OpenAIChatClientTests {
                                                       message: "Invalid API key"))
     }
 
+    @Test("No temperature set: the request carries none, so the server's default applies; a temperature set is sent",
+          arguments: [nil, 0.7] as [Double?])
+    func temperatureOnlyWhenSet(temperature: Double?) async throws {
+        let marker = uniqueMarker()
+        let endpoint = ChatEndpoint(serverURL: server.url("echo/\(marker)"), model: "m")
+        let client = OpenAIChatClient(endpoint: endpoint, options: GenerationOptions(temperature: temperature))
+        for try await _ in client.replyEvents(to: [ChatMessage(role: .user, text: "hi", state: .done)]) {}
+        let request = try #require(try await server.requests(containing: marker).first)
+        let body = try #require(request["body"] as? [String: Any])
+        #expect(body.keys.contains("temperature") == (temperature != nil), "\(body.keys.sorted())")
+        #expect(body["temperature"] as? Double == temperature)
+    }
+
     @Test("What real servers send is read correctly", arguments: [
         ("split", "héllo wörld 👋 世界"),
         ("keepalive", "Still here"),
