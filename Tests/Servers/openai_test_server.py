@@ -394,6 +394,12 @@ class Handler(socketserver.BaseRequestHandler):
                              "message": "image input is not supported - hint: if this is unexpected, you may need to provide the mmproj"}}
         self.send_full(500, "Internal Server Error", "application/json", json.dumps(payload).encode())
 
+    def scenario_http403(self, scenario, body, headers):
+        """A key the server knows but will not serve (403 Forbidden), as OpenAI refuses a key
+        without access to the project or the model."""
+        payload = {"error": {"code": 403, "message": "This key is not allowed to use this model", "type": "permission_error"}}
+        self.send_full(403, "Forbidden", "application/json", json.dumps(payload).encode())
+
     def scenario_http404(self, scenario, body, headers):
         self.send_full(404, "Not Found", "text/plain", b"no route for this path\n")
 

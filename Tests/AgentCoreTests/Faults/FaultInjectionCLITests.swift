@@ -38,6 +38,19 @@ struct FaultInjectionCLITests {
         #expect(!result.stderr.contains(key) && !result.stdout.contains(key), "the key is never printed")
     }
 
+    @Test("A refused key, 401 or 403: exit 1, and stderr says to check the API key", arguments: [
+        ("auth", "401 Unauthorized"),
+        ("http403", "403 Forbidden"),
+    ])
+    func refusedKey(scenario: String, status: String) async throws {
+        let result = try await run(["--server", server.url(scenario), "--api-key-env", "AGENT_TEST_KEY", "go"],
+                                   environment: ["AGENT_TEST_KEY": "wrong-key"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout == "\n")
+        #expect(result.stderr.contains(status), "\(result.stderr)")
+        #expect(result.stderr.contains("Check the API key for this server"), "\(result.stderr)")
+    }
+
     @Test("A server that sends one event without end: Agent stops reading at 16 MB, says so, exits 1")
     func endlessEvent() async throws {
         let marker = uniqueMarker()
