@@ -545,6 +545,25 @@ class Handler(socketserver.BaseRequestHandler):
                     EVENTS.append({"event": "client-closed", "time": time.monotonic(), "path": self.current_path})
                 return
 
+    def scenario_pause(self, scenario, body, headers):
+        """pause-<ms>: one token, then nothing for <ms> milliseconds (3000 by default), then
+        the rest of the reply: a server slow to go on, which an idle timeout shorter than the
+        pause gives up on and none waits out. A write that fails because the client has gone
+        is recorded as "client-closed"."""
+        pieces = scenario.split("-")
+        pause = int(pieces[1]) / 1000 if len(pieces) > 1 else 3.0
+        self.send_head(200, "OK", "text/event-stream")
+        self.send_chunk(delta(None, role="assistant"))
+        self.send_chunk(delta("Waiting"))
+        time.sleep(pause)
+        try:
+            for part in normal_stream([" over"])[1:]:
+                self.send_chunk(part)
+            self.end_chunks()
+        except OSError:
+            with LOCK:
+                EVENTS.append({"event": "client-closed", "time": time.monotonic(), "path": self.current_path})
+
     # --- tool calling, OpenAI protocol ----------------------------------------------
     def scenario_tools(self, scenario, body, headers):
         """tools-<kind>: the first round asks for tools, the follow-up answers with the results."""

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The connection the window makes from the settings Preferences writes: what its requests
-/// carry.
+/// carry and how long they wait.
 @MainActor
 @Suite("The connection the settings describe")
 struct ConnectionFromSettingsTests {
@@ -39,5 +39,34 @@ struct ConnectionFromSettingsTests {
         let sampling = kind == .ollama ? (body["options"] as? [String: Any] ?? [:]) : body
         #expect(sampling.keys.contains("temperature") == (temperature != nil), "\(body)")
         #expect(sampling["temperature"] as? Double == temperature)
+    }
+
+    /// The idle timeout the connection's requests are sent with.
+    func idleTimeout(_ settings: SettingsStore) async throws -> Duration? {
+        let backend = try await connection(settings).backend()
+        return try #require(backend as? OpenAIChatClient).endpoint.idleTimeout
+    }
+
+    @Test("The idle-timeout setting: 60 seconds unless changed, 0 for no limit, and a server that stalls is given up on after it")
+    func idleTimeoutSetting() async throws {
+        let marker = uniqueMarker()
+        let settings = try settings("stall/\(marker)")
+        #expect(try await idleTimeout(settings) == .seconds(60))
+        settings.root.set("idle-timeout", 0)
+        #expect(try await idleTimeout(settings) == nil)
+        settings.root.set("idle-timeout", 1)
+        let backend = try await connection(settings).backend()
+        var text = ""
+        var caught: (any Error)?
+        do {
+            for try await event in backend.replyEvents(to: [ChatMessage(role: .user, text: "hi", state: .done)]) {
+                if case .text(let piece) = event { text += piece }
+            }
+        } catch {
+            caught = error
+        }
+        #expect(text == "Waiting")
+        #expect(caught as? ChatError == .stalled(url: server.url("stall/\(marker)") + "/v1/chat/completions", seconds: 1))
+        #expect(try await server.event("client-closed", containing: marker), "the stalled connection was closed")
     }
 }
