@@ -57,6 +57,7 @@ extension GtkSuites {
         @Test("Nothing arrives: the alert explains, the message is marked and its text is back in the entry", arguments: [
             // scenario, API key, what the alert must say
             ("auth", "wrong-key", "401 Unauthorized"),
+            ("http403", "wrong-key", "Check the API key for this server"),
             ("http404", nil, "Check the server's URL and API path"),
             ("http429", nil, "try again in 30 seconds"),
             ("http500", nil, "the model crashed"),

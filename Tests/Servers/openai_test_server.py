@@ -394,6 +394,12 @@ class Handler(socketserver.BaseRequestHandler):
                              "message": "image input is not supported - hint: if this is unexpected, you may need to provide the mmproj"}}
         self.send_full(500, "Internal Server Error", "application/json", json.dumps(payload).encode())
 
+    def scenario_http403(self, scenario, body, headers):
+        """A key the server knows but will not serve (403 Forbidden), as OpenAI refuses a key
+        without access to the project or the model."""
+        payload = {"error": {"code": 403, "message": "This key is not allowed to use this model", "type": "permission_error"}}
+        self.send_full(403, "Forbidden", "application/json", json.dumps(payload).encode())
+
     def scenario_http404(self, scenario, body, headers):
         self.send_full(404, "Not Found", "text/plain", b"no route for this path\n")
 
@@ -538,6 +544,25 @@ class Handler(socketserver.BaseRequestHandler):
                 with LOCK:
                     EVENTS.append({"event": "client-closed", "time": time.monotonic(), "path": self.current_path})
                 return
+
+    def scenario_pause(self, scenario, body, headers):
+        """pause-<ms>: one token, then nothing for <ms> milliseconds (3000 by default), then
+        the rest of the reply: a server slow to go on, which an idle timeout shorter than the
+        pause gives up on and none waits out. A write that fails because the client has gone
+        is recorded as "client-closed"."""
+        pieces = scenario.split("-")
+        pause = int(pieces[1]) / 1000 if len(pieces) > 1 else 3.0
+        self.send_head(200, "OK", "text/event-stream")
+        self.send_chunk(delta(None, role="assistant"))
+        self.send_chunk(delta("Waiting"))
+        time.sleep(pause)
+        try:
+            for part in normal_stream([" over"])[1:]:
+                self.send_chunk(part)
+            self.end_chunks()
+        except OSError:
+            with LOCK:
+                EVENTS.append({"event": "client-closed", "time": time.monotonic(), "path": self.current_path})
 
     # --- tool calling, OpenAI protocol ----------------------------------------------
     def scenario_tools(self, scenario, body, headers):

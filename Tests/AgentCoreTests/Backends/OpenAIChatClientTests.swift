@@ -82,6 +82,32 @@ struct OpenAIChatClientTests {
                                                       message: "Invalid API key"))
     }
 
+    @Test("No temperature set: the request carries none, so the server's default applies; a temperature set is sent",
+          arguments: [nil, 0.7] as [Double?])
+    func temperatureOnlyWhenSet(temperature: Double?) async throws {
+        let marker = uniqueMarker()
+        let endpoint = ChatEndpoint(serverURL: server.url("echo/\(marker)"), model: "m")
+        let client = OpenAIChatClient(endpoint: endpoint, options: GenerationOptions(temperature: temperature))
+        for try await _ in client.replyEvents(to: [ChatMessage(role: .user, text: "hi", state: .done)]) {}
+        let request = try #require(try await server.requests(containing: marker).first)
+        let body = try #require(request["body"] as? [String: Any])
+        #expect(body.keys.contains("temperature") == (temperature != nil), "\(body.keys.sorted())")
+        #expect(body["temperature"] as? Double == temperature)
+    }
+
+    @Test("A refused key, 401 or 403, is reported with the advice to check the API key", arguments: [
+        ("auth", 401, "Unauthorized", "Invalid API key"),
+        ("http403", 403, "Forbidden", "This key is not allowed to use this model"),
+    ])
+    func refusedKeyAdvice(scenario: String, status: Int, reason: String, message: String) async {
+        let result = await run(scenario, apiKey: "wrong")
+        let url = server.url(scenario) + "/v1/chat/completions"
+        #expect(result.error as? ChatError == .http(status: status, reason: reason, url: url, message: message))
+        let description = (result.error as? ChatError)?.errorDescription ?? ""
+        #expect(description.contains("\(status) \(reason)") && description.contains(message), "\(description)")
+        #expect(description.hasSuffix("Check the API key for this server (Preferences › Servers)."), "\(description)")
+    }
+
     @Test("What real servers send is read correctly", arguments: [
         ("split", "héllo wörld 👋 世界"),
         ("keepalive", "Still here"),

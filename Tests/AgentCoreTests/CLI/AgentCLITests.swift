@@ -74,6 +74,47 @@ struct AgentCLITests {
     /// A private settings folder, so the tests never read or write the user's own.
     static let isolated = ["XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appending(path: "agent-cli-\(UUID())").path]
 
+    @Test("Preferences' server profile is not used: --server names the server, and without it the local model answers")
+    func ignoresPreferencesProfiles() async throws {
+        let home = FileManager.default.temporaryDirectory.appending(path: "agent-cli-profiles-\(UUID())")
+        let appConfig = home.appending(path: "config/io.github.agentdesktop.Agent")
+        let runtime = home.appending(path: "no-runtime")
+        for folder in [appConfig, runtime, home.appending(path: "data"), home.appending(path: "state")] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        // Chats go to the profile "box" (server A): an earlier version's settings.ini, which
+        // the first run moves into GSettings, here a key file of the test's own.
+        let profileMarker = uniqueMarker("profile")
+        try """
+            [general]
+            profile=box
+
+            [profile box]
+            name=Box
+            url=\(server.url("echo/\(profileMarker)"))
+            model=profile-model
+            """.write(to: appConfig.appending(path: "settings.ini"), atomically: true, encoding: .utf8)
+        let environment = ["GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": home.appending(path: "config").path,
+                           "XDG_DATA_HOME": home.appending(path: "data").path, "XDG_STATE_HOME": home.appending(path: "state").path,
+                           "AGENT_RUNTIME_DIR": runtime.path]
+
+        let marker = uniqueMarker()
+        let named = try await ProductRunner.run("agent-cli", ["--server", server.url("echo/\(marker)"), "hi"], environment: environment)
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stdout == "Echo: hi (1 messages)\n")
+        let request = try #require(try await server.requests(containing: marker).first)
+        #expect((request["body"] as? [String: Any])?["model"] as? String == LaunchOptions.defaultRemoteModel, "not the profile's model")
+        // The profile was in force all along: GSettings has it, chosen.
+        let keyFile = try String(contentsOf: home.appending(path: "config/glib-2.0/settings/keyfile"), encoding: .utf8)
+        #expect(keyFile.contains("active-profile='box'") && keyFile.contains(server.url("echo/\(profileMarker)")), "\(keyFile)")
+
+        let unnamed = try await ProductRunner.run("agent-cli", ["hi"], environment: environment)
+        #expect(unnamed.status == 1)
+        #expect(unnamed.stderr.contains("using the local model") && unnamed.stderr.contains("local model runtime is not installed"),
+                "\(unnamed.stderr)")
+        #expect(try await server.requests(containing: profileMarker).isEmpty, "nothing went to the profile's server")
+    }
+
     @Test func ollamaProtocol() async throws {
         let marker = uniqueMarker()
         let result = try await ProductRunner.run("agent-cli", ["--server", server.url("ollama-echo/\(marker)"), "--protocol", "ollama",

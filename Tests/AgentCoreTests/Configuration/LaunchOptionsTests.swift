@@ -1,4 +1,4 @@
-import AgentCore
+@testable import AgentCore
 import Foundation
 import Testing
 
@@ -32,6 +32,23 @@ struct LaunchOptionsTests {
         #expect(endpoint.url == "http://x/v1/chat/completions")
         #expect(endpoint.model == LaunchOptions.defaultRemoteModel)
         #expect(try LaunchOptions.parse([], acceptsWords: false).endpoint(environment: [:]) == nil, "no server: the local model")
+    }
+
+    @Test("--idle-timeout: 60 seconds unless given, 0 for no limit; the requests carry what it says")
+    func idleTimeout() throws {
+        #expect(HTTPRequest.defaultIdleTimeout == .seconds(60))
+        #expect(ChatEndpoint(serverURL: "http://x", model: "m").idleTimeout == .seconds(60))
+        func requestLimit(_ arguments: [String]) throws -> Duration? {
+            let endpoint = try #require(try LaunchOptions.parse(["--server", "http://x"] + arguments, acceptsWords: true)
+                .endpoint(environment: [:]))
+            // What agent-cli's and the window's requests to that server are sent with.
+            return try endpoint.streamingRequest(body: .object([]), accept: "text/event-stream").idleTimeout
+        }
+        #expect(try requestLimit([]) == .seconds(60))
+        #expect(try requestLimit(["--idle-timeout", "0"]) == nil, "0: no limit")
+        #expect(try requestLimit(["--idle-timeout=5"]) == .seconds(5))
+        #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--idle-timeout", "-1"], acceptsWords: true) }
+        #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--idle-timeout", "soon"], acceptsWords: true) }
     }
 
     @Test func badCommandLinesAreRejectedWithAReason() {

@@ -38,6 +38,19 @@ struct FaultInjectionCLITests {
         #expect(!result.stderr.contains(key) && !result.stdout.contains(key), "the key is never printed")
     }
 
+    @Test("A refused key, 401 or 403: exit 1, and stderr says to check the API key", arguments: [
+        ("auth", "401 Unauthorized"),
+        ("http403", "403 Forbidden"),
+    ])
+    func refusedKey(scenario: String, status: String) async throws {
+        let result = try await run(["--server", server.url(scenario), "--api-key-env", "AGENT_TEST_KEY", "go"],
+                                   environment: ["AGENT_TEST_KEY": "wrong-key"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout == "\n")
+        #expect(result.stderr.contains(status), "\(result.stderr)")
+        #expect(result.stderr.contains("Check the API key for this server"), "\(result.stderr)")
+    }
+
     @Test("A server that sends one event without end: Agent stops reading at 16 MB, says so, exits 1")
     func endlessEvent() async throws {
         let marker = uniqueMarker()
@@ -73,6 +86,20 @@ struct FaultInjectionCLITests {
         #expect(result.status == 1)
         #expect(result.stdout == "Waiting\n")
         #expect(result.stderr.contains("sent nothing for 2 seconds"), "\(result.stderr)")
+    }
+
+    @Test("--idle-timeout 0 waits out a pause of 10 seconds that --idle-timeout 1 gives up on")
+    func noIdleTimeout() async throws {
+        // libcurl notices the silence only once its speed, averaged over the last five
+        // seconds, has dropped: --idle-timeout 1 cuts this stream about 7 seconds in.
+        async let patient = run(["--server", server.url("pause-10000/\(uniqueMarker())"), "--idle-timeout", "0", "go"])
+        async let hasty = run(["--server", server.url("pause-10000/\(uniqueMarker())"), "--idle-timeout", "1", "go"])
+        let (waited, cut) = try await (patient, hasty)
+        #expect(waited.status == 0, "\(waited.stderr)")
+        #expect(waited.stdout == "Waiting over\n")
+        #expect(cut.status == 1)
+        #expect(cut.stdout == "Waiting\n")
+        #expect(cut.stderr.contains("sent nothing for 1 second,"), "\(cut.stderr)")
     }
 
     @Test("An untrusted certificate is refused (with advice), and accepted with its CA")
