@@ -7,6 +7,8 @@ public enum ModelCatalog {
             return try await listing(for: endpoint)
         } catch TransportError.failed(_, let message) {
             throw ChatError.transport(url: endpoint.serverURL, message: message)
+        } catch TransportError.stalled(let seconds) {
+            throw ChatError.stalled(url: endpoint.serverURL, seconds: seconds)
         }
     }
 

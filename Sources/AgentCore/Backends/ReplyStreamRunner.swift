@@ -34,7 +34,7 @@ enum ReplyStreamRunner {
             var trailing: [ReplyEvent] = []
             let result = Result {
                 try ending(of: &state.decoder, head: state.head, errorBody: state.errorBody, error: error, url: url,
-                           idleSeconds: Int((request.idleTimeout ?? .zero).milliseconds / 1000), trailing: &trailing)
+                           trailing: &trailing)
             }
             return (result, trailing)
         }
@@ -44,7 +44,7 @@ enum ReplyStreamRunner {
 
     /// How the exchange ended; `trailing` gets the events the decoder still held.
     private static func ending<Decoder: ReplyStreamDecoder>(of decoder: inout Decoder, head: HTTPResponseHead?, errorBody: Data,
-                                                             error: TransportError?, url: String, idleSeconds: Int,
+                                                             error: TransportError?, url: String,
                                                              trailing: inout [ReplyEvent]) throws -> [ToolCall] {
         if let head, !head.isSuccess {
             throw ChatError.http(head, url: url, body: errorBody)
@@ -53,8 +53,8 @@ enum ReplyStreamRunner {
         case .cancelled:
             guard decoder.hasOverflowed else { return [] }
             throw ChatError.server(message: StreamLimit.message)
-        case .failed(let code, _) where code == 28 && !(error?.isOverallTimeout ?? false):
-            throw ChatError.stalled(url: url, seconds: idleSeconds)
+        case .stalled(let seconds):
+            throw ChatError.stalled(url: url, seconds: seconds)
         case .failed(_, let message):
             guard head != nil else { throw ChatError.transport(url: url, message: message) }
             let end = decoder.finish()

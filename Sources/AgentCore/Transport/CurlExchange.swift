@@ -9,6 +9,9 @@ final class CurlExchange {
     let transfer: HTTPTransfer
     let errorBuffer: UnsafeMutablePointer<CChar>
     var headerList: UnsafeMutablePointer<curl_slist>?
+    /// When a byte last came or went: the idle timeout counts from there.
+    private(set) var lastActivity = ContinuousClock.now
+    private var uploaded: curl_off_t = 0
     private var headers: [(name: String, value: String)] = []
     private var reason = ""
     private var headDelivered = false
@@ -31,7 +34,20 @@ final class CurlExchange {
         errorBuffer.deallocate()
     }
 
+    /// How long the exchange may yet be quiet before it has stalled (nil: no limit); notes
+    /// request bytes sent since the last look as activity.
+    func idleTimeLeft(at now: ContinuousClock.Instant) -> Duration? {
+        guard let limit = transfer.idleTimeout else { return nil }
+        let sent = agent_curl_uploaded(easy)
+        if sent != uploaded {
+            uploaded = sent
+            lastActivity = now
+        }
+        return limit - (now - lastActivity)
+    }
+
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        lastActivity = .now
         let line = String(decoding: bytes, as: UTF8.self).trimmed
         if line.hasPrefix("HTTP/") {
             // A new response starts (after a 100 Continue or a redirect): forget the last one.
@@ -48,6 +64,7 @@ final class CurlExchange {
     /// False once the transfer is cancelled: libcurl then stops reading it at once.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !transfer.isCancelled else { return false }
+        lastActivity = .now
         deliverHeadIfNeeded()
         transfer.handlers.body(bytes)
         return true

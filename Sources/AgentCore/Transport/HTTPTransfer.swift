@@ -48,6 +48,9 @@ public final class HTTPTransfer: Sendable {
 
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
+    /// How long the exchange may go without a byte coming or going (the engine keeps it).
+    var idleTimeout: Duration? { request.idleTimeout }
+
     /// Runs one exchange in the calling task: `head` and `body` run on the engine's
     /// thread as data arrives; returns when it ends, with the transport error if any.
     /// Cancelling the task closes the connection (and returns `.cancelled`).
@@ -90,11 +93,6 @@ public final class HTTPTransfer: Sendable {
         codes.append(agent_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
         codes.append(agent_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, request.connectTimeout.milliseconds))
         codes.append(agent_curl_set_long(easy, CURLOPT_TIMEOUT_MS, request.totalTimeout.milliseconds))
-        if let idle = request.idleTimeout {
-            // Less than one byte a second for this long: the server or the network stalled.
-            codes.append(agent_curl_set_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1))
-            codes.append(agent_curl_set_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, idle.milliseconds / 1000)))
-        }
         // Redirects are followed unless the request says not to (a server moved behind a
         // proxy), keeping the POST, never from https down to http; curl drops the
         // Authorization header, but no other, on the way to another host.

@@ -99,8 +99,26 @@ final class TransferEngine: Sendable {
                           let exchange = running.removeValue(forKey: key) else { continue }
                     end(exchange, result: message.pointee.data.result)
                 }
-                agent_curl_multi_poll(handles.multi, 60_000)
+                let wait = endStalled(&running)
+                agent_curl_multi_poll(handles.multi, Int32(clamping: wait.milliseconds + 1))
             }
+        }
+
+        /// Ends the exchanges that have been quiet for their idle timeout; how long the loop
+        /// may wait before the next one would be (at most a minute).
+        private func endStalled(_ running: inout [ObjectIdentifier: CurlExchange]) -> Duration {
+            let now = ContinuousClock.now
+            var wait = Duration.seconds(60)
+            for (key, exchange) in running {
+                guard let left = exchange.idleTimeLeft(at: now) else { continue }
+                if left > .zero {
+                    wait = min(wait, left)
+                } else if let limit = exchange.transfer.idleTimeout {
+                    running.removeValue(forKey: key)
+                    end(exchange, outcome: .stalled(seconds: Int(limit.milliseconds / 1000)))
+                }
+            }
+            return wait
         }
 
         /// Configures the transfer's easy handle and adds it; nil when it ended at once
@@ -128,8 +146,11 @@ final class TransferEngine: Sendable {
         /// Removes the exchange's handle (closing its connection unless it ended cleanly) and
         /// reports the outcome once libcurl has let go of the handle.
         private func end(_ exchange: CurlExchange, result: CURLcode) {
+            end(exchange, outcome: exchange.outcome(result))
+        }
+
+        private func end(_ exchange: CurlExchange, outcome: TransportError?) {
             agent_curl_multi_remove_handle(handles.multi, exchange.easy)
-            let outcome = withExtendedLifetime(exchange) { exchange.outcome(result) }
             exchange.close()
             exchange.transfer.handlers.complete(outcome)
         }

@@ -4,12 +4,16 @@ public enum TransportError: Error, Sendable, Equatable {
     case cancelled
     /// libcurl gave up: `code` is its CURLcode, `message` its most specific explanation.
     case failed(code: Int, message: String)
+    /// Nothing came or went for the request's idle timeout: the server or the network stalled.
+    case stalled(seconds: Int)
 
-    /// The whole exchange took longer than its overall limit (curl's own words for it; a
-    /// stall, less than a byte a second, is the same code with other words).
-    public var isOverallTimeout: Bool {
-        guard case .failed(28, let message) = self else { return false }
-        return !message.contains("too slow")
+    /// In words, for a log or an error that has no better ones.
+    public var message: String {
+        switch self {
+        case .cancelled: "cancelled"
+        case .failed(_, let message): message
+        case .stalled(let seconds): trn("nothing came for %d second", "nothing came for %d seconds", seconds)
+        }
     }
 
     /// The connection ended before the response was complete (the server closed or reset it).

@@ -90,6 +90,13 @@ static inline CURLcode agent_curl_set_body(CURL *easy, const char *bytes, long l
     return agent_curl_table.easy_setopt(easy, CURLOPT_COPYPOSTFIELDS, bytes);
 }
 
+/* Bytes of the request body sent so far. */
+static inline curl_off_t agent_curl_uploaded(CURL *easy) {
+    curl_off_t sent = 0;
+    agent_curl_table.easy_getinfo(easy, CURLINFO_SIZE_UPLOAD_T, &sent);
+    return sent;
+}
+
 static inline long agent_curl_response_code(CURL *easy) {
     long code = 0;
     agent_curl_table.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &code);

@@ -56,6 +56,7 @@ public struct OllamaModelManager: Sendable {
             switch transportError {
             case .cancelled: return (trailing, .failure(CancellationError()))
             case .failed(_, let message): return (trailing, .failure(ChatError.transport(url: request.url, message: message)))
+            case .stalled(let seconds): return (trailing, .failure(ChatError.stalled(url: request.url, seconds: seconds)))
             case nil:
                 return (trailing, state.tracker.succeeded ? .success(()) : .failure(OllamaModelError.pullEnded(model: model)))
             }
@@ -111,6 +112,8 @@ public struct OllamaModelManager: Sendable {
             throw CancellationError()
         } catch TransportError.failed(_, let message) {
             throw ChatError.transport(url: request.url, message: message)
+        } catch TransportError.stalled(let seconds) {
+            throw ChatError.stalled(url: request.url, seconds: seconds)
         }
         guard response.head.isSuccess else { throw OllamaModelError.http(response.head, body: response.body) }
         return response

@@ -84,7 +84,7 @@ final class MCPHTTPTransport: MCPTransport {
         let (head, body) = exchange.withLock { ($0.head, $0.body) }
         if let error, head == nil || error != .cancelled {
             if error == .cancelled { throw CancellationError() }
-            throw MCPError.closed(Self.describe(error))
+            throw MCPError.closed(error.message)
         }
         guard let head else { throw MCPError.closed("no answer from \(server.url)") }
         if head.status == 404 && sessionID != nil {
@@ -114,12 +114,6 @@ final class MCPHTTPTransport: MCPTransport {
                                                        connectTimeout: .seconds(3), totalTimeout: .seconds(5)))
     }
 
-    static func describe(_ error: TransportError) -> String {
-        switch error {
-        case .cancelled: "cancelled"
-        case .failed(_, let message): message
-        }
-    }
 
     /// A header value as the stateless protocol wants names outside ASCII: `=?base64?…?=`.
     private static func headerSafe(_ name: String) -> String {

@@ -41,7 +41,7 @@ final class MCPLegacySSETransport: MCPTransport {
             })
             let code = status.withLock { $0 }
             let reason = code != 0 && !(200..<300).contains(code) ? "HTTP \(code) from \(url)"
-                : error.map(MCPHTTPTransport.describe) ?? "the event stream ended"
+                : error.map(\.message) ?? "the event stream ended"
             failure.withLock { $0 = reason }
             endpointKnown.fire()
             if !state.withLock({ $0.closing }) { closed(reason) }
@@ -81,7 +81,7 @@ final class MCPLegacySSETransport: MCPTransport {
         do {
             response = try await HTTPClient.fetch(request, maxBodyBytes: 64 * 1024)
         } catch let error as TransportError {
-            throw error == .cancelled ? CancellationError() : MCPError.closed(MCPHTTPTransport.describe(error))
+            throw error == .cancelled ? CancellationError() : MCPError.closed(error.message)
         }
         guard response.head.isSuccess else {
             throw MCPError.http(status: response.head.status, detail: ServerErrorBody.message(inBody: response.body))
