@@ -50,7 +50,8 @@ public struct ChatRound: Sendable {
 /// A source of streamed replies: one request per call.
 public protocol ChatBackend: Sendable {
     /// Streams one round. `onEvent` runs on the transport's thread for each event as it
-    /// arrives — no hop per token; hand work to the main thread from there as needed.
+    /// arrives — no hop per token; hand work to the main thread from there as needed, and
+    /// never block there (every transfer of the process shares that thread).
     /// Returns the tool calls the model asked for (none: the reply is complete), throws a
     /// `ChatError` when the round failed, and returns early (without error) when the task
     /// is cancelled.

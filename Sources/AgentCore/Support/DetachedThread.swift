@@ -11,6 +11,14 @@ enum DetachedThread {
     }
 
     static func start(_ run: @escaping @Sendable () -> Void) {
+        if !tryStart(run) {
+            run()  // no thread to be had: run here rather than not at all
+        }
+    }
+
+    /// As `start`, but when no thread can be created `run` is not run and the answer is false
+    /// (for work that never ends, which must not take the caller's thread).
+    static func tryStart(_ run: @escaping @Sendable () -> Void) -> Bool {
         var thread = pthread_t()
         let body = Unmanaged.passRetained(Body(run)).toOpaque()
         let created = pthread_create(&thread, nil, { context in
@@ -18,11 +26,11 @@ enum DetachedThread {
             Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
             return nil
         }, body)
-        if created == 0 {
-            pthread_detach(thread)
-        } else {
+        guard created == 0 else {
             Unmanaged<Body>.fromOpaque(body).release()
-            run()  // no thread to be had: run here rather than not at all
+            return false
         }
+        pthread_detach(thread)
+        return true
     }
 }

@@ -36,14 +36,14 @@ final class CurlExchange {
 
     /// How long the exchange may yet be quiet before it has stalled (nil: no limit); notes
     /// request bytes sent since the last look as activity.
-    func idleTimeLeft(at now: ContinuousClock.Instant) -> Duration? {
+    func idleTimeLeft(at now: ContinuousClock.Instant) -> (left: Duration, limit: Duration)? {
         guard let limit = transfer.idleTimeout else { return nil }
         let sent = agent_curl_uploaded(easy)
         if sent != uploaded {
             uploaded = sent
             lastActivity = now
         }
-        return limit - (now - lastActivity)
+        return (limit - (now - lastActivity), limit)
     }
 
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
@@ -64,9 +64,10 @@ final class CurlExchange {
     /// False once the transfer is cancelled: libcurl then stops reading it at once.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !transfer.isCancelled else { return false }
-        lastActivity = .now
         deliverHeadIfNeeded()
         transfer.handlers.body(bytes)
+        // After the handler: time it took is not the server's silence.
+        lastActivity = .now
         return true
     }
 

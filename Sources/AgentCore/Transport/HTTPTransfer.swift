@@ -2,8 +2,9 @@ import CCurl
 import FoundationEssentials
 import Synchronization
 
-/// What a transfer reports, in order, on its own thread: the head once (before any body),
-/// body chunks as they arrive, then completion once (nil error = complete response).
+/// What a transfer reports, in order, on the transfer engine's thread, which every transfer
+/// shares (so a handler must not block): the head once (before any body), body chunks as they
+/// arrive, then completion once (nil error = complete response).
 public struct HTTPTransferHandlers: Sendable {
     public var head: @Sendable (HTTPResponseHead) -> Void
     public var body: @Sendable (UnsafeRawBufferPointer) -> Void
@@ -34,11 +35,7 @@ public final class HTTPTransfer: Sendable {
 
     /// Starts the exchange; the engine keeps the transfer alive until it completes.
     public func start() {
-        guard TransferEngine.shared.add(self) else {
-            handlers.complete(.failed(code: Int(CURLE_FAILED_INIT.rawValue),
-                                      message: tr("libcurl (libcurl.so.4) could not be loaded; install the libcurl4 package")))
-            return
-        }
+        if let error = TransferEngine.shared.add(self) { handlers.complete(error) }
     }
 
     public func cancel() {

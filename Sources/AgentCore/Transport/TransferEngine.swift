@@ -5,9 +5,12 @@ import Synchronization
 /// Every HTTP transfer of the process runs on one libcurl multi handle, driven by one thread
 /// of its own, so consecutive requests to a server reuse its kept-alive connection (no new
 /// TCP and TLS handshakes before the first token) and new connections resume TLS sessions.
-/// Bytes are handed on the moment they arrive; libcurl retries a request once on a fresh
-/// connection when a reused one turns out to have been closed by the server. Cancelling a
-/// transfer removes only its own handle, which closes only its own connection (or stream).
+/// Bytes are handed on the moment they arrive, on the engine's thread: a handler must not
+/// block, or every transfer of the process waits. libcurl retries a request once on a fresh
+/// connection when a reused one turns out to have been closed by the server before any of the
+/// response came (a POST may then reach a server twice, if it acted and closed without
+/// answering). Cancelling a transfer removes only its own handle, which closes only its own
+/// connection (or stream).
 final class TransferEngine: Sendable {
     static let shared = TransferEngine()
 
@@ -27,30 +30,46 @@ final class TransferEngine: Sendable {
 
     private let queue = Mutex(Queue())
 
-    /// Hands `transfer` to the engine's thread (started on first use); false when libcurl
-    /// cannot be used, and the transfer is not started.
-    func add(_ transfer: HTTPTransfer) -> Bool {
-        guard agent_curl_available() != 0 else { return false }
-        let (handles, startsThread) = queue.withLock { queue -> (Handles?, Bool) in
-            queue.added.append(transfer)
-            if let handles = queue.handles { return (handles, false) }
-            guard let multi = agent_curl_multi_init() else { return (nil, false) }
-            // Idle connections kept for reuse; a few servers (a model, MCP servers) at a time.
+    /// Hands `transfer` to the engine's thread (started on first use); the error when it
+    /// cannot be run, and then it is not started.
+    func add(_ transfer: HTTPTransfer) -> TransportError? {
+        guard agent_curl_available() != 0 else {
+            return .failed(code: Int(CURLE_FAILED_INIT.rawValue),
+                           message: tr("libcurl (libcurl.so.4) could not be loaded; install the libcurl4 package"))
+        }
+        let accepted = queue.withLock { queue -> (handles: Handles, startsThread: Bool)? in
+            if let handles = queue.handles {
+                queue.added.append(transfer)
+                return (handles, false)
+            }
+            guard let multi = agent_curl_multi_init() else { return nil }
+            // Idle connections kept for reuse: a few servers (a model, MCP servers) at a time,
+            // with room for a test run's many.
             agent_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 64)
             let handles = Handles(multi: multi, share: agent_curl_share_tls_sessions())
             queue.handles = handles
+            queue.added.append(transfer)
             return (handles, true)
         }
-        guard let handles else {
-            _ = queue.withLock { $0.added.removeLast() }
-            return false
+        guard let accepted else { return Self.cannotStart }
+        guard accepted.startsThread else {
+            agent_curl_multi_wakeup(accepted.handles.multi)
+            return nil
         }
-        if startsThread {
-            DetachedThread.start { EngineLoop(handles: handles, engine: self).run() }
-        } else {
-            agent_curl_multi_wakeup(handles.multi)
+        let handles = accepted.handles
+        if DetachedThread.tryStart({ EngineLoop(handles: handles, engine: self).run() }) { return nil }
+        // No thread for the engine: the transfers handed over meanwhile fail with this one.
+        let stranded = queue.withLock { queue -> [HTTPTransfer] in
+            defer { queue = Queue() }
+            return queue.added
         }
-        return true
+        agent_curl_multi_cleanup(handles.multi)
+        for other in stranded where other !== transfer { other.handlers.complete(Self.cannotStart) }
+        return Self.cannotStart
+    }
+
+    private static var cannotStart: TransportError {
+        .failed(code: Int(CURLE_FAILED_INIT.rawValue), message: tr("libcurl could not start a transfer"))
     }
 
     /// Asks the engine's thread to end `transfer`; it completes with `.cancelled`.
@@ -110,12 +129,13 @@ final class TransferEngine: Sendable {
             let now = ContinuousClock.now
             var wait = Duration.seconds(60)
             for (key, exchange) in running {
-                guard let left = exchange.idleTimeLeft(at: now) else { continue }
+                guard let (left, limit) = exchange.idleTimeLeft(at: now) else { continue }
                 if left > .zero {
                     wait = min(wait, left)
-                } else if let limit = exchange.transfer.idleTimeout {
+                } else {
                     running.removeValue(forKey: key)
-                    end(exchange, outcome: .stalled(seconds: Int(limit.milliseconds / 1000)))
+                    let stalled = TransportError.stalled(seconds: max(1, Int(limit.milliseconds / 1000)))
+                    end(exchange, outcome: exchange.transfer.isCancelled ? .cancelled : stalled)
                 }
             }
             return wait
@@ -129,8 +149,7 @@ final class TransferEngine: Sendable {
                 return nil
             }
             guard let easy = agent_curl_easy_init() else {
-                transfer.handlers.complete(.failed(code: Int(CURLE_FAILED_INIT.rawValue),
-                                                   message: tr("libcurl could not start a transfer")))
+                transfer.handlers.complete(TransferEngine.cannotStart)
                 return nil
             }
             let exchange = CurlExchange(easy: easy, transfer: transfer)
@@ -139,7 +158,11 @@ final class TransferEngine: Sendable {
                 transfer.handlers.complete(error)
                 return nil
             }
-            agent_curl_multi_add_handle(handles.multi, easy)
+            guard agent_curl_multi_add_handle(handles.multi, easy) == CURLM_OK else {
+                exchange.close()
+                transfer.handlers.complete(TransferEngine.cannotStart)
+                return nil
+            }
             return exchange
         }
 

@@ -80,15 +80,16 @@ public final class AgentApplication {
             g_action_group_activate_action(OpaquePointer(data), "quit", nil)
             return 1
         }
+        g_unix_signal_add(SIGTERM, quitOnSignal, UnsafeMutableRawPointer(application))
+        g_unix_signal_add(SIGINT, quitOnSignal, UnsafeMutableRawPointer(application))
         // A parent may have started Agent with these blocked (a test runner's worker thread
         // did): blocked, they would stay pending and the app would never end on them.
+        // Unblocked only now, so one already pending reaches the handlers above.
         var endingSignals = sigset_t()
         sigemptyset(&endingSignals)
         sigaddset(&endingSignals, SIGTERM)
         sigaddset(&endingSignals, SIGINT)
         pthread_sigmask(SIG_UNBLOCK, &endingSignals, nil)
-        g_unix_signal_add(SIGTERM, quitOnSignal, UnsafeMutableRawPointer(application))
-        g_unix_signal_add(SIGINT, quitOnSignal, UnsafeMutableRawPointer(application))
         // The arguments go to the running instance's command-line handler (or this one's).
         let status = g_application_run(gApplication, CommandLine.argc, CommandLine.unsafeArgv)
         g_object_unref(UnsafeMutableRawPointer(application))

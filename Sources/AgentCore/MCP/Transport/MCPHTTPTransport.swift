@@ -114,7 +114,6 @@ final class MCPHTTPTransport: MCPTransport {
                                                        connectTimeout: .seconds(3), totalTimeout: .seconds(5)))
     }
 
-
     /// A header value as the stateless protocol wants names outside ASCII: `=?base64?…?=`.
     private static func headerSafe(_ name: String) -> String {
         name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? name : "=?base64?\(Data(name.utf8).base64EncodedString())?="
