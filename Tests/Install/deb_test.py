@@ -28,7 +28,7 @@ from gi.repository import Gio  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SUDO = [] if os.geteuid() == 0 else ["sudo"]
 APT_ENV = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-# Libraries the binaries load with dlopen (Sources/C*/shim.h, Sources/CCurl/CCurl.c), so dpkg-shlibdeps cannot see them.
+# Libraries the binaries load with dlopen (in Sources/C*/), so dpkg-shlibdeps cannot see them.
 LOADED_AT_RUN_TIME = ["libcurl4", "libpoppler-glib8", "libgdk-pixbuf-2.0-0"]
 
 
