@@ -113,6 +113,17 @@ class Process:
                     known[fields[6]] = "unix " + (fields[7] if len(fields) > 7 else "(unnamed)")
         except OSError:
             pass
+        # A Unix socket whose peer is this process's too is one end of a socketpair (a
+        # wake-up channel); ss knows the peers, /proc does not.
+        try:
+            listing = subprocess.run(["ss", "-xpn"], capture_output=True, text=True).stdout
+        except OSError:
+            return known
+        ours = [line.split() for line in listing.splitlines() if f"pid={self.pid}," in line]
+        inodes = {fields[5] for fields in ours if len(fields) > 7}
+        for fields in ours:
+            if len(fields) > 7 and fields[7] in inodes:
+                known[fields[5]] = "unix socketpair (both ends in the app)"
         return known
 
     def thread_names(self):
