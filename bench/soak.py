@@ -126,6 +126,11 @@ class Process:
                 known[fields[5]] = "unix socketpair (both ends in the app)"
         return known
 
+    def libraries(self):
+        """The shared libraries mapped into the app."""
+        with open(f"/proc/{self.pid}/maps") as f:
+            return {line.split()[-1] for line in f if ".so" in line.rsplit("/", 1)[-1]}
+
     def thread_names(self):
         names = []
         for task in os.listdir(f"/proc/{self.pid}/task"):
@@ -338,6 +343,7 @@ def main():
         time.sleep(arguments.settle_seconds)
         idle = sampler.take("idle before the first message")
         idle_fds, idle_threads = sampler.process.fd_targets(), sampler.process.thread_names()
+        idle_libraries = sampler.process.libraries()
         sampler.phase = "replies"
         marks = [("first message", idle["seconds"])]
         began = time.monotonic()
@@ -367,6 +373,7 @@ def main():
             raise RuntimeError(f"sampling failed: {sampler.error}")
         end = sampler.take("end")
         end_fds, end_threads = sampler.process.fd_targets(), sampler.process.thread_names()
+        loaded = sorted(os.path.basename(path) for path in sampler.process.libraries() - idle_libraries)
         chats = (count + 9) // 10
         print(f"# agent pid {agent.pid}, home {home}", file=sys.stderr)
     finally:
@@ -402,6 +409,7 @@ def main():
     for name, before, after in (("descriptors", idle_fds, end_fds), ("threads", idle_threads, end_threads)):
         print(f"# {name} at the end that were not there idle: {difference(after, before) or 'none'}; "
               f"gone: {difference(before, after) or 'none'}", file=sys.stderr)
+    print(f"# libraries loaded after the idle window: {', '.join(loaded) or 'none'}", file=sys.stderr)
     warnings = sampler.process.warnings
     before = sum(1 for seconds, _ in warnings if seconds <= idle["seconds"])
     critical = sum(1 for _, line in warnings if "CRITICAL" in line)
