@@ -850,6 +850,67 @@ class Handler(socketserver.BaseRequestHandler):
             self.send_chunk(blob[i:i + step])
         self.end_chunks()
 
+    # --- a long session ----------------------------------------------------------------
+    SOAK_WORDS = ("a long session holds replies of every length in its chats while the window streams "
+                  "each one saves it and lets it go when another chat is opened so nothing it made "
+                  "for an earlier reply should still be there at the end").split()
+
+    @staticmethod
+    def soak_prose(seed, count):
+        """`count` words of plain sentences, different for each seed."""
+        pool = Handler.SOAK_WORDS
+        text = " ".join(pool[(seed * 7 + i) % len(pool)] for i in range(count))
+        sentences = text.split(" ")
+        for i in range(11, len(sentences), 12):
+            sentences[i] += "."
+        return " ".join(sentences).capitalize().rstrip(".") + "."
+
+    @staticmethod
+    def soak_reply(kind, n):
+        """The text of a soak reply of that kind; `n` varies its length and words."""
+        if kind == "medium":
+            return "\n\n".join(Handler.soak_prose(n + p, 40 + (n * 13 + p * 7) % 41) for p in range(3))
+        if kind == "long":
+            items = "\n".join(f"- point {i + 1}: {Handler.soak_prose(n + i, 8)}" for i in range(5))
+            paragraphs = [Handler.soak_prose(n + p, 80) for p in range(8 + n % 7)]
+            return f"## Answer {n}\n\n{Handler.soak_prose(n, 30)}\n\n{items}\n\n" + "\n\n".join(paragraphs)
+        if kind == "code":
+            lines = [f"def step_{n}(values):", '    """Adds up what it is given, one value at a time."""', "    total = 0"]
+            lines += [f"    total += values[{i}] * {i + 1}  # weight {i + 1}" for i in range(12 + n % 31)]
+            lines += ["    return total", "", f"print(step_{n}(list(range(100))))"]
+            code = "\n".join(lines)
+            return f"{Handler.soak_prose(n, 35)}\n\n```python\n{code}\n```\n\n{Handler.soak_prose(n + 1, 25)}"
+        return Handler.soak_prose(n, 8 + n % 10)
+
+    def scenario_soak(self, scenario, body, headers):
+        """soak-<ms per token>: the replies of a long session (bench/soak.py), chosen by the
+        user's message: with "time" in it, a get_datetime call, then a sentence quoting what the
+        tool returned; with "code", a paragraph, a fenced Python block of 17 to 47 lines and a
+        paragraph; "long", a heading, a list and 8 to 14 paragraphs (up to 1,200 words);
+        "medium", three paragraphs; else one sentence. The first number in the message varies
+        the length and the words. Prose comes a word a token, code eight characters a token."""
+        pieces = scenario.split("-")
+        delay = int(pieces[1]) / 1000 if len(pieces) > 1 else 0.005
+        question = last_user_text(body)
+        results = trailing_tool_messages(body)
+        if results:
+            return self.stream(normal_stream(words("It is " + "; ".join(m.get("content", "") for m in results) + ".")),
+                               delay=delay)
+        n = next((int(w.strip(",.:")) for w in question.split() if w.strip(",.:").isdigit()), 0)
+        if "time" in question:
+            return self.stream([delta(None, role="assistant"), tool_call_delta(0, f"call_time_{n}", "get_datetime", "{}"),
+                                finish_chunk("tool_calls"), b"data: [DONE]\n\n"], delay=delay)
+        kind = next((k for k in ("code", "long", "medium") if k in question), "short")
+        text = self.soak_reply(kind, n)
+        tokens = []
+        for block, piece in enumerate(text.split("```")):
+            if block % 2:  # inside a fence
+                piece = "```" + piece + "```"
+                tokens += [piece[i:i + 8] for i in range(0, len(piece), 8)]
+            else:
+                tokens += [t for t in words(piece) if t]
+        self.stream(normal_stream(tokens), delay=delay)
+
     # --- reasoning models ------------------------------------------------------------------
     THINKING = ["The user", " says hello.", " I should", " greet them", " back."]
     ANSWER = ["Hello!", " How can", " I help?"]
