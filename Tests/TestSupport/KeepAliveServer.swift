@@ -19,13 +19,10 @@ public final class KeepAliveServer: Sendable {
 
     public init() throws {
         script = try ServerScript("keepalive_server.py")
-        let fields = script.fields
-        guard fields.count == 6, let port = Int(fields[1]), let tlsPort = Int(fields[3]) else {
-            throw CocoaError(.fileReadCorruptFile)
-        }
-        self.port = port
-        self.tlsPort = tlsPort
-        caFile = fields[5]
+        let listening = try script.listening()
+        port = listening.port
+        tlsPort = listening.tlsPort
+        caFile = listening.caFile
     }
 
     /// The server URL that selects `scenario`, over HTTPS when `tls`.

@@ -9,6 +9,22 @@ public final class ServerScript: Sendable {
     private let process: Process
     private let lifeline: Pipe
 
+    /// Where a server of plain HTTP and HTTPS listens, from its first line
+    /// "PORT <n> TLSPORT <m> CAFILE <path>".
+    public struct Listening: Sendable {
+        public let port: Int
+        public let tlsPort: Int
+        public let caFile: String
+    }
+
+    /// The first line read as `Listening`; an error when it is not that.
+    public func listening() throws -> Listening {
+        guard fields.count == 6, let port = Int(fields[1]), let tlsPort = Int(fields[3]) else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        return Listening(port: port, tlsPort: tlsPort, caFile: fields[5])
+    }
+
     /// Runs `script` from Tests/Servers/ with `python` (python3 on the PATH when nil); its
     /// stderr goes to the test's own when `showErrors`, else nowhere.
     public init(_ script: String, _ arguments: [String] = [], python: URL? = nil, showErrors: Bool = false) throws {

@@ -43,13 +43,10 @@ public final class TestServer: Sendable {
 
     private init() throws {
         script = try ServerScript("openai_test_server.py")
-        let fields = script.fields
-        guard fields.count == 6, let port = Int(fields[1]), let tlsPort = Int(fields[3]) else {
-            throw CocoaError(.fileReadCorruptFile)
-        }
-        self.port = port
-        self.tlsPort = tlsPort
-        caFile = fields[5]
+        let listening = try script.listening()
+        port = listening.port
+        tlsPort = listening.tlsPort
+        caFile = listening.caFile
     }
 
     /// The requests the server has recorded whose path contains `marker`.
