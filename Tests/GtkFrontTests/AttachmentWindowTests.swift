@@ -117,7 +117,9 @@ extension GtkSuites {
             let before = TestOpener.opened().count
             try await GtkTestHarness.laidOut(chip)
             try await Xdo.click(chip)
-            try await GtkTestHarness.pump(until: { TestOpener.opened().count > before }, "the default app to open the file")
+            // The app is started by GIO as a process of its own: slow on a loaded machine.
+            try await GtkTestHarness.pump(until: { TestOpener.opened().count > before }, timeout: .seconds(60),
+                                          "the default app to open the file")
             let opened = try #require(TestOpener.opened().last)
             #expect(opened.hasSuffix("/attachments/\(viewModel.conversation[0].attachments[0].digest)/notes.txt"), "\(opened)")
             #expect(try String(contentsOfFile: opened, encoding: .utf8) == "The meeting is on Thursday.\n")
