@@ -65,8 +65,10 @@ public final class SpeechService: Sendable {
     /// Ends the service (by the id in its pid file) and removes its folder.
     public func stop() {
         let pidFile = runtime.appending(path: "speech-dispatcher/pid/speech-dispatcher.pid")
+        // Only while that process is still speech-dispatcher: once it has ended, its id may
+        // already be another process's (an app another test started).
         if let text = try? String(contentsOf: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
-           pid > 1 {
+           pid > 1, (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("speech-dispatch") == true {
             kill(pid, SIGTERM)
         }
         try? FileManager.default.removeItem(at: folder)

@@ -16,7 +16,14 @@ extension GtkTestHarness {
         try process.run()
         async let out = ProductRunner.readToEnd(output.fileHandleForReading)
         async let err = ProductRunner.readToEnd(errors.fileHandleForReading)
-        try await pump(until: { !process.isRunning }, "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) to end")
+        do {
+            try await pump(until: { !process.isRunning }, "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) to end")
+        } catch {
+            // Killed, so its pipes close and the readers above end: the test fails, not hangs.
+            kill(process.processIdentifier, SIGKILL)
+            _ = await (out, err)
+            throw error
+        }
         let (stdout, stderr) = await (out, err)
         return ProductRunner.Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                                     stderr: String(decoding: stderr, as: UTF8.self))
