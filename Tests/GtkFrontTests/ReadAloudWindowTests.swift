@@ -73,15 +73,23 @@ extension GtkSuites {
             return seen
         }
 
-        /// Whether any of `label`'s text is drawn with a background (its layout's attributes).
-        func hasBackground(_ label: UnsafeMutablePointer<GtkWidget>) -> Bool {
-            guard let layout = gtk_label_get_layout(label.opaque), let attributes = pango_layout_get_attributes(layout),
-                  let iterator = pango_attr_list_get_iterator(attributes) else { return false }
-            defer { pango_attr_iterator_destroy(iterator) }
-            repeat {
-                if pango_attr_iterator_get(iterator, PANGO_ATTR_BACKGROUND) != nil { return true }
-            } while pango_attr_iterator_next(iterator) != 0
-            return false
+        /// Whether any of `widget`'s text is drawn highlighted: with a background in a label's
+        /// layout, under the reading tag in a text view (a code block).
+        func isHighlighted(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
+            if GtkText.isLabel(widget) {
+                guard let layout = gtk_label_get_layout(widget.opaque), let attributes = pango_layout_get_attributes(layout),
+                      let iterator = pango_attr_list_get_iterator(attributes) else { return false }
+                defer { pango_attr_iterator_destroy(iterator) }
+                repeat {
+                    if pango_attr_iterator_get(iterator, PANGO_ATTR_BACKGROUND) != nil { return true }
+                } while pango_attr_iterator_next(iterator) != 0
+                return false
+            }
+            let buffer = gtk_text_view_get_buffer(widget.cast())
+            guard let tag = gtk_text_tag_table_lookup(gtk_text_buffer_get_tag_table(buffer), "agent-reading") else { return false }
+            var start = GtkTextIter()
+            gtk_text_buffer_get_start_iter(buffer, &start)
+            return gtk_text_iter_starts_tag(&start, tag) != 0 || gtk_text_iter_forward_to_tag_toggle(&start, tag) != 0
         }
 
         /// Whether `widget` is inside the transcript's visible part.
@@ -110,14 +118,18 @@ extension GtkSuites {
                 let seen = try await watchHighlight(in: reply, of: window, through: 6)
                 #expect(GtkTestHarness.isVisible(reply.stopReadingButton), "Stop Reading in the footer")
                 // The spoken word is kept in view (the reply is taller than the window).
-                let spokenLabel = try #require(reply.spoken?.highlightedWord?.widget)
-                try await GtkTestHarness.pump(until: { isInView(spokenLabel, of: window) }, "the spoken word in view")
+                // A label, or a code block's text view when the voice has gone that far.
+                let spokenWidget = try #require(reply.spoken?.highlightedWord?.widget)
+                // Held: once reading stops the row lets go of it.
+                g_object_ref(spokenWidget.raw)
+                defer { g_object_unref(spokenWidget.raw) }
+                try await GtkTestHarness.pump(until: { isInView(spokenWidget, of: window) }, "the spoken word in view")
 
-                let menu = try await choose("Stop Reading", in: reply, at: spokenLabel, of: window)
+                let menu = try await choose("Stop Reading", in: reply, at: spokenWidget, of: window)
                 #expect(menu.contains("Stop Reading") && !menu.contains("Read Aloud"))
                 try await GtkTestHarness.pump(until: { window.readAloud.state == .idle }, "reading to stop")
                 #expect(reply.spoken == nil && !GtkTestHarness.isVisible(reply.stopReadingButton))
-                #expect(!hasBackground(spokenLabel), "no highlight left")
+                #expect(!isHighlighted(spokenWidget), "no highlight left")
                 let words = window.readAloud.text?.words.count ?? text.words.count
                 #expect((seen.last ?? 0) < words - 1, "stopped before the end")
                 try await GtkTestHarness.pump(until: { service.audioBytes > 10_000 }, "the voice written to \(service.audioFile.path)")

@@ -22,17 +22,28 @@ extension GtkTestHarness {
     }
 
     /// Waits until `widget` has its place and size on screen (a widget just added is mapped a
-    /// frame before it is laid out), so that a click lands on it.
+    /// frame before it is laid out) and keeps it for a moment (a transcript scrolling to its end
+    /// moves it between a button's press and release), so that a click lands on it.
     @MainActor
     static func laidOut(_ widget: UnsafeMutablePointer<GtkWidget>) async throws {
+        var last: (bounds: [Float], since: ContinuousClock.Instant)?
         try await pump(until: {
             var bounds = graphene_rect_t()
             guard let root = gtk_widget_get_root(widget),
-                  gtk_widget_compute_bounds(widget, UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self), &bounds) != 0
-            else { return false }
-            return bounds.size.width > 0 && bounds.size.height > 0 && gtk_widget_get_child_visible(widget) != 0
-                && (gtk_widget_get_frame_clock(widget).map { gdk_frame_clock_get_frame_counter($0) } ?? 0) > 0
-        }, "\(String(cString: gtk_widget_get_name(widget))) laid out")
+                  gtk_widget_compute_bounds(widget, UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self), &bounds) != 0,
+                  bounds.size.width > 0 && bounds.size.height > 0 && gtk_widget_get_child_visible(widget) != 0
+                  && (gtk_widget_get_frame_clock(widget).map { gdk_frame_clock_get_frame_counter($0) } ?? 0) > 0
+            else {
+                last = nil
+                return false
+            }
+            let now = [bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height]
+            guard let seen = last, seen.bounds == now else {
+                last = (now, .now)
+                return false
+            }
+            return ContinuousClock.now - seen.since >= .milliseconds(150)
+        }, "\(String(cString: gtk_widget_get_name(widget))) laid out and still")
         pumpPending()
     }
 
