@@ -106,6 +106,31 @@ extension GtkSuites {
             #expect(isFocused(window.composer.input.textView), "the focus is back in the message field for the next message")
         }
 
+        @Test("Page Up and Page Down in the message field scroll the conversation a page; the field keeps its text and the focus")
+        func pageKeysScrollTheConversation() async throws {
+            let (app, window) = try await launch("speech")
+            defer { GtkTestHarness.close(app) }
+            try await GtkTestHarness.send("a long reply", in: window, settling: true)
+            let adjustment = window.transcript.adjustment
+            let bottom = { gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) }
+            try await GtkTestHarness.pump(until: { bottom() > 0 && gtk_adjustment_get_value(adjustment) == bottom() },
+                                          "the reply taller than the view, shown to its end")
+            try await Xdo.type("draft")
+            let end = gtk_adjustment_get_value(adjustment)
+            try await Xdo.key("Page_Up")
+            try await GtkTestHarness.pump(until: { gtk_adjustment_get_value(adjustment) < end }, "the view a page up")
+            let page = gtk_adjustment_get_page_size(adjustment)
+            #expect(end - gtk_adjustment_get_value(adjustment) >= page / 2, "about a page, not a line")
+            #expect(window.composer.input.text == "draft")
+            #expect(gtk_widget_has_focus(window.composer.input.textView) != 0)
+            let up = gtk_adjustment_get_value(adjustment)
+            try await Xdo.key("Page_Down")
+            // The rows' heights are measured as they are built: the end may have moved by a few pixels.
+            try await GtkTestHarness.pump(until: { gtk_adjustment_get_value(adjustment) >= min(bottom(), up + page / 2) },
+                                          "the view a page down again")
+            #expect(window.composer.input.text == "draft")
+        }
+
         @Test("Copy under a reply puts it on the clipboard, read back through the X server, and says so")
         func copyButton() async throws {
             let (app, window) = try await launch("echo")

@@ -53,7 +53,7 @@ public final class AgentApplication {
             guard let connection, let path, let data else { return }
             let provider = Unmanaged<SearchProvider>.fromOpaque(data).takeUnretainedValue()
             let objectPath = String(cString: path)
-            MainActor.assumeIsolated { provider.export(on: connection, under: objectPath) }
+            _ = MainActor.assumeIsolated { provider.export(on: connection, under: objectPath) }
         }, searchProvider.map { Unmanaged.passUnretained($0).toOpaque() })
         let app = UnsafeMutableRawPointer(application)
         Signals.connect(app, "startup") { [weak self] in self?.startup() }
@@ -196,6 +196,11 @@ public final class AgentApplication {
         Signals.connect(chatWindow.window.raw, "destroy") { [weak self] in self?.window = nil }
         frameMeter = FrameMeter()
         frameMeter?.watch(chatWindow.window)
+        frameMeter?.probe = { [weak chatWindow] in
+            guard let chatWindow, let id = chatWindow.chatPage.transcript.topMessageID,
+                  let index = chatWindow.viewModel.conversation.index(of: id) else { return nil }
+            return Int(chatWindow.viewModel.conversation[index].time.timeIntervalSince1970)
+        }
         library?.openInitialChat()
         chatWindow.chatPage.lastingProblem = storeProblem
         FirstFrame.after(chatWindow.window) { [weak self] in

@@ -32,6 +32,8 @@ enum Shortcuts {
             Shortcut(title: tr("Choose the model"), accelerator: "<Control>m", scope: .accelerator(action: "win.choose-model")),
             Shortcut(title: tr("The chat’s settings"), accelerator: "<Control>i", scope: .accelerator(action: "win.chat-settings")),
             Shortcut(title: tr("Regenerate the last reply"), accelerator: "<Control><Shift>r", scope: .accelerator(action: "win.regenerate")),
+            Shortcut(title: tr("Scroll the conversation a page up"), accelerator: "Page_Up", scope: .widget),
+            Shortcut(title: tr("Scroll the conversation a page down"), accelerator: "Page_Down", scope: .widget),
             Shortcut(title: tr("Previous version of the focused message"), accelerator: "<Alt>Left", scope: .widget),
             Shortcut(title: tr("Next version of the focused message"), accelerator: "<Alt>Right", scope: .widget),
             Shortcut(title: tr("Read the focused reply aloud (or the last one), or stop reading"), accelerator: "<Control><Shift>s",

@@ -3,7 +3,8 @@ import CGtk
 
 /// The message field: several lines when needed (it grows to about five, then scrolls),
 /// Enter sends, Shift+Enter starts a new line, and an input method composing text gets its
-/// Enter first. Shows "Type a message…" while empty.
+/// Enter first. Shows "Type a message…" while empty. Page Up and Page Down scroll the
+/// conversation while the field's own text fits.
 @MainActor
 final class MessageInput {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -17,6 +18,8 @@ final class MessageInput {
     var onSubmit: (() -> Void)?
     /// A paste (Ctrl+V, the context menu): true when it was taken as files, so no text is pasted.
     var onPaste: (() -> Bool)?
+    /// Page Up (true) or Page Down (false) while the field's text fits: true when taken.
+    var onPage: ((Bool) -> Bool)?
 
     init(placeholder: String) {
         textView = gtk_text_view_new()
@@ -55,7 +58,13 @@ final class MessageInput {
         let keys = gtk_event_controller_key_new()
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
         let view = textView
+        let fieldScroll = gtk_scrolled_window_get_vadjustment(scroller.opaque)
         Signals.connectKeyPressed(UnsafeMutableRawPointer(keys!)) { [weak self] keyval, state in
+            if keyval == UInt32(GDK_KEY_Page_Up) || keyval == UInt32(GDK_KEY_Page_Down) {
+                let fits = gtk_adjustment_get_upper(fieldScroll) <= gtk_adjustment_get_page_size(fieldScroll)
+                guard fits, state.rawValue & Signals.keyModifiers == 0 else { return false }
+                return self?.onPage?(keyval == UInt32(GDK_KEY_Page_Up)) ?? false
+            }
             guard keyval == UInt32(GDK_KEY_Return) || keyval == UInt32(GDK_KEY_KP_Enter) else { return false }
             if let event = gtk_event_controller_get_current_event(keys),
                gtk_text_view_im_context_filter_keypress(view.cast(), event) != 0 {

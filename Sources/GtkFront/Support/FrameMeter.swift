@@ -6,17 +6,24 @@ import Glibc
 /// Benchmarks (`AGENT_REPORT_FRAMES=FILE`): the main-loop work in each frame of the
 /// window's frame clock (before-paint to after-paint) and the longest stretch of work
 /// between two waits of the main loop, written to FILE as `key value` lines on shutdown.
+/// With `AGENT_REPORT_FRAME_LOG=LOG` as well, every frame as a line of LOG: when it began
+/// (monotonic µs), its work (µs) and what `probe` said after it (-1 for nothing).
 @MainActor
 final class FrameMeter {
     private let path: String
+    private let logPath: String?
+    /// Read after each frame for the frame log (the transcript's top message, say).
+    var probe: (() -> Int?)?
     private var frameStart = 0
     private var frameWork: [Int] = []
+    private var frameLog: [(start: Int, work: Int, probe: Int)] = []
     /// When each frame over 16.7 ms began (monotonic µs).
     private var slowFrames: [Int] = []
 
     init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let path = environment["AGENT_REPORT_FRAMES"], !path.isEmpty else { return nil }
         self.path = path
+        logPath = environment["AGENT_REPORT_FRAME_LOG"].flatMap { $0.isEmpty ? nil : $0 }
         agent_loop_meter_start(16_667)
     }
 
@@ -31,6 +38,7 @@ final class FrameMeter {
                 guard let self, frameStart != 0 else { return }
                 let work = g_get_monotonic_time() - frameStart
                 frameWork.append(work)
+                if logPath != nil { frameLog.append((frameStart, work, probe?() ?? -1)) }
                 if work > 16_667 { slowFrames.append(frameStart) }
             }
         }
@@ -51,6 +59,11 @@ final class FrameMeter {
             "loop_over_16ms \(loop.over_budget)",
             "slow_frames_at_us \(slowFrames.map(String.init).joined(separator: ","))",
         ]
+        save(lines, to: path)
+        if let logPath { save(frameLog.map { "\($0.start) \($0.work) \($0.probe)" }, to: logPath) }
+    }
+
+    private func save(_ lines: [String], to path: String) {
         let report = Data((lines.joined(separator: "\n") + "\n").utf8)
         if !FileManager.default.createFile(atPath: path, contents: report) {
             FileDescriptorWriting.writeAll(Array("Could not write the frame report to \(path)\n".utf8), to: STDERR_FILENO)

@@ -97,6 +97,10 @@ enum Signals {
                                      GConnectFlags(rawValue: 0))
     }
 
+    /// The modifiers a key handler tells apart (not Caps Lock or Num Lock).
+    static let keyModifiers = GDK_SHIFT_MASK.rawValue | GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue
+        | GDK_SUPER_MASK.rawValue
+
     /// For `GtkEventControllerKey::key-pressed`: return true when the key was handled.
     @discardableResult
     static func connectKeyPressed(_ controller: UnsafeMutableRawPointer,

@@ -32,7 +32,6 @@ final class ThinkingSection {
 
     private static let toggleKeys = [GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_space, GDK_KEY_KP_Space]
         .map(UInt32.init)
-    private static let modifiers = GDK_SHIFT_MASK.rawValue | GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue
 
     /// Enter and Space open and close the section. GtkExpander leaves them to the window's
     /// "activate the focus" keys, which the list row around it takes for itself first.
@@ -40,7 +39,7 @@ final class ThinkingSection {
         guard let keys = gtk_event_controller_key_new() else { return }
         let expander = widget
         Signals.connectKeyPressed(UnsafeMutableRawPointer(keys)) { keyval, state in
-            guard Self.toggleKeys.contains(keyval), state.rawValue & Self.modifiers == 0 else { return false }
+            guard Self.toggleKeys.contains(keyval), state.rawValue & Signals.keyModifiers == 0 else { return false }
             gtk_expander_set_expanded(expander.opaque, gtk_expander_get_expanded(expander.opaque) == 0 ? 1 : 0)
             return true
         }

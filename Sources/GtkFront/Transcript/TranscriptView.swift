@@ -144,6 +144,18 @@ final class TranscriptView {
     /// The row showing message `id`, if it is built (for tests).
     func boundRow(for id: UUID) -> MessageRow? { boundRows[id] }
 
+    /// The message whose row is at the top edge of the view (benchmarks, tests).
+    var topMessageID: UUID? {
+        var best: (id: UUID, y: Float)?
+        for (id, row) in boundRows {
+            var bounds = graphene_rect_t()
+            guard gtk_widget_compute_bounds(row.root, listView, &bounds) != 0,
+                  bounds.origin.y <= 0, bounds.origin.y + bounds.size.height > 0 else { continue }
+            if best.map({ bounds.origin.y > $0.y }) ?? true { best = (id, bounds.origin.y) }
+        }
+        return best?.id
+    }
+
     /// Whether every message change has reached its row: none waits for a frame (for tests).
     var isSettled: Bool { pendingUpdates.isEmpty && !frameScheduled }
 
@@ -184,7 +196,7 @@ final class TranscriptView {
     private func switchVersionsWithKeys() {
         guard let keys = gtk_event_controller_key_new() else { return }
         Signals.connectKeyPressed(UnsafeMutableRawPointer(keys)) { [weak self] keyval, state in
-            guard let self, state.rawValue & Self.modifiers == GDK_ALT_MASK.rawValue,
+            guard let self, state.rawValue & Signals.keyModifiers == GDK_ALT_MASK.rawValue,
                   keyval == UInt32(GDK_KEY_Left) || keyval == UInt32(GDK_KEY_Right),
                   let focused = boundRows.first(where: { $0.value.focusedPart != nil }),
                   viewModel.versions(of: focused.key) != nil else { return false }
@@ -195,9 +207,6 @@ final class TranscriptView {
         }
         gtk_widget_add_controller(listView, keys)
     }
-
-    private static let modifiers = GDK_SHIFT_MASK.rawValue | GDK_CONTROL_MASK.rawValue | GDK_ALT_MASK.rawValue
-        | GDK_SUPER_MASK.rawValue
 
     /// A chat opened at a search hit: the hit is scrolled into view and marked.
     private func showFocusedMessage() {
@@ -350,6 +359,19 @@ final class TranscriptView {
         if value > bottom - page, viewModel.pager?.hasLater == true { viewModel.loadLater() }
         followsNewest = value >= bottom - 2 && viewModel.pager?.hasLater != true
         followsReading = false
+    }
+
+    /// Scrolls the conversation a page up or down, as the user asked (Page Up and Page Down
+    /// in the message field); false when it cannot go further that way.
+    func scrollPage(up: Bool) -> Bool {
+        let value = gtk_adjustment_get_value(adjustment)
+        let page = gtk_adjustment_get_page_size(adjustment)
+        let step = gtk_adjustment_get_page_increment(adjustment) > 0 ? gtk_adjustment_get_page_increment(adjustment) : page
+        let bottom = gtk_adjustment_get_upper(adjustment) - page
+        let target = up ? max(0, value - step) : min(bottom, value + step)
+        guard target != value else { return false }
+        gtk_adjustment_set_value(adjustment, target)
+        return true
     }
 
     /// After each frame's layout: stay at the bottom while following.

@@ -41,6 +41,7 @@ final class ChatPage {
         runtimeSetup = RuntimeSetupBar(viewModel: viewModel)
         settingsSummary = SettingsSummaryBar(viewModel: viewModel)
         let composer = composer
+        composer.input.onPage = { [transcript] up in transcript.scrollPage(up: up) }
         emptyPage = EmptyChatPage(viewModel: viewModel) { prompt in
             viewModel.draft = prompt
             composer.input.focus()

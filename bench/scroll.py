@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Scrolling a long chat: 10,000 messages of realistic replies (paragraphs, lists, tables,
+code blocks of 20–80 lines) opened at the newest and scrolled to the oldest with Page Up
+pressed through the X server as a held key repeats (30 a second), then with the mouse
+wheel (Xvfb's pointer has no smooth-scroll axes: GTK gets wheel steps, here 60 a second).
+The same Page Up run over a chat of one-paragraph messages is the reference. The app writes
+every frame's work (AGENT_REPORT_FRAME_LOG) and the message at the top of the view after it:
+that message must only ever get older while scrolling up — a newer one, or a leap of more
+than a page of messages, is the view jumping as earlier pages load."""
+import json
+import os
+import random
+import subprocess
+import tempfile
+import time
+import uuid
+
+from common import AGENT, AGENT_CLI, median, row
+
+APP_ID = "io.github.agentdesktop.Agent"
+START = 1_700_000_000
+MESSAGES = 10_000
+KEY_DELAY_MS = 33
+WHEEL_STEPS = int(os.environ.get("BENCH_WHEEL_STEPS", "3000"))
+WORDS = ("the quick brown fox jumps over a lazy dog while streaming tokens arrive one by one and the "
+         "transcript keeps only the rows near the viewport alive so scrolling stays smooth even when "
+         "a reply holds tables lists and long code blocks").split()
+# A leap older than this many messages in one frame is a jump (a page of the view holds a few).
+LEAP = 30
+
+
+def sentence(rng, length):
+    return " ".join(rng.choice(WORDS) for _ in range(length)).capitalize() + "."
+
+
+def paragraph(rng):
+    return " ".join(sentence(rng, rng.randint(8, 18)) for _ in range(rng.randint(2, 5)))
+
+
+def code_block(rng):
+    lines = [f"func step{n}(_ value: Int) -> Int {{" if n % 10 == 0 else
+             f"    let x{n} = value * {n} + {rng.randint(1, 99)}  // {rng.choice(WORDS)}"
+             for n in range(rng.randint(20, 80))]
+    return "```swift\n" + "\n".join(lines) + "\n```"
+
+
+def table(rng):
+    rows = ["| name | value | note |", "|---|---|---|"]
+    rows += [f"| {rng.choice(WORDS)} | {rng.randint(1, 999)} | {sentence(rng, 4)} |" for _ in range(rng.randint(3, 7))]
+    return "\n".join(rows)
+
+
+def reply(rng, i):
+    parts = [paragraph(rng)]
+    if i % 2 == 0:
+        parts.append("\n".join(f"- {sentence(rng, rng.randint(4, 10))}" for _ in range(rng.randint(3, 6))))
+    if i % 3 == 0:
+        parts.append(code_block(rng))
+    if i % 4 == 1:
+        parts.append(table(rng))
+    parts.append(paragraph(rng))
+    return "\n\n".join(parts)
+
+
+def chat(title, realistic):
+    rng = random.Random(17)
+    messages = []
+    for i in range(MESSAGES):
+        role = "user" if i % 2 == 0 else "assistant"
+        if role == "user":
+            body = sentence(rng, rng.randint(6, 20))
+        else:
+            body = reply(rng, i // 2) if realistic else paragraph(rng)
+        messages.append({"id": str(uuid.uuid4()).upper(), "role": role, "text": body, "time": START + i,
+                         "state": "done", **({"model": "bench"} if role == "assistant" else {})})
+    return {"id": str(uuid.uuid4()).upper(), "title": title, "created": START, "updated": START + MESSAGES,
+            "systemPrompt": "", "messages": messages}
+
+
+def home(conversation):
+    base = tempfile.mkdtemp(prefix="agent-bench-scroll-")
+    env = dict(os.environ, XDG_DATA_HOME=os.path.join(base, "data"), XDG_CONFIG_HOME=os.path.join(base, "config"),
+               GSK_RENDERER="cairo", GSETTINGS_BACKEND="keyfile")
+    path = os.path.join(base, "export.json")
+    with open(path, "w") as f:
+        json.dump({"format": "agent-chats", "version": 1, "chats": [conversation]}, f)
+    subprocess.run([AGENT_CLI, "--import", path], env=env, check=True, stdout=subprocess.DEVNULL)
+    os.makedirs(os.path.join(base, "config", APP_ID), exist_ok=True)
+    with open(os.path.join(base, "config", APP_ID, "settings.ini"), "w") as f:
+        f.write(f"[window]\nlast-chat={conversation['id']}\n")
+    return base, env
+
+
+def now_us():
+    return time.monotonic_ns() // 1000
+
+
+def scroll(env, base, pages, wheel):
+    """Opens the chat, presses Page Up `pages` times (then turns the wheel when asked); the
+    frames of each phase: [(work µs, top message index)]."""
+    report, log = os.path.join(base, "frames.txt"), os.path.join(base, "frames.log")
+    run_env = dict(env, AGENT_REPORT_FIRST_FRAME="stay", AGENT_REPORT_FRAMES=report, AGENT_REPORT_FRAME_LOG=log)
+    agent = subprocess.Popen([AGENT, "--server", "http://127.0.0.1:9"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, env=run_env)
+    phases = {}
+    try:
+        agent.stdout.readline()  # first frame
+        window = subprocess.run(["xdotool", "search", "--sync", "--pid", str(agent.pid), "--name", "Agent"],
+                                capture_output=True, text=True).stdout.split()[-1]
+        subprocess.run(["xdotool", "windowfocus", "--sync", window], check=True)
+        time.sleep(1.5)
+        start = now_us()
+        # The message field has the focus: Page Up scrolls the conversation.
+        subprocess.run(["xdotool", "key", "--repeat", str(pages), "--delay", str(KEY_DELAY_MS), "Page_Up"], check=True)
+        time.sleep(0.5)
+        phases["pageup"] = (start, now_us())
+        if wheel:
+            subprocess.run(["xdotool", "key", "--repeat", str(pages), "--delay", "1", "Page_Down"], check=True)
+            time.sleep(1)
+            start = now_us()
+            # Back up from the newest page's top half, over the transcript.
+            subprocess.run(["xdotool", "mousemove", "--window", window, "400", "300",
+                            "click", "--repeat", str(WHEEL_STEPS), "--delay", "16", "4"], check=True)
+            time.sleep(0.5)
+            phases["wheel"] = (start, now_us())
+    finally:
+        agent.terminate()
+        agent.wait()
+    frames = []
+    with open(log) as f:
+        for line in f:
+            at, work, top = map(int, line.split())
+            frames.append((at, work, top - START if top >= 0 else None))
+    return {name: [(work, top) for at, work, top in frames if begin <= at <= end]
+            for name, (begin, end) in phases.items()}
+
+
+def judge(frames):
+    """Frame work p99 / max (ms), frames over 33 ms, jumps, the oldest message reached."""
+    works = sorted(work for work, _ in frames)
+    p99 = works[min(len(works) - 1, len(works) * 99 // 100)] / 1000
+    tops = [top for _, top in frames if top is not None]
+    jumps = sum(1 for a, b in zip(tops, tops[1:]) if b > a or a - b > LEAP)
+    return {"p99": p99, "max": works[-1] / 1000, "over33": sum(1 for w in works if w > 33_333),
+            "frames": len(works), "jumps": jumps, "oldest": min(tops) if tops else None,
+            "newest": max(tops) if tops else None}
+
+
+def main():
+    realistic_base, realistic = home(chat("A long chat of real replies", True))
+    plain_base, plain = home(chat("A long chat of short replies", False))
+    # Enough presses to reach the oldest message (checked below): the chat's height over a page.
+    pages = int(os.environ.get("BENCH_PAGES", "9000"))
+    ours = scroll(realistic, realistic_base, pages, wheel=True)
+    reference = scroll(plain, plain_base, pages // 3, wheel=False)
+    up, wheel, ref = judge(ours["pageup"]), judge(ours["wheel"]), judge(reference["pageup"])
+    reached = up["oldest"] == 0
+    met = lambda r: r["p99"] <= 16.7 and r["max"] <= 33.3 and r["jumps"] == 0
+    row(f"scroll a 10,000-message chat of real replies, newest to oldest, Page Up held ({KEY_DELAY_MS} ms repeat): "
+        "frame work p99 / max; frames over 33 ms; jumps",
+        f"{up['p99']:.1f} / {up['max']:.1f} ms; {up['over33']} of {up['frames']}; {up['jumps']} jumps; "
+        f"{'reached the oldest' if reached else 'stopped at message ' + str(up['oldest'])}",
+        f"one-paragraph replies: {ref['p99']:.1f} / {ref['max']:.1f} ms; {ref['over33']} of {ref['frames']}; {ref['jumps']} jumps",
+        f"{up['p99'] / ref['p99']:.2f}× the p99" if ref["p99"] else "–",
+        "p99 ≤ 16.7 ms, none over 33 ms, no jump",
+        "met" if met(up) and reached else "missed")
+    row(f"the same chat, mouse wheel ({WHEEL_STEPS} steps at 60 a second from the newest, messages "
+        f"{wheel['newest']} → {wheel['oldest']}): frame work p99 / max; frames over 33 ms; jumps",
+        f"{wheel['p99']:.1f} / {wheel['max']:.1f} ms; {wheel['over33']} of {wheel['frames']}; {wheel['jumps']} jumps",
+        f"Page Up, one-paragraph replies: {ref['p99']:.1f} / {ref['max']:.1f} ms",
+        f"{wheel['p99'] / ref['p99']:.2f}× the p99" if ref["p99"] else "–",
+        "p99 ≤ 16.7 ms, none over 33 ms, no jump",
+        "met" if met(wheel) else "missed")
+
+
+if __name__ == "__main__":
+    main()
