@@ -744,6 +744,20 @@ class Handler(socketserver.BaseRequestHandler):
         url = "https://example.com/" + "/".join(f"segment{i}" for i in range(30)) + "?query=" + "x" * 60
         self.stream(normal_stream(words(f"Here: {url} — that is all.")), delay=0.002)
 
+    @staticmethod
+    def sized_reply(size):
+        """Markdown of exactly `size` bytes (ASCII): a heading, then paragraphs with bold words
+        and code, as a long answer has."""
+        paragraph = "Some **bold words** and `inline code` in a sentence that goes on for a while.\n\n"
+        text = "## A long answer\n\n" + paragraph * (size // len(paragraph) + 1)
+        return text[:size]
+
+    def scenario_sized(self, scenario, body, headers):
+        """A Markdown reply as many bytes long as the first number in the user's message says."""
+        size = next((int(w) for w in last_user_text(body).split() if w.isdigit()), 1000)
+        text = self.sized_reply(size)
+        self.stream(normal_stream([text[i:i + 256] for i in range(0, len(text), 256)]))
+
     MARKUP_REPLY = "Use <b>bold</b> & <i>care</i> here"
 
     def scenario_markup(self, scenario, body, headers):
