@@ -30,23 +30,9 @@ extension GtkSuites {
 
         func listed(_ group: OllamaServerGroup) -> [String] { group.models.map(\.info.name) }
 
-        /// The message dialogs on screen.
-        func dialogs() -> [UnsafeMutablePointer<GtkWidget>] {
-            GtkTestHarness.mappedToplevels().filter { g_type_check_instance_is_a($0.cast(), adw_message_dialog_get_type()) != 0 }
-        }
-
         /// Answers the dialog headed `heading` with `button`, as a person does; returns its body.
         func answer(_ heading: String, _ button: String) async throws -> String {
-            func open() -> UnsafeMutablePointer<GtkWidget>? {
-                dialogs().first { adw_message_dialog_get_heading($0.cast()).map { String(cString: $0) } == heading }
-            }
-            try await GtkTestHarness.pump(until: { open() != nil }, "the dialog “\(heading)”")
-            let window = try #require(open())
-            try await Xdo.focus(window)
-            let body = adw_message_dialog_get_body(window.cast()).map { String(cString: $0) } ?? ""
-            try await Xdo.click(try GtkTestHarness.requireButton(button, in: window))
-            try await GtkTestHarness.pump(until: { open() == nil }, "the dialog to close")
-            return body
+            try await GtkTestHarness.answerDialog(headed: heading, with: button)
         }
 
         @Test("Pull a model by name: the bar moves with Ollama's status, bytes and speed, completes, the model is listed; Cancel; a refusal in Ollama's words")

@@ -64,4 +64,26 @@ extension GtkTestHarness {
         try await pump(until: { !mappedToplevels().contains(dialog) }, "the file chooser to close")
         try await Xdo.focus(parent)
     }
+
+    /// The message dialogs on screen.
+    @MainActor
+    static func messageDialogs() -> [UnsafeMutablePointer<GtkWidget>] {
+        mappedToplevels().filter { g_type_check_instance_is_a($0.cast(), adw_message_dialog_get_type()) != 0 }
+    }
+
+    /// Answers the message dialog headed `heading` with `button`, as a person does, and waits
+    /// for it to close; returns its body.
+    @MainActor
+    static func answerDialog(headed heading: String, with button: String) async throws -> String {
+        func open() -> UnsafeMutablePointer<GtkWidget>? {
+            messageDialogs().first { adw_message_dialog_get_heading($0.cast()).map { String(cString: $0) } == heading }
+        }
+        try await pump(until: { open() != nil }, "the dialog “\(heading)”")
+        let window = try #require(open())
+        try await Xdo.focus(window)
+        let body = adw_message_dialog_get_body(window.cast()).map { String(cString: $0) } ?? ""
+        try await Xdo.click(try requireButton(button, in: window))
+        try await pump(until: { open() == nil }, "the dialog to close")
+        return body
+    }
 }
