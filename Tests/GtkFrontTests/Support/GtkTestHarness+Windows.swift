@@ -48,10 +48,11 @@ extension GtkTestHarness {
     }
 
     /// Picks `file` in the file chooser that opened over `parent`: its location typed, as a
-    /// person does with Ctrl+L, then Enter. The focus goes back to `parent` (a window manager
-    /// would give it back; there is none under Xvfb).
+    /// person does with Ctrl+L, then Enter; `saving`: typed over the whole of the name a save
+    /// dialog suggests (it selects the name without its extension). The focus goes back to
+    /// `parent` (a window manager would give it back; there is none under Xvfb).
     @MainActor
-    static func chooseFile(_ file: URL, over parent: UnsafeMutablePointer<GtkWidget>) async throws {
+    static func chooseFile(_ file: URL, over parent: UnsafeMutablePointer<GtkWidget>, saving: Bool = false) async throws {
         func chooser() -> UnsafeMutablePointer<GtkWidget>? {
             mappedToplevels().first { $0 != parent && gtk_window_get_transient_for($0.cast()) == parent.cast() }
         }
@@ -59,6 +60,7 @@ extension GtkTestHarness {
         let dialog = try #require(chooser())
         try await Xdo.focus(dialog)
         try await Xdo.key("ctrl+l")
+        if saving { try await Xdo.key("ctrl+a") }
         try await Xdo.type(file.path)
         try await Xdo.key("Return")
         try await pump(until: { !mappedToplevels().contains(dialog) }, "the file chooser to close")
