@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// Finds the files the app loads at run time (`Resources/`): `$AGENT_RESOURCE_DIR`, the
 /// installed location next to the binary (`<prefix>/share/<app id>`), or the source tree
-/// for an uninstalled build.
+/// for a build run from it — never for an installed one, whose missing file must show as
+/// missing rather than be read from the tree it was built in.
 public enum ResourceLocator {
     public static func file(named name: String) -> URL? {
         candidates().map { $0.appending(path: name) }.first { FileManager.default.fileExists(atPath: $0.path) }
@@ -12,7 +13,8 @@ public enum ResourceLocator {
     /// `.build/icons` (SVGs, PNG sizes, a cache), else the SVGs in `data/icons`; nil when
     /// installed, where the icon theme has them.
     public static var sourceTreeIcons: URL? {
-        [".build/icons", "data/icons"].map { sourceTree.appending(path: $0, directoryHint: .isDirectory) }
+        guard Executable.buildTree != nil else { return nil }
+        return [".build/icons", "data/icons"].map { sourceTree.appending(path: $0, directoryHint: .isDirectory) }
             .first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
@@ -28,7 +30,9 @@ public enum ResourceLocator {
             folders.append(URL(filePath: override, directoryHint: .isDirectory))
         }
         folders.append(Executable.sharedData.appending(path: AppIdentity.applicationID, directoryHint: .isDirectory))
-        folders.append(sourceTree.appending(path: "Resources", directoryHint: .isDirectory))
+        if Executable.buildTree != nil {
+            folders.append(sourceTree.appending(path: "Resources", directoryHint: .isDirectory))
+        }
         return folders
     }
 }
