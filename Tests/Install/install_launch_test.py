@@ -1,23 +1,62 @@
 #!/usr/bin/env python3
 """Installs Agent into a temporary prefix with `make install`, finds it the way an
 application menu does (GIO's desktop-file lookup over XDG_DATA_DIRS), launches it from its
-desktop file, and waits for its window. Then `make uninstall` removes every file.
+desktop file, and waits for its window. Launched again under strace, from outside the
+source tree, it must not touch a file of the tree it was built in: an installed Agent that
+found a resource (a stylesheet, icons, a template) there would work here and fail once
+the tree is gone. Then `make uninstall` removes every file.
 
 Run inside an X server and a D-Bus session (scripts/test does):
     /usr/bin/python3 Tests/Install/install_launch_test.py
 """
 import os
+import re
+import signal
 import subprocess
 import tempfile
+import time
 
 import gi
 
-from desktop_app import APP_ID, INSTALLED_FILES, fail, launch_from_menu
+from desktop_app import APP_ID, INSTALLED_FILES, fail, launch_from_menu, stop, windows_named
 
 gi.require_version("Gio", "2.0")
 from gi.repository import Gio  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def source_tree_files_touched(executable, timeout=60):
+    """Runs `executable` under strace (every call naming a file, in all its threads and
+    children) from a folder outside the source tree until its window shows, ends it, and
+    returns the paths under the source tree it named."""
+    log = os.path.join(tempfile.mkdtemp(prefix="agent-strace-"), "files.log")
+    before = set(windows_named("^Agent$"))
+    elsewhere = tempfile.gettempdir()
+    # PWD too: GLib takes it for the current folder once it checks it is the same folder.
+    tracer = subprocess.Popen(["strace", "-f", "-qq", "-e", "trace=%file", "-o", log, executable], cwd=elsewhere,
+                              env=dict(os.environ, PWD=elsewhere), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not set(windows_named("^Agent$")) - before:
+        if tracer.poll() is not None:
+            fail(f"the installed agent ended under strace (status {tracer.returncode}) before its window showed")
+        time.sleep(0.2)
+    if not set(windows_named("^Agent$")) - before:
+        fail("no Agent window appeared for the agent run under strace")
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and os.readlink(f"/proc/{entry}/exe") == executable:
+                os.kill(int(entry), signal.SIGTERM)
+        except OSError:
+            pass
+    try:
+        tracer.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        tracer.kill()
+        fail("the agent run under strace did not end after SIGTERM")
+    with open(log, errors="replace") as lines:
+        named = {path for line in lines for path in re.findall(r'"([^"]*)"', line)}
+    return sorted(path for path in named if path == ROOT or path.startswith(ROOT + "/"))
 
 
 def main():
@@ -53,8 +92,12 @@ def main():
         fail(f"the menu entry runs {info.get_executable()}, not the installed binary")
 
     window, launched = launch_from_menu(info, os.path.join(prefix, "bin/agent"))
-    os.kill(launched, 15)
+    stop(launched)
     print(f"PASS: installed into {prefix}, found by the menu lookup, launched, window {window} (pid {launched})")
+    touched = source_tree_files_touched(os.path.join(prefix, "bin/agent"))
+    if touched:
+        fail(f"the installed agent looked in the source tree it was built in: {touched[:20]}")
+    print("PASS: the installed agent touched no file of the source tree")
 
     subprocess.run(["make", "-C", ROOT, "uninstall", f"PREFIX={prefix}"], check=True, stdout=subprocess.DEVNULL)
     left = [os.path.join(d, f) for d, _, files in os.walk(prefix) for f in files if not f.startswith("mimeinfo") and
