@@ -104,4 +104,23 @@ struct AgentCLIChatSettingsTests {
         #expect(onExisting.status == 2)
         #expect(onExisting.stderr.contains("--preset starts a chat"))
     }
+
+    @Test("--no-tools on an existing chat holds for that turn alone: the chat keeps its tools")
+    func noToolsForOneTurn() async throws {
+        let marker = uniqueMarker()
+        let url = server.url("echo/\(marker)")
+        let home = AgentCLIChatTests.home()
+        let made = try await ProductRunner.run("agent-cli", ["--server", url, "--chat", "new", "Hello"], environment: home)
+        #expect(made.status == 0, "\(made.stderr)")
+        let id = try #require(AgentCLIChatTests.chatID(in: made.stderr))
+        let chatID = try #require(UUID(uuidString: id))
+        let without = try await ProductRunner.run("agent-cli", ["--server", url, "--chat", id, "--no-tools", "No tools now"], environment: home)
+        #expect(without.status == 0, "\(without.stderr)")
+        #expect(try AgentCLIChatTests.store(in: home).chat(chatID)?.toolsEnabled == true, "the chat's own setting is unchanged")
+        let after = try await ProductRunner.run("agent-cli", ["--server", url, "--chat", id, "And now?"], environment: home)
+        #expect(after.status == 0, "\(after.stderr)")
+
+        let requests = try await server.requests(containing: marker)
+        #expect(requests.map { Self.body($0)["tools"] != nil } == [true, false, true], "tools offered, not for the --no-tools turn, then again")
+    }
 }
