@@ -11,9 +11,18 @@ public enum Executable {
     }()
 
     /// `.build` when the program runs from the build tree, else nil.
-    public static var buildTree: URL? {
-        let tree = folder.deletingLastPathComponent().deletingLastPathComponent()
-        return tree.lastPathComponent == ".build" ? tree : nil
+    public static var buildTree: URL? { buildTree(holding: folder) }
+
+    /// The `.build` folder holding a program's `folder`: `.build/<triple>/<configuration>`,
+    /// or a build with its own scratch folder inside it (`scripts/sanitize` builds in
+    /// `.build/sanitize-<kind>/<triple>/<configuration>`), whose program still reads the
+    /// schemas and catalogs `make` puts in `.build`; nil for any other folder.
+    public static func buildTree(holding folder: URL) -> URL? {
+        let triple = folder.deletingLastPathComponent()
+        let tree = triple.deletingLastPathComponent()
+        if tree.lastPathComponent == ".build" { return tree }
+        let outer = tree.deletingLastPathComponent()
+        return outer.lastPathComponent == ".build" ? outer : nil
     }
 
     /// `<prefix>/share` of an installed program.
