@@ -36,14 +36,16 @@ def chat(title, count, start=1_700_000_000.0):
             "systemPrompt": "", "messages": messages}
 
 
-def home(chats, last=None):
+def home(chats, last=None, version=1):
+    """Private data and config folders holding `chats` (an export of format `version`,
+    imported by agent-cli), the app set to reopen chat `last`; the environment to run in."""
     base = tempfile.mkdtemp(prefix="agent-bench-")
     env = dict(os.environ, XDG_DATA_HOME=os.path.join(base, "data"), XDG_CONFIG_HOME=os.path.join(base, "config"),
                GSK_RENDERER="cairo", GSETTINGS_BACKEND="keyfile")
     if chats:
         path = os.path.join(base, "export.json")
         with open(path, "w") as f:
-            json.dump({"format": "agent-chats", "version": 1, "chats": chats}, f)
+            json.dump({"format": "agent-chats", "version": version, "chats": chats}, f)
         subprocess.run([AGENT_CLI, "--import", path], env=env, check=True, stdout=subprocess.DEVNULL)
     if last:
         os.makedirs(os.path.join(base, "config", APP_ID), exist_ok=True)

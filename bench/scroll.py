@@ -7,17 +7,15 @@ The same Page Up run over a chat of one-paragraph messages is the reference. The
 every frame's work (AGENT_REPORT_FRAME_LOG) and the message at the top of the view after it:
 that message must only ever get older while scrolling up — a newer one, or a leap of more
 than a page of messages, is the view jumping as earlier pages load."""
-import json
 import os
 import random
 import subprocess
-import tempfile
 import time
 import uuid
 
-from common import AGENT, AGENT_CLI, median, row
+from common import AGENT, row
+from history import home
 
-APP_ID = "io.github.agentdesktop.Agent"
 START = 1_700_000_000
 MESSAGES = 10_000
 KEY_DELAY_MS = 33
@@ -77,27 +75,14 @@ def chat(title, realistic):
             "systemPrompt": "", "messages": messages}
 
 
-def home(conversation):
-    base = tempfile.mkdtemp(prefix="agent-bench-scroll-")
-    env = dict(os.environ, XDG_DATA_HOME=os.path.join(base, "data"), XDG_CONFIG_HOME=os.path.join(base, "config"),
-               GSK_RENDERER="cairo", GSETTINGS_BACKEND="keyfile")
-    path = os.path.join(base, "export.json")
-    with open(path, "w") as f:
-        json.dump({"format": "agent-chats", "version": 1, "chats": [conversation]}, f)
-    subprocess.run([AGENT_CLI, "--import", path], env=env, check=True, stdout=subprocess.DEVNULL)
-    os.makedirs(os.path.join(base, "config", APP_ID), exist_ok=True)
-    with open(os.path.join(base, "config", APP_ID, "settings.ini"), "w") as f:
-        f.write(f"[window]\nlast-chat={conversation['id']}\n")
-    return base, env
-
-
 def now_us():
     return time.monotonic_ns() // 1000
 
 
-def scroll(env, base, pages, wheel):
+def scroll(env, pages, wheel):
     """Opens the chat, presses Page Up `pages` times (then turns the wheel when asked); the
     frames of each phase: [(work µs, top message index)]."""
+    base = os.path.dirname(env["XDG_DATA_HOME"])
     report, log = os.path.join(base, "frames.txt"), os.path.join(base, "frames.log")
     run_env = dict(env, AGENT_REPORT_FIRST_FRAME="stay", AGENT_REPORT_FRAMES=report, AGENT_REPORT_FRAME_LOG=log)
     agent = subprocess.Popen([AGENT, "--server", "http://127.0.0.1:9"], stdout=subprocess.PIPE,
@@ -147,12 +132,12 @@ def judge(frames):
 
 
 def main():
-    realistic_base, realistic = home(chat("A long chat of real replies", True))
-    plain_base, plain = home(chat("A long chat of short replies", False))
+    long_chat, short_chat = chat("A long chat of real replies", True), chat("A long chat of short replies", False)
+    realistic, plain = home([long_chat], long_chat["id"]), home([short_chat], short_chat["id"])
     # Enough presses to reach the oldest message (checked below): the chat's height over a page.
     pages = int(os.environ.get("BENCH_PAGES", "9000"))
-    ours = scroll(realistic, realistic_base, pages, wheel=True)
-    reference = scroll(plain, plain_base, pages // 3, wheel=False)
+    ours = scroll(realistic, pages, wheel=True)
+    reference = scroll(plain, pages // 3, wheel=False)
     up, wheel, ref = judge(ours["pageup"]), judge(ours["wheel"]), judge(reference["pageup"])
     reached = up["oldest"] == 0
     met = lambda r: r["p99"] <= 16.7 and r["max"] <= 33.3 and r["jumps"] == 0

@@ -4,14 +4,11 @@ a chat whose branch shown is 10,000 messages long and every reply of which has t
 (20,000 messages stored), against a single-branch chat of the same 10,000 messages, measured
 alternately in the same run. Data goes in through `agent-cli --import` (JSON version 2, every
 message naming its parent); `[window] last-chat` picks the chat the app reopens."""
-import json
 import os
-import subprocess
-import tempfile
 import uuid
 
-from common import AGENT, AGENT_CLI, first_frame, idle_rss_mb, median, row
-from history import APP_ID, chat, text
+from common import AGENT, first_frame, idle_rss_mb, median, row
+from history import chat, home, text
 
 RUNS = int(os.environ.get("BENCH_RUNS", "10"))
 AGENT_CMD = [AGENT, "--server", "http://127.0.0.1:9"]
@@ -33,20 +30,6 @@ def with_versions(single):
                 current=parent)
 
 
-def home(chat_json):
-    base = tempfile.mkdtemp(prefix="agent-bench-")
-    env = dict(os.environ, XDG_DATA_HOME=os.path.join(base, "data"), XDG_CONFIG_HOME=os.path.join(base, "config"),
-               GSK_RENDERER="cairo", GSETTINGS_BACKEND="keyfile")
-    path = os.path.join(base, "export.json")
-    with open(path, "w") as f:
-        json.dump({"format": "agent-chats", "version": 2, "chats": [chat_json]}, f)
-    subprocess.run([AGENT_CLI, "--import", path], env=env, check=True, stdout=subprocess.DEVNULL)
-    os.makedirs(os.path.join(base, "config", APP_ID), exist_ok=True)
-    with open(os.path.join(base, "config", APP_ID, "settings.ini"), "w") as f:
-        f.write(f"[window]\nlast-chat={chat_json['id']}\n")
-    return env
-
-
 def main():
     single = chat("A very long chat", 10_000)
     parent = None
@@ -55,7 +38,7 @@ def main():
         parent = message["id"]
     single["current"] = parent
     versions = with_versions(single)
-    scenarios = {"single": home(single), "versions": home(versions)}
+    scenarios = {"single": home([single], single["id"], version=2), "versions": home([versions], versions["id"], version=2)}
     for env in scenarios.values():
         first_frame(AGENT_CMD, dict(env, AGENT_REPORT_FIRST_FRAME="exit"))
     frames = {name: [] for name in scenarios}
