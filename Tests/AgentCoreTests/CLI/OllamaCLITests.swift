@@ -93,19 +93,26 @@ struct OllamaCLITests {
         #expect(deleted.status == 0 && deleted.stderr == "agent-cli: deleted qwen3:0.6b\n", "\(deleted.stderr)")
         #expect(Set(try await models(in: store)) == ["llama3.2:latest", "smollm2:135m"])
     }
+}
 
-    @Test("Without --server, --pull and --delete go to http://127.0.0.1:11434, where Ollama listens")
-    func defaultServer() async throws {
-        // A scripted Ollama of its own on Ollama's port, its requests without a store's path
-        // going to a store of this test's (11434 taken makes this fail, never pass untested).
-        let store = "p5-\(uniqueMarker())"
-        let server = try ServerScript("ollama_scripted_server.py", ["11434", store])
-        defer { server.stop() }
-        #expect(server.fields == ["PORT", "11434"], "the scripted Ollama listens on 11434: \(server.fields)")
-        let pulled = try await ProductRunner.run("agent-cli", ["--pull", "smollm2:135m"])
-        #expect(pulled.status == 0 && pulled.stderr.hasSuffix("agent-cli: pulled smollm2:135m\n"), "\(pulled.stderr)")
-        let deleted = try await ProductRunner.run("agent-cli", ["--delete", "llama3.2:latest"])
-        #expect(deleted.status == 0, "\(deleted.stderr)")
-        #expect(Set(try await models(in: "http://127.0.0.1:11434")) == ["qwen3:0.6b", "smollm2:135m"])
+extension LocalServerDiscoveryTests {
+    /// In the discovery suite, one test at a time: it listens on Ollama's own port, where the
+    /// discovery tests look.
+    @Suite("agent-cli's Ollama commands without --server")
+    struct OllamaDefaultServer {
+        @Test("Without --server, --pull and --delete go to http://127.0.0.1:11434, where Ollama listens")
+        func defaultServer() async throws {
+            // A scripted Ollama of its own on Ollama's port, its requests without a store's path
+            // going to a store of this test's (11434 taken makes this fail, never pass untested).
+            let store = "p5-\(uniqueMarker())"
+            let server = try ServerScript("ollama_scripted_server.py", ["11434", store])
+            defer { server.stop() }
+            #expect(server.fields == ["PORT", "11434"], "the scripted Ollama listens on 11434: \(server.fields)")
+            let pulled = try await ProductRunner.run("agent-cli", ["--pull", "smollm2:135m"])
+            #expect(pulled.status == 0 && pulled.stderr.hasSuffix("agent-cli: pulled smollm2:135m\n"), "\(pulled.stderr)")
+            let deleted = try await ProductRunner.run("agent-cli", ["--delete", "llama3.2:latest"])
+            #expect(deleted.status == 0, "\(deleted.stderr)")
+            #expect(Set(try await OllamaCLITests().models(in: "http://127.0.0.1:11434")) == ["qwen3:0.6b", "smollm2:135m"])
+        }
     }
 }
