@@ -50,8 +50,9 @@ def toolkit_strings():
     def translated(text):
         return any(catalog.gettext(text) != text or catalog.pgettext("keyboard label", text) != text for catalog in catalogs)
 
-    def key(name):  # a key as GtkShortcutLabel names it ("Alt" is "Alt" in German too)
-        return len(name) <= 1 or name in ("Alt", "Shift", "Super", "Meta", "Hyper") or translated(name)
+    def key(name):  # a key as GtkShortcutLabel names it ("Alt" is "Alt" in German too; "Page Up" is Page_Up's label)
+        return len(name) <= 1 or name in ("Alt", "Shift", "Super", "Meta", "Hyper") or translated(name) \
+            or translated(name.replace(" ", "_"))
 
     return lambda text: translated(text) or all(key(name) for name in text.split("+"))
 

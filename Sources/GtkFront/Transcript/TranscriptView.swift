@@ -369,6 +369,9 @@ final class TranscriptView {
         let step = gtk_adjustment_get_page_increment(adjustment) > 0 ? gtk_adjustment_get_page_increment(adjustment) : page
         let bottom = gtk_adjustment_get_upper(adjustment) - page
         let target = up ? max(0, value - step) : min(bottom, value + step)
+        // Near the top the earlier messages load whatever else this frame changed (a scroll
+        // while rows are still measured is not taken as the user's).
+        if up, target < page, viewModel.pager?.hasEarlier == true { viewModel.loadEarlier() }
         guard target != value else { return false }
         gtk_adjustment_set_value(adjustment, target)
         return true
