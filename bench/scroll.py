@@ -93,18 +93,25 @@ def scroll(env, pages, wheel):
         window = subprocess.run(["xdotool", "search", "--sync", "--pid", str(agent.pid), "--name", "Agent"],
                                 capture_output=True, text=True).stdout.split()[-1]
         subprocess.run(["xdotool", "windowfocus", "--sync", window], check=True)
+        geometry = dict(line.split("=") for line in subprocess.run(
+            ["xdotool", "getwindowgeometry", "--shell", window], capture_output=True, text=True).stdout.split())
+        width, height = int(geometry["WIDTH"]), int(geometry["HEIGHT"])
         time.sleep(1.5)
+        # Into the message field, where Page Up scrolls the conversation.
+        subprocess.run(["xdotool", "mousemove", "--window", window, str(width * 7 // 10), str(height - 36), "click", "1"],
+                       check=True)
+        time.sleep(0.5)
         start = now_us()
-        # The message field has the focus: Page Up scrolls the conversation.
-        subprocess.run(["xdotool", "key", "--repeat", str(pages), "--delay", str(KEY_DELAY_MS), "Page_Up"], check=True)
+        subprocess.run(["xdotool", "key", "--repeat", str(pages), "--repeat-delay", str(KEY_DELAY_MS), "Page_Up"], check=True)
         time.sleep(0.5)
         phases["pageup"] = (start, now_us())
         if wheel:
-            subprocess.run(["xdotool", "key", "--repeat", str(pages), "--delay", "1", "Page_Down"], check=True)
+            subprocess.run(["xdotool", "key", "--repeat", str(pages), "--repeat-delay", "1", "Page_Down"], check=True)
             time.sleep(1)
             start = now_us()
-            # Back up from the newest page's top half, over the transcript.
-            subprocess.run(["xdotool", "mousemove", "--window", window, "400", "300",
+            # Back up from the newest page, the pointer over the transcript.
+            x, y = width * 7 // 10, height * 4 // 10
+            subprocess.run(["xdotool", "mousemove", "--window", window, str(x), str(y),
                             "click", "--repeat", str(WHEEL_STEPS), "--delay", "16", "4"], check=True)
             time.sleep(0.5)
             phases["wheel"] = (start, now_us())
@@ -122,7 +129,7 @@ def scroll(env, pages, wheel):
 
 def judge(frames):
     """Frame work p99 / max (ms), frames over 33 ms, jumps, the oldest message reached."""
-    works = sorted(work for work, _ in frames)
+    works = sorted(work for work, _ in frames) or [0]
     p99 = works[min(len(works) - 1, len(works) * 99 // 100)] / 1000
     tops = [top for _, top in frames if top is not None]
     jumps = sum(1 for a, b in zip(tops, tops[1:]) if b > a or a - b > LEAP)
@@ -140,7 +147,8 @@ def main():
     reference = scroll(plain, pages // 3, wheel=False)
     up, wheel, ref = judge(ours["pageup"]), judge(ours["wheel"]), judge(reference["pageup"])
     reached = up["oldest"] == 0
-    met = lambda r: r["p99"] <= 16.7 and r["max"] <= 33.3 and r["jumps"] == 0
+    # A phase that logged few frames did not scroll: nothing to judge.
+    met = lambda r: r["frames"] >= 100 and r["p99"] <= 16.7 and r["max"] <= 33.3 and r["jumps"] == 0
     row(f"scroll a 10,000-message chat of real replies, newest to oldest, Page Up held ({KEY_DELAY_MS} ms repeat): "
         "frame work p99 / max; frames over 33 ms; jumps",
         f"{up['p99']:.1f} / {up['max']:.1f} ms; {up['over33']} of {up['frames']}; {up['jumps']} jumps; "
@@ -155,7 +163,7 @@ def main():
         f"Page Up, one-paragraph replies: {ref['p99']:.1f} / {ref['max']:.1f} ms",
         f"{wheel['p99'] / ref['p99']:.2f}× the p99" if ref["p99"] else "–",
         "p99 ≤ 16.7 ms, none over 33 ms, no jump",
-        "met" if met(wheel) else "missed")
+        "met" if met(wheel) else "missed" if wheel["frames"] >= 100 else "missed: the view hardly moved")
 
 
 if __name__ == "__main__":
