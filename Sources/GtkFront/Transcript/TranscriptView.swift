@@ -352,6 +352,11 @@ final class TranscriptView {
     /// (a chat opened at a search hit).
     private func scrollPositionChanged() {
         guard !settingScroll, !reconfiguredThisFrame else { return }
+        userScrolled()
+    }
+
+    /// The user moved the view (see `scrollPositionChanged`).
+    private func userScrolled() {
         let value = gtk_adjustment_get_value(adjustment)
         let page = gtk_adjustment_get_page_size(adjustment)
         let bottom = gtk_adjustment_get_upper(adjustment) - page
@@ -369,11 +374,17 @@ final class TranscriptView {
         let step = gtk_adjustment_get_page_increment(adjustment) > 0 ? gtk_adjustment_get_page_increment(adjustment) : page
         let bottom = gtk_adjustment_get_upper(adjustment) - page
         let target = up ? max(0, value - step) : min(bottom, value + step)
-        // Near the top the earlier messages load whatever else this frame changed (a scroll
-        // while rows are still measured is not taken as the user's).
-        if up, target < page, viewModel.pager?.hasEarlier == true { viewModel.loadEarlier() }
-        guard target != value else { return false }
+        guard target != value else {
+            // At the top already: the earlier messages come (the view cannot move to ask for them).
+            if up, viewModel.pager?.hasEarlier == true { viewModel.loadEarlier() }
+            return false
+        }
+        // The user's scroll whatever else this frame changed (`scrollPositionChanged` cannot
+        // tell), taken once: a page loads near the top, once.
+        settingScroll = true
         gtk_adjustment_set_value(adjustment, target)
+        settingScroll = false
+        userScrolled()
         return true
     }
 
