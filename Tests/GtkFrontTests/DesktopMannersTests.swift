@@ -27,30 +27,6 @@ extension GtkSuites {
             return (app, window)
         }
 
-        /// Clicks the item labelled `label` in the menu `button` opens.
-        func choose(_ label: String, from button: UnsafeMutablePointer<GtkWidget>) async throws {
-            try await Xdo.click(button)
-            try await GtkTestHarness.pump(until: { gtk_menu_button_get_popover(button.opaque) != nil }, "the menu built")
-            let popover = try #require(gtk_menu_button_get_popover(button.opaque))
-            let popoverWidget = UnsafeMutableRawPointer(popover).assumingMemoryBound(to: GtkWidget.self)
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(popoverWidget) }, "the menu")
-            let item = try #require(Self.label(label, in: popoverWidget), "the item “\(label)”")
-            try await Xdo.click(item)
-        }
-
-        /// The label on screen inside `widget` that reads `text` (mnemonic underscores ignored).
-        static func label(_ text: String, in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
-            if GtkText.isLabel(widget), GtkTestHarness.isMapped(widget), GtkTestHarness.label(widget).replacing("_", with: "") == text {
-                return widget
-            }
-            var child = gtk_widget_get_first_child(widget)
-            while let current = child {
-                if let found = label(text, in: current) { return found }
-                child = gtk_widget_get_next_sibling(current)
-            }
-            return nil
-        }
-
         @Test("Dark or light as the desktop prefers (the settings portal, read by libadwaita), code blocks included, and when it changes")
         func followsTheDesktopColorScheme() async throws {
             let (app, window) = try await launch("markdown")
@@ -148,7 +124,7 @@ extension GtkSuites {
             g_object_ref(UnsafeMutableRawPointer(popover))
             defer { g_object_unref(UnsafeMutableRawPointer(popover)) }
             #expect(row.menu.itemLabels == ["Copy Reply", "Regenerate Reply", "Read Aloud", "Copy Chat as Markdown"])
-            let copy = try #require(Self.label("Copy Reply", in: row.menu.popover))
+            let copy = try #require(GtkTestHarness.mappedLabel("Copy Reply", in: row.menu.popover))
             try await Xdo.click(copy)
             #expect(try await GtkTestHarness.readClipboard(when: { $0 == reply.text }) == reply.text)
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
@@ -231,7 +207,7 @@ extension GtkSuites {
         func about() async throws {
             let (app, window) = try await launch("echo")
             defer { GtkTestHarness.close(app) }
-            try await choose("About Agent", from: window.mainMenuButton)
+            try await GtkTestHarness.chooseMenuItem("About Agent", from: window.mainMenuButton)
             try await GtkTestHarness.pump(until: { window.aboutWindow.map(GtkTestHarness.isMapped) == true }, "the About window")
             let about = try #require(window.aboutWindow)
             #expect(String(cString: adw_about_window_get_version(OpaquePointer(about))) == AppIdentity.version)

@@ -109,16 +109,16 @@ extension GtkSuites {
                                           "the server found, with its Add button")
             try await GtkTestHarness.laidOut(try #require(found.addButtons[Self.ollamaURL]))
             #expect(found.found.map(\.title) == ["Ollama on this computer"])
-            let row = try #require(DesktopMannersTests.label("Ollama on this computer", in: preferences.window))
+            let row = try #require(GtkTestHarness.mappedLabel("Ollama on this computer", in: preferences.window))
             #expect(GtkTestHarness.isMapped(row))
-            #expect(DesktopMannersTests.label("\(Self.ollamaURL) · 2 models", in: preferences.window) != nil)
+            #expect(GtkTestHarness.mappedLabel("\(Self.ollamaURL) · 2 models", in: preferences.window) != nil)
 
             try await Xdo.click(try #require(found.addButtons[Self.ollamaURL]))
             try await GtkTestHarness.pump(until: { found.addButtons.isEmpty }, "the server shown as added")
-            #expect(DesktopMannersTests.label("Added", in: preferences.window) != nil)
+            #expect(GtkTestHarness.mappedLabel("Added", in: preferences.window) != nil)
             #expect(preferences.servers.rows.count == 1, "a profile row for it")
             try await GtkTestHarness.pump(until: {
-                DesktopMannersTests.label("Chats now go to Ollama on this computer", in: preferences.window) != nil
+                GtkTestHarness.mappedLabel("Chats now go to Ollama on this computer", in: preferences.window) != nil
             }, "the toast saying where chats go")
 
             try await Xdo.click(found.searchButton)

@@ -86,7 +86,7 @@ extension GtkSuites {
             try await Xdo.click(group.addButton)
             let menu = try #require(GtkTestHarness.descendant(ofType: "GtkPopoverMenu", in: group.addButton))
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(menu) }, "the Add Server menu")
-            try await Xdo.click(try #require(DesktopMannersTests.label("Paste Configuration…", in: menu)))
+            try await Xdo.click(try #require(GtkTestHarness.mappedLabel("Paste Configuration…", in: menu)))
             try await GtkTestHarness.pump(until: { group.pasteDialog.map { GtkTestHarness.isMapped($0.window) } == true }, "the paste dialog")
             let paste = try #require(group.pasteDialog)
             #expect(paste.heading == "Paste MCP Configuration")

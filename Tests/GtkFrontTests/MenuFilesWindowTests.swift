@@ -22,17 +22,10 @@ extension GtkSuites {
             return (app, window)
         }
 
-        /// Opens the menu of `button` with a click and clicks its item `item`.
+        /// Opens the menu of `button` with a click and clicks its item `item`; waits for it to close.
         func choose(_ item: String, from button: UnsafeMutablePointer<GtkWidget>, of window: ChatWindow) async throws {
             try await Xdo.focus(window.window)
-            try await Xdo.click(button)
-            try await GtkTestHarness.pump(until: { gtk_menu_button_get_popover(button.opaque) != nil }, "the menu built")
-            let popover = try #require(gtk_menu_button_get_popover(button.opaque))
-            let menu = UnsafeMutableRawPointer(popover).assumingMemoryBound(to: GtkWidget.self)
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(menu) }, "the menu open")
-            let label = try #require(DesktopMannersTests.label(item, in: menu), "“\(item)” in the menu")
-            try await GtkTestHarness.laidOut(label)
-            try await Xdo.click(label)
+            let menu = try await GtkTestHarness.chooseMenuItem(item, from: button)
             try await GtkTestHarness.pump(until: { !GtkTestHarness.isMapped(menu) }, "the menu to close")
         }
 

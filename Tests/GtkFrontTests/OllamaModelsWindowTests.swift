@@ -152,7 +152,7 @@ extension GtkSuites {
             defer { GtkTestHarness.close(app) }
             #expect(preferences.ollama.groups.isEmpty)
             #expect(GtkTestHarness.isMapped(preferences.ollama.emptyGroup))
-            #expect(DesktopMannersTests.label("No Ollama server is set up", in: preferences.window) != nil)
+            #expect(GtkTestHarness.mappedLabel("No Ollama server is set up", in: preferences.window) != nil)
             try await Xdo.click(preferences.ollama.showServersButton)
             try await GtkTestHarness.pump(until: {
                 adw_preferences_window_get_visible_page_name(preferences.window.cast()).map { String(cString: $0) } == "servers"

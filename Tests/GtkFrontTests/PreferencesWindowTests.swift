@@ -95,7 +95,7 @@ extension GtkSuites {
             try await Xdo.click(row.modelsRow)
             let popover = try #require(GtkTestHarness.descendant(ofType: "GtkPopover", in: row.modelsRow))
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(popover) }, "the list of models")
-            try await Xdo.click(try #require(DesktopMannersTests.label("test-model-large", in: popover)))
+            try await Xdo.click(try #require(GtkTestHarness.mappedLabel("test-model-large", in: popover)))
             try await GtkTestHarness.pump(until: { PreferenceRows.text(of: row.modelRow) == "test-model-large" }, "the model picked")
             #expect(settings.serverProfiles.isEmpty, "nothing is written while Preferences is open")
             try await close(preferences, of: window)

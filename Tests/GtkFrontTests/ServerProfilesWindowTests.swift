@@ -36,7 +36,7 @@ extension GtkSuites {
             try await Xdo.click(combo)
             let popover = try #require(GtkTestHarness.descendant(ofType: "GtkPopover", in: combo))
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(popover) }, "the list of “\(item)”")
-            try await Xdo.click(try #require(DesktopMannersTests.label(item, in: popover), "“\(item)” in the list"))
+            try await Xdo.click(try #require(GtkTestHarness.mappedLabel(item, in: popover), "“\(item)” in the list"))
             try await GtkTestHarness.pump(until: { !GtkTestHarness.isMapped(popover) }, "the list to close")
         }
 

@@ -47,6 +47,35 @@ extension GtkTestHarness {
         pumpPending()
     }
 
+    /// The label on screen inside `widget` that reads `text` (mnemonic underscores ignored).
+    @MainActor
+    static func mappedLabel(_ text: String, in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
+        if GtkText.isLabel(widget), isMapped(widget), label(widget).replacing("_", with: "") == text {
+            return widget
+        }
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            if let found = mappedLabel(text, in: current) { return found }
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return nil
+    }
+
+    /// Opens the menu of `button` with a click and clicks its item `item`; the menu.
+    @MainActor
+    @discardableResult
+    static func chooseMenuItem(_ item: String, from button: UnsafeMutablePointer<GtkWidget>) async throws -> UnsafeMutablePointer<GtkWidget> {
+        try await Xdo.click(button)
+        try await pump(until: { gtk_menu_button_get_popover(button.opaque) != nil }, "the menu built")
+        let popover = try #require(gtk_menu_button_get_popover(button.opaque))
+        let menu = UnsafeMutableRawPointer(popover).assumingMemoryBound(to: GtkWidget.self)
+        try await pump(until: { isMapped(menu) }, "the menu open")
+        let label = try #require(mappedLabel(item, in: menu), "“\(item)” in the menu")
+        try await laidOut(label)
+        try await Xdo.click(label)
+        return menu
+    }
+
     /// Picks `file` in the file chooser that opened over `parent`: its location typed, as a
     /// person does with Ctrl+L, then Enter; `saving`: typed over the whole of the name a save
     /// dialog suggests (it selects the name without its extension). The focus goes back to
