@@ -115,11 +115,15 @@ extension GtkSuites {
 
             // Clicked, the sent file opens in the desktop's app for it: the copy kept with the chat.
             let before = TestOpener.opened().count
+            var clicked = false
+            Signals.connect(chip.raw, "clicked") { clicked = true }
             try await GtkTestHarness.laidOut(chip)
             try await Xdo.click(chip)
+            try await GtkTestHarness.pump(until: { clicked }, "the click to reach the chip")
             // The app is started by GIO as a process of its own: slow on a loaded machine.
-            try await GtkTestHarness.pump(until: { TestOpener.opened().count > before }, timeout: .seconds(60),
-                                          "the default app to open the file")
+            try await GtkTestHarness.pump(until: { TestOpener.opened().count > before || viewModel.status.showError },
+                                          timeout: .seconds(60), "the default app to open the file")
+            #expect(!viewModel.status.showError, "no error opening it: \(viewModel.status.errorMessage)")
             let opened = try #require(TestOpener.opened().last)
             #expect(opened.hasSuffix("/attachments/\(viewModel.conversation[0].attachments[0].digest)/notes.txt"), "\(opened)")
             #expect(try String(contentsOfFile: opened, encoding: .utf8) == "The meeting is on Thursday.\n")

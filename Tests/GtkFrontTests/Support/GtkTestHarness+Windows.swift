@@ -22,8 +22,9 @@ extension GtkTestHarness {
     }
 
     /// Waits until `widget` has its place and size on screen (a widget just added is mapped a
-    /// frame before it is laid out) and keeps it for a moment (a transcript scrolling to its end
-    /// moves it between a button's press and release), so that a click lands on it.
+    /// frame before it is laid out), keeps it for a moment (a transcript scrolling to its end
+    /// moves it between a button's press and release) and nothing covers its middle, so that a
+    /// click lands on it.
     @MainActor
     static func laidOut(_ widget: UnsafeMutablePointer<GtkWidget>) async throws {
         var last: (bounds: [Float], since: ContinuousClock.Instant)?
@@ -42,7 +43,7 @@ extension GtkTestHarness {
                 last = (now, .now)
                 return false
             }
-            return ContinuousClock.now - seen.since >= .milliseconds(150)
+            return ContinuousClock.now - seen.since >= .milliseconds(150) && isReachable(widget)
         }, "\(String(cString: gtk_widget_get_name(widget))) laid out and still")
         pumpPending()
     }

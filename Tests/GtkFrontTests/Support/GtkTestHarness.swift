@@ -218,7 +218,7 @@ enum GtkTestHarness {
     }
 
     /// Whether what a click at the middle of `widget` lands on is `widget`, inside it, or holds it.
-    private static func isReachable(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
+    static func isReachable(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
         guard let native = gtk_widget_get_native(widget) else { return false }
         let root = UnsafeMutableRawPointer(native).assumingMemoryBound(to: GtkWidget.self)
         var middle = graphene_point_t(x: Float(gtk_widget_get_width(widget)) / 2, y: Float(gtk_widget_get_height(widget)) / 2)
