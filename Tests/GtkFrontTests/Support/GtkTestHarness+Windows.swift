@@ -48,15 +48,18 @@ extension GtkTestHarness {
         pumpPending()
     }
 
-    /// The label on screen inside `widget` that reads `text` (mnemonic underscores ignored).
+    /// The label on screen inside `widget` that reads `text` (mnemonic underscores ignored);
+    /// `reachable`: one a click at its middle would reach.
     @MainActor
-    static func mappedLabel(_ text: String, in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
-        if GtkText.isLabel(widget), isMapped(widget), label(widget).replacing("_", with: "") == text {
+    static func mappedLabel(_ text: String, in widget: UnsafeMutablePointer<GtkWidget>,
+                            reachable: Bool = false) -> UnsafeMutablePointer<GtkWidget>? {
+        if GtkText.isLabel(widget), isMapped(widget), label(widget).replacing("_", with: "") == text,
+           !reachable || isReachable(widget) {
             return widget
         }
         var child = gtk_widget_get_first_child(widget)
         while let current = child {
-            if let found = mappedLabel(text, in: current) { return found }
+            if let found = mappedLabel(text, in: current, reachable: reachable) { return found }
             child = gtk_widget_get_next_sibling(current)
         }
         return nil

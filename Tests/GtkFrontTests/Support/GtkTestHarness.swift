@@ -206,15 +206,7 @@ enum GtkTestHarness {
     /// The label under `widget` reading `text` that a click at its middle reaches: a view
     /// switcher keeps a label per layout (wide and narrow), both mapped, one drawn elsewhere.
     static func reachableLabel(_ text: String, in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
-        if GtkText.isLabel(widget), isMapped(widget), label(widget).replacing("_", with: "") == text, isReachable(widget) {
-            return widget
-        }
-        var child = gtk_widget_get_first_child(widget)
-        while let current = child {
-            if let found = reachableLabel(text, in: current) { return found }
-            child = gtk_widget_get_next_sibling(current)
-        }
-        return nil
+        mappedLabel(text, in: widget, reachable: true)
     }
 
     /// Whether what a click at the middle of `widget` lands on is `widget`, inside it, or holds it.
