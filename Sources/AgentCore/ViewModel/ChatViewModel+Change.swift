@@ -1,7 +1,8 @@
 extension ChatViewModel {
     /// What changed, so a view updates only that part.
     public enum Change: Equatable, Sendable {
-        case messageInserted(Int)
+        /// Messages at these indices came, in one go (an earlier or later page, a branch).
+        case messagesInserted(Range<Int>)
         case messageChanged(Int)
         case messageRemoved(Int)
         /// The whole conversation was replaced (another chat opened, the newest page loaded).

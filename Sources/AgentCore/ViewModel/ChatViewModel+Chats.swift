@@ -57,7 +57,7 @@ extension ChatViewModel {
             return 0
         }
         conversation = Conversation(messages: page + conversation.messages)
-        for index in 0..<page.count { notify(.messageInserted(index)) }
+        notify(.messagesInserted(0..<page.count))
         return page.count
     }
 
@@ -73,10 +73,9 @@ extension ChatViewModel {
             status.report(error)
             return 0
         }
-        for message in page {
-            conversation.append(message)
-            notify(.messageInserted(conversation.count - 1))
-        }
+        let start = conversation.count
+        for message in page { conversation.append(message) }
+        notify(.messagesInserted(start..<conversation.count))
         notify(.composer)
         return page.count
     }

@@ -48,7 +48,7 @@ extension ChatViewModel {
         } else {
             pager?.assignPlace(to: message.id, versionOf: sibling)
         }
-        notify(.messageInserted(conversation.count - 1))
+        notify(.messagesInserted((conversation.count - 1)..<conversation.count))
     }
 
     /// The chat was opened in its middle: its newest page replaces what is shown before a

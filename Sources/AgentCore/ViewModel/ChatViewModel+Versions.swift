@@ -78,10 +78,9 @@ extension ChatViewModel {
         cancelEdit()
         focusedMessageID = nil
         removeShown(from: index)
-        for message in page {
-            conversation.append(message)
-            notify(.messageInserted(conversation.count - 1))
-        }
+        let start = conversation.count
+        for message in page { conversation.append(message) }
+        notify(.messagesInserted(start..<conversation.count))
         notify(.versionShown(index))
         notify(.composer)
     }

@@ -77,10 +77,10 @@ final class TranscriptView {
     /// Mirrors one view-model change.
     func apply(_ change: ChatViewModel.Change) {
         switch change {
-        case .messageInserted(let index):
-            let message = viewModel.conversation[index]
-            if message.role == .user && index == viewModel.conversation.count - 1 { followsNewest = true }
-            StringLists.splice(store, at: index, removing: 0, [message.id.uuidString])
+        case .messagesInserted(let indices):
+            if indices.upperBound == viewModel.conversation.count, viewModel.conversation.messages.last?.role == .user { followsNewest = true }
+            // One change for the list view however many came: it builds the rows on screen once.
+            StringLists.splice(store, at: indices.lowerBound, removing: 0, indices.map { viewModel.conversation[$0].id.uuidString })
         case .messageRemoved(let index):
             if let string = gtk_string_list_get_string(store, guint(index)), let id = UUID(uuidString: String(cString: string)) {
                 rescueFocus(fromRowsOf: [id])

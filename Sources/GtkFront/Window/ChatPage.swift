@@ -128,10 +128,12 @@ final class ChatPage {
             emptyPage.refresh()
             runtimeSetup.refresh()
             refreshBanner()
-        case .messageInserted(let index):
+        case .messagesInserted(let indices):
             showContent()
             header.refresh()
-            if viewModel.conversation[index].role == .user { composer.input.focus() }
+            // A message sent (not a page of earlier ones loaded): the keyboard stays ready for the next.
+            if indices.count == 1, indices.upperBound == viewModel.conversation.count,
+               viewModel.conversation[indices.lowerBound].role == .user { composer.input.focus() }
         case .messageRemoved:
             showContent()
         case .reloaded:

@@ -217,7 +217,7 @@ public final class ChatWindow {
         case .replyFinished(let index):
             chatPage.announcer.announce(viewModel.conversation[index])
             if gtk_window_is_active(window.cast()) == 0 { ReplyNotification.send(for: viewModel.conversation[index], in: viewModel.chat?.id, from: window) }
-        case .composer, .files, .reloaded, .messageInserted, .messageRemoved:
+        case .composer, .files, .reloaded, .messagesInserted, .messageRemoved:
             updateActions()
         case .status:
             // The server's models may have arrived for the settings panel's Model row.
