@@ -105,19 +105,24 @@ extension ChatStore {
         guard !messages.isEmpty else { return [:] }
         let parents = Set(messages.compactMap(\.parentID))
         let hasRoot = messages.contains { $0.parentID == nil }
+        // By the parent index, one query per 500 parents and one for the roots; sorted here,
+        // as ORDER BY seq would make SQLite walk the chat's every message in seq order.
         let rows = try run { database in
             var rows: [[SQLiteValue]] = []
             let all = Array(parents)
-            for start in stride(from: 0, to: max(all.count, hasRoot ? 1 : 0), by: 500) {
+            for start in stride(from: 0, to: all.count, by: 500) {
                 let ids = all[start..<min(start + 500, all.count)].map { SQLiteValue.text($0.uuidString) }
-                let list = ids.isEmpty ? "NULL" : Array(repeating: "?", count: ids.count).joined(separator: ", ")
                 rows += try database.query("""
-                    SELECT parent_id, id FROM messages
-                    WHERE chat_id = ? AND deleted_at IS NULL AND (parent_id IN (\(list)) OR (? AND parent_id IS NULL))
-                    ORDER BY seq
-                    """, [.text(chat.uuidString)] + ids + [.integer(start == 0 && hasRoot ? 1 : 0)])
+                    SELECT parent_id, id, seq FROM messages
+                    WHERE chat_id = ? AND deleted_at IS NULL AND parent_id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))
+                    """, [.text(chat.uuidString)] + ids)
             }
-            return rows
+            if hasRoot {
+                rows += try database.query("""
+                    SELECT parent_id, id, seq FROM messages WHERE chat_id = ? AND deleted_at IS NULL AND parent_id IS NULL
+                    """, [.text(chat.uuidString)])
+            }
+            return rows.sorted { ($0[2].integer ?? 0) < ($1[2].integer ?? 0) }
         }
         var children: [String: [UUID]] = [:]
         for row in rows {
