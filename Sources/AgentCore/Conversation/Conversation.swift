@@ -3,34 +3,69 @@ import FoundationEssentials
 /// An ordered chat between the user and a model; the source of each request's context.
 public struct Conversation: Sendable, Equatable {
     public private(set) var messages: [ChatMessage] = []
+    /// Where each message is in `messages`: the transcript looks up every row it binds, in
+    /// chats of thousands of loaded messages.
+    private var positions: [UUID: Int] = [:]
 
     public init(messages: [ChatMessage] = []) {
         self.messages = messages
+        index(from: 0)
+    }
+
+    public static func == (lhs: Conversation, rhs: Conversation) -> Bool {
+        lhs.messages == rhs.messages
     }
 
     public var count: Int { messages.count }
 
     public subscript(index: Int) -> ChatMessage {
         get { messages[index] }
-        set { messages[index] = newValue }
+        set {
+            let old = messages[index].id
+            messages[index] = newValue
+            if newValue.id != old { reindex(index, replacing: old) }
+        }
     }
 
     public func index(of id: UUID) -> Int? {
-        messages.lastIndex { $0.id == id }
+        positions[id]
     }
 
     public mutating func append(_ message: ChatMessage) {
         messages.append(message)
+        positions[message.id] = messages.count - 1
+    }
+
+    /// Puts `page` (earlier messages) before the others.
+    public mutating func prepend(_ page: [ChatMessage]) {
+        messages.insert(contentsOf: page, at: 0)
+        index(from: 0)
     }
 
     public mutating func remove(at index: Int) {
-        messages.remove(at: index)
+        let id = messages.remove(at: index).id
+        positions[id] = nil
+        self.index(from: index)
     }
 
     /// Changes a message in place (a growing reply's text is never copied).
     @discardableResult
     public mutating func update<Result>(_ index: Int, _ body: (inout ChatMessage) -> Result) -> Result {
-        body(&messages[index])
+        let old = messages[index].id
+        let result = body(&messages[index])
+        if messages[index].id != old { reindex(index, replacing: old) }
+        return result
+    }
+
+    /// Records the places of the messages from `start` on (a later one of the same id wins).
+    private mutating func index(from start: Int) {
+        for position in start..<messages.count { positions[messages[position].id] = position }
+    }
+
+    /// The message at `index` took another id.
+    private mutating func reindex(_ index: Int, replacing old: UUID) {
+        if positions[old] == index { positions[old] = nil }
+        positions[messages[index].id] = index
     }
 
     /// The messages a request carries so the model keeps the context: everything said so
