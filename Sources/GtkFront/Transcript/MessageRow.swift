@@ -34,6 +34,9 @@ final class MessageRow {
     let sources: SourceLinks
     let menu: MessageMenu
     private(set) var messageID: UUID?
+    /// The message the widgets show and its text, kept while unbound (see `bind`).
+    private var shownID: UUID?
+    private var shownText = ""
     private var shownModel: String?
     private var shownTime: Date?
     private var shownState: MessageState?
@@ -258,14 +261,20 @@ final class MessageRow {
     }
 
     /// Shows `message`, its Thinking section open when the user left it open.
+    ///
+    /// GTK 4.8's factory unbinds and binds a row again whenever its position changes (a page
+    /// of earlier messages loaded above it): a row bound again to the message it still
+    /// shows, unchanged, keeps its widgets instead of building them anew.
     func bind(_ message: ChatMessage, controls: Controls = Controls(), thinkingExpanded: Bool = false) {
         messageID = message.id
-        shownModel = nil
-        shownTime = nil
-        shownState = nil
-        reply.reset()
+        if shownID != message.id || shownText != message.text {
+            shownModel = nil
+            shownTime = nil
+            shownState = nil
+            reply.reset()
+            user.reset()
+        }
         reply.thinkingExpanded = thinkingExpanded
-        user.reset()
         if shownRole != message.role { applyRole(message.role) }
         show(controls)
         update(message)
@@ -313,6 +322,8 @@ final class MessageRow {
     /// when a flood of text is still being taken on (update again next frame).
     @discardableResult
     func update(_ message: ChatMessage) -> Bool {
+        shownID = message.id
+        shownText = message.text
         if message.model != shownModel || shownTime == nil {
             shownModel = message.model
             gtk_label_set_text(authorLabel.opaque, message.authorLabel)
