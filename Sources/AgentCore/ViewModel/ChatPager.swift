@@ -85,10 +85,10 @@ public final class ChatPager {
         if chat?.id == summary.id { chat = summary }
     }
 
-    /// The page before `first` (the first loaded message).
-    func earlierPage(before first: UUID) throws -> [ChatMessage] {
+    /// The page before `first` (the first loaded message), at most `limit` messages.
+    func earlierPage(before first: UUID, limit: Int = pageSize) throws -> [ChatMessage] {
         guard hasEarlier, let chat else { return [] }
-        let page = try store.branch(endingAt: first, limit: Self.pageSize, including: false)
+        let page = try store.branch(endingAt: first, limit: limit, including: false)
         try take(page, in: chat.id)
         hasEarlier = page.first?.message.parentID != nil
         return page.map(\.message)

@@ -45,18 +45,19 @@ extension ChatViewModel {
         return true
     }
 
-    /// Loads the page before the first loaded message; returns how many came.
+    /// Loads the page before the first loaded message (at most `limit` messages); returns
+    /// how many came.
     @discardableResult
-    public func loadEarlier() -> Int {
+    public func loadEarlier(limit: Int = ChatPager.pageSize) -> Int {
         guard let pager, pager.hasEarlier, let first = conversation.messages.first else { return 0 }
         let page: [ChatMessage]
         do {
-            page = try pager.earlierPage(before: first.id)
+            page = try pager.earlierPage(before: first.id, limit: limit)
         } catch {
             status.report(error)
             return 0
         }
-        conversation = Conversation(messages: page + conversation.messages)
+        conversation.prepend(page)
         notify(.messagesInserted(0..<page.count))
         return page.count
     }

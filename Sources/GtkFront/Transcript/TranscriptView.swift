@@ -27,6 +27,10 @@ final class TranscriptView {
     private(set) var boundRows: [UUID: MessageRow] = [:]
     private var pendingUpdates: Set<UUID> = []
     private var frameScheduled = false
+    /// Earlier messages are to load at the next frame (`fillAbove`).
+    private var earlierScheduled = false
+    /// How many earlier messages load in one frame: each is a row built in that frame.
+    private static let earlierPerFrame = 2
     /// Where the keyboard focus goes in the row of the version about to be shown.
     private var focusAfterSwitch: MessageRow.FocusTarget?
     /// A row to focus once it is bound: the version just shown.
@@ -144,16 +148,17 @@ final class TranscriptView {
     /// The row showing message `id`, if it is built (for tests).
     func boundRow(for id: UUID) -> MessageRow? { boundRows[id] }
 
-    /// The message whose row is at the top edge of the view (benchmarks, tests).
+    /// The message whose row is at the top edge of the view, as what is drawn there shows
+    /// (benchmarks): the widget a click just below the edge would reach, and its row. Rows
+    /// bound out of view may keep a stale place, so their bounds cannot tell.
     var topMessageID: UUID? {
-        var best: (id: UUID, y: Float)?
-        for (id, row) in boundRows {
-            var bounds = graphene_rect_t()
-            guard gtk_widget_compute_bounds(row.root, listView, &bounds) != 0,
-                  bounds.origin.y <= 0, bounds.origin.y + bounds.size.height > 0 else { continue }
-            if best.map({ bounds.origin.y > $0.y }) ?? true { best = (id, bounds.origin.y) }
+        let x = Double(gtk_widget_get_width(listView)) / 2
+        var widget = gtk_widget_pick(listView, x, 1, GTK_PICK_DEFAULT)
+        while let current = widget, current != listView {
+            if let (id, _) = boundRows.first(where: { $0.value.root == current }) { return id }
+            widget = gtk_widget_get_parent(current)
         }
-        return best?.id
+        return nil
     }
 
     /// Whether every message change has reached its row: none waits for a frame (for tests).
@@ -360,7 +365,7 @@ final class TranscriptView {
         let value = gtk_adjustment_get_value(adjustment)
         let page = gtk_adjustment_get_page_size(adjustment)
         let bottom = gtk_adjustment_get_upper(adjustment) - page
-        if value < page, viewModel.pager?.hasEarlier == true { viewModel.loadEarlier() }
+        if value < 2 * page { fillAbove() }
         if value > bottom - page, viewModel.pager?.hasLater == true { viewModel.loadLater() }
         followsNewest = value >= bottom - 2 && viewModel.pager?.hasLater != true
         followsReading = false
@@ -376,7 +381,7 @@ final class TranscriptView {
         let target = up ? max(0, value - step) : min(bottom, value + step)
         guard target != value else {
             // At the top already: the earlier messages come (the view cannot move to ask for them).
-            if up, viewModel.pager?.hasEarlier == true { viewModel.loadEarlier() }
+            if up { fillAbove() }
             return false
         }
         // The user's scroll whatever else this frame changed (`scrollPositionChanged` cannot
@@ -388,9 +393,24 @@ final class TranscriptView {
         return true
     }
 
-    /// After each frame's layout: stay at the bottom while following.
+    /// Loads earlier messages a few a frame, from the next frame on, until two pages of them
+    /// are above the view: a page loaded at once would build all its rows in one frame, and
+    /// loads asked for by a held key faster than frames would come before any layout.
+    private func fillAbove() {
+        guard !earlierScheduled, viewModel.pager?.hasEarlier == true else { return }
+        earlierScheduled = true
+        FrameTick.once(on: listView) { [weak self] in
+            guard let self else { return }
+            earlierScheduled = false
+            viewModel.loadEarlier(limit: Self.earlierPerFrame)
+        }
+    }
+
+    /// After each frame's layout: stay at the bottom while following; near the top, more
+    /// earlier messages come (`fillAbove`).
     private func keepNewestInView() {
         reconfiguredThisFrame = false
+        if !followsNewest, gtk_adjustment_get_value(adjustment) < 2 * gtk_adjustment_get_page_size(adjustment) { fillAbove() }
         guard followsNewest else { return }
         let bottom = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
         guard gtk_adjustment_get_value(adjustment) != bottom else { return }

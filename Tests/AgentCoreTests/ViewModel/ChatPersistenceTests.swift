@@ -93,8 +93,14 @@ struct ChatPersistenceTests: ViewModelTesting {
         #expect(model.conversation.count == ChatPager.pageSize)
         #expect(model.conversation[0].text == "message 120")
         #expect(model.pager?.hasEarlier == true)
+        var changes: [ChatViewModel.Change] = []
+        model.observe { changes.append($0) }
         #expect(model.loadEarlier() == 30)
         #expect(model.conversation[0].text == "message 90")
+        #expect(model.loadEarlier(limit: 4) == 4, "a few at a time, as the window asks while scrolling")
+        #expect(model.conversation[0].text == "message 86")
+        #expect(changes == [.messagesInserted(0..<30), .messagesInserted(0..<4)], "one change a page")
+        #expect(model.conversation.index(of: model.conversation[5].id) == 5)
         for _ in 0..<3 { model.loadEarlier() }
         #expect(model.conversation[0].text == "message 0")
         #expect(model.pager?.hasEarlier == false)
