@@ -131,6 +131,33 @@ extension GtkSuites {
             #expect(window.composer.input.text == "draft")
         }
 
+        @Test("The wheel over a code block scrolls the conversation; Shift and the wheel scroll the code sideways")
+        func wheelOverCodeScrollsTheConversation() async throws {
+            let (app, window) = try await launch("widecode")
+            defer { GtkTestHarness.close(app) }
+            try await GtkTestHarness.send("wide code", in: window, settling: true)
+            let adjustment = window.transcript.adjustment
+            let bottom = { gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) }
+            try await GtkTestHarness.pump(until: { bottom() > 0 && gtk_adjustment_get_value(adjustment) == bottom() },
+                                          "the reply taller than the view, shown to its end")
+            let reply = try #require(window.viewModel.conversation.messages.last)
+            let code = try #require(window.transcript.boundRow(for: reply.id)?.reply.codeBlocks.first)
+            try await GtkTestHarness.laidOut(code.widget)
+            let sideways = try #require(code.horizontalAdjustment)
+            #expect(gtk_adjustment_get_upper(sideways) > gtk_adjustment_get_page_size(sideways), "the code is wider than its block")
+
+            let end = gtk_adjustment_get_value(adjustment)
+            try await Xdo.scroll(code.widget, up: true, clicks: 3)
+            try await GtkTestHarness.pump(until: { gtk_adjustment_get_value(adjustment) < end }, "the conversation scrolled up")
+            #expect(gtk_adjustment_get_value(sideways) == 0, "the code did not move sideways")
+
+            let up = gtk_adjustment_get_value(adjustment)
+            try await GtkTestHarness.laidOut(code.widget)
+            try await Xdo.scroll(code.widget, up: false, clicks: 2, holding: "shift")
+            try await GtkTestHarness.pump(until: { gtk_adjustment_get_value(sideways) > 0 }, "the code scrolled sideways")
+            #expect(gtk_adjustment_get_value(adjustment) == up, "the conversation stayed")
+        }
+
         @Test("Copy under a reply puts it on the clipboard, read back through the X server, and says so")
         func copyButton() async throws {
             let (app, window) = try await launch("echo")

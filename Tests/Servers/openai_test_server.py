@@ -677,6 +677,17 @@ class Handler(socketserver.BaseRequestHandler):
         tokens = [text[i:i + 4] for i in range(0, len(text), 4)]
         self.stream(normal_stream(tokens), delay=delay)
 
+    WIDE_CODE_REPLY = (
+        "A paragraph before the code.\n\n```python\n"
+        + "\n".join(f"value_{n} = compute('{'a fairly long argument ' * 6}', {n})  # line {n}" for n in range(1, 26))
+        + "\n```\n\nOne line after it."
+    )
+
+    def scenario_widecode(self, scenario, body, headers):
+        """A reply ending in a code block of 25 lines too wide for the window."""
+        text = self.WIDE_CODE_REPLY
+        self.stream(normal_stream([text[i:i + 64] for i in range(0, len(text), 64)]), delay=0.001)
+
     SPEECH_REPLY = (
         "## Reading aloud\n\n"
         "This reply has **bold words**, a [link to the docs](https://example.org/a/very/long/address) and `code`.\n\n"

@@ -9,6 +9,8 @@ final class CodeBlockView {
     let widget: UnsafeMutablePointer<GtkWidget>
     let copyButton: UnsafeMutablePointer<GtkWidget>
     let code: String
+    /// Where the code is scrolled sideways.
+    let horizontalAdjustment: UnsafeMutablePointer<GtkAdjustment>?
     private let buffer: UnsafeMutablePointer<GtkSourceBuffer>
     private static var initialized = false
 
@@ -41,6 +43,8 @@ final class CodeBlockView {
         gtk_scrolled_window_set_propagate_natural_width(scroller.opaque, 1)
         gtk_scrolled_window_set_max_content_width(scroller.opaque, 620)
         gtk_scrolled_window_set_child(scroller.opaque, view)
+        Self.passVerticalScrolling(from: scroller)
+        horizontalAdjustment = gtk_scrolled_window_get_hadjustment(scroller.opaque)
 
         let name: UnsafeMutablePointer<GtkWidget> = gtk_label_new(
             sourceLanguage.flatMap { gtk_source_language_get_name($0) }.map { String(cString: $0) } ?? language ?? tr("Code"))
@@ -62,6 +66,37 @@ final class CodeBlockView {
         gtk_box_append(widget.cast(), scroller)
         let button = copyButton
         Signals.connect(copyButton.raw, "clicked") { onCopy(code, button) }
+    }
+
+    /// The wheel over a code block scrolls the conversation, not nothing: GTK's scrolled
+    /// window keeps every scroll it could use on one axis, so the block's own (sideways)
+    /// takes only horizontal ones; Shift and the wheel still scroll it sideways.
+    private static func passVerticalScrolling(from scroller: UnsafeMutablePointer<GtkWidget>) {
+        let horizontal = GtkEventControllerScrollFlags(rawValue: GTK_EVENT_CONTROLLER_SCROLL_HORIZONTAL.rawValue
+            | GTK_EVENT_CONTROLLER_SCROLL_KINETIC.rawValue)
+        let controllers = gtk_widget_observe_controllers(scroller)
+        for index in 0..<g_list_model_get_n_items(controllers) {
+            guard let controller = g_list_model_get_item(controllers, index) else { continue }
+            if g_type_check_instance_is_a(controller.assumingMemoryBound(to: GTypeInstance.self), gtk_event_controller_scroll_get_type()) != 0 {
+                gtk_event_controller_scroll_set_flags(OpaquePointer(controller), horizontal)
+            }
+            g_object_unref(controller)
+        }
+        g_object_unref(UnsafeMutableRawPointer(controllers))
+
+        guard let shifted = gtk_event_controller_scroll_new(GTK_EVENT_CONTROLLER_SCROLL_VERTICAL) else { return }
+        gtk_event_controller_set_propagation_phase(shifted, GTK_PHASE_CAPTURE)
+        // The controller holds this closure: the pointers it keeps live as long as it may run.
+        Signals.connectScroll(UnsafeMutableRawPointer(shifted)) { _, dy in
+            guard gtk_event_controller_get_current_event_state(shifted).rawValue & GDK_SHIFT_MASK.rawValue != 0,
+                  let adjustment = gtk_scrolled_window_get_hadjustment(scroller.opaque) else { return false }
+            // GTK's own wheel step: the page size to the power 2/3.
+            let step = gtk_event_controller_scroll_get_unit(OpaquePointer(UnsafeMutableRawPointer(shifted))) == GDK_SCROLL_UNIT_WHEEL
+                ? pow(gtk_adjustment_get_page_size(adjustment), 2.0 / 3.0) : 1
+            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment) + dy * step)
+            return true
+        }
+        gtk_widget_add_controller(scroller, shifted)
     }
 
     isolated deinit {

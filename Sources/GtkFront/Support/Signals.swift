@@ -20,6 +20,7 @@ enum Signals {
     private typealias UnsignedBox = Box<@MainActor (UInt32) -> Void>
     private typealias CommandLineBox = Box<@MainActor (UnsafeMutablePointer<GApplicationCommandLine>) -> Int32>
     private typealias DropBox = Box<@MainActor (UnsafePointer<GValue>) -> Bool>
+    private typealias ScrollBox = Box<@MainActor (Double, Double) -> Bool>
 
     /// For signals whose handler takes only the instance: `clicked`, `activate`, `changed`, …
     /// (A handler of the wrong shape reads garbage as its closure: match the signal's C signature.)
@@ -116,6 +117,24 @@ enum Signals {
         }
         return g_signal_connect_data(controller, "key-pressed", unsafeBitCast(thunk, to: GCallback.self),
                                      Unmanaged.passRetained(KeyBox(handler)).toOpaque(), release,
+                                     GConnectFlags(rawValue: 0))
+    }
+
+    /// For `GtkEventControllerScroll::scroll` (the deltas across and down): return true when
+    /// the scroll was handled (it goes no further).
+    @discardableResult
+    static func connectScroll(_ controller: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (Double, Double) -> Bool) -> gulong {
+        let thunk: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> gboolean = { _, dx, dy, data in
+            guard let data else { return 0 }
+            let box = Unmanaged<ScrollBox>.fromOpaque(data).takeUnretainedValue()
+            return MainActor.assumeIsolated { box.handler(dx, dy) } ? 1 : 0
+        }
+        let release: GClosureNotify = { data, _ in
+            guard let data else { return }
+            Unmanaged<ScrollBox>.fromOpaque(data).release()
+        }
+        return g_signal_connect_data(controller, "scroll", unsafeBitCast(thunk, to: GCallback.self),
+                                     Unmanaged.passRetained(ScrollBox(handler)).toOpaque(), release,
                                      GConnectFlags(rawValue: 0))
     }
 

@@ -43,11 +43,13 @@ enum Xdo {
                        "mousemove", "--window", windowID, String(end.x), String(end.y), "mouseup", "1"])
     }
 
-    /// Turns the mouse wheel over `widget`: up (button 4) or down (button 5), `clicks` times.
-    static func scroll(_ widget: UnsafeMutablePointer<GtkWidget>, up: Bool, clicks: Int) async throws {
+    /// Turns the mouse wheel over `widget`: up (button 4) or down (button 5), `clicks` times,
+    /// with `key` (such as "shift") held when given.
+    static func scroll(_ widget: UnsafeMutablePointer<GtkWidget>, up: Bool, clicks: Int, holding key: String? = nil) async throws {
         let (windowID, point) = try screenPoint(in: widget, x: nil, y: nil)
-        try await run(["mousemove", "--window", windowID, String(point.x), String(point.y),
-                       "click", "--repeat", String(clicks), "--delay", "20", up ? "4" : "5"])
+        let turns = ["click", "--repeat", String(clicks), "--delay", "20", up ? "4" : "5"]
+        try await run(["mousemove", "--window", windowID, String(point.x), String(point.y)]
+                      + (key.map { ["keydown", $0] + turns + ["keyup", $0] } ?? turns))
     }
 
     /// Resizes `window` as a person dragging its corner would, and waits for GTK to lay it out.
