@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Scrolling a long chat: 10,000 messages of realistic replies (paragraphs, lists, tables,
 code blocks of 20–80 lines) opened at the newest and scrolled to the oldest with Page Up
-pressed through the X server as a held key repeats (30 a second), then with the mouse
-wheel (Xvfb's pointer has no smooth-scroll axes: GTK gets wheel steps, here 60 a second).
+pressed through the X server as a held key repeats (30 a second), and in a second run of
+the app with the mouse wheel (Xvfb's pointer has no smooth-scroll axes: GTK gets wheel steps,
+here 60 a second).
 The same Page Up run over a chat of one-paragraph messages is the reference. The app writes
 every frame's work (AGENT_REPORT_FRAME_LOG) and the message at the top of the view after it:
 that message must only ever get older while scrolling up — a newer one, or a leap of more
@@ -79,15 +80,17 @@ def now_us():
     return time.monotonic_ns() // 1000
 
 
-def scroll(env, pages, wheel):
-    """Opens the chat, presses Page Up `pages` times (then turns the wheel when asked); the
-    frames of each phase: [(work µs, top message index)]."""
+def scroll(env, pages=0, wheel_steps=0):
+    """Opens the chat at its newest message and presses Page Up `pages` times, or turns the
+    wheel up `wheel_steps` times over the transcript: the frames [(work µs, top message index)]."""
     base = os.path.dirname(env["XDG_DATA_HOME"])
     report, log = os.path.join(base, "frames.txt"), os.path.join(base, "frames.log")
+    for path in (report, log):
+        if os.path.exists(path):
+            os.remove(path)
     run_env = dict(env, AGENT_REPORT_FIRST_FRAME="stay", AGENT_REPORT_FRAMES=report, AGENT_REPORT_FRAME_LOG=log)
     agent = subprocess.Popen([AGENT, "--server", "http://127.0.0.1:9"], stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, env=run_env)
-    phases = {}
     try:
         agent.stdout.readline()  # first frame
         window = subprocess.run(["xdotool", "search", "--sync", "--pid", str(agent.pid), "--name", "Agent"],
@@ -102,19 +105,15 @@ def scroll(env, pages, wheel):
                        check=True)
         time.sleep(0.5)
         start = now_us()
-        subprocess.run(["xdotool", "key", "--repeat", str(pages), "--repeat-delay", str(KEY_DELAY_MS), "Page_Up"], check=True)
+        if pages:
+            subprocess.run(["xdotool", "key", "--repeat", str(pages), "--repeat-delay", str(KEY_DELAY_MS), "Page_Up"],
+                           check=True)
+        else:
+            # The pointer over the transcript (over code blocks as often as not).
+            subprocess.run(["xdotool", "mousemove", "--window", window, str(width * 7 // 10), str(height * 4 // 10),
+                            "click", "--repeat", str(wheel_steps), "--delay", "16", "4"], check=True)
         time.sleep(0.5)
-        phases["pageup"] = (start, now_us())
-        if wheel:
-            subprocess.run(["xdotool", "key", "--repeat", str(pages), "--repeat-delay", "1", "Page_Down"], check=True)
-            time.sleep(1)
-            start = now_us()
-            # Back up from the newest page, the pointer over the transcript.
-            x, y = width * 7 // 10, height * 4 // 10
-            subprocess.run(["xdotool", "mousemove", "--window", window, str(x), str(y),
-                            "click", "--repeat", str(WHEEL_STEPS), "--delay", "16", "4"], check=True)
-            time.sleep(0.5)
-            phases["wheel"] = (start, now_us())
+        end = now_us()
     finally:
         agent.terminate()
         agent.wait()
@@ -122,9 +121,9 @@ def scroll(env, pages, wheel):
     with open(log) as f:
         for line in f:
             at, work, top = map(int, line.split())
-            frames.append((at, work, top - START if top >= 0 else None))
-    return {name: [(work, top) for at, work, top in frames if begin <= at <= end]
-            for name, (begin, end) in phases.items()}
+            if start <= at <= end:
+                frames.append((work, top - START if top >= 0 else None))
+    return frames
 
 
 def judge(frames):
@@ -143,9 +142,9 @@ def main():
     realistic, plain = home([long_chat], long_chat["id"]), home([short_chat], short_chat["id"])
     # Enough presses to reach the oldest message (checked below): the chat's height over a page.
     pages = int(os.environ.get("BENCH_PAGES", "9000"))
-    ours = scroll(realistic, pages, wheel=True)
-    reference = scroll(plain, pages // 3, wheel=False)
-    up, wheel, ref = judge(ours["pageup"]), judge(ours["wheel"]), judge(reference["pageup"])
+    up = judge(scroll(realistic, pages=pages))
+    wheel = judge(scroll(realistic, wheel_steps=WHEEL_STEPS))
+    ref = judge(scroll(plain, pages=pages // 3))
     reached = up["oldest"] == 0
     # A phase that logged few frames did not scroll: nothing to judge.
     met = lambda r: r["frames"] >= 100 and r["p99"] <= 16.7 and r["max"] <= 33.3 and r["jumps"] == 0
