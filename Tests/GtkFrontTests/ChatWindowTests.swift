@@ -106,15 +106,23 @@ extension GtkSuites {
             #expect(isFocused(window.composer.input.textView), "the focus is back in the message field for the next message")
         }
 
-        @Test("Page Up and Page Down in the message field scroll the conversation a page; the field keeps its text and the focus")
-        func pageKeysScrollTheConversation() async throws {
-            let (app, window) = try await launch("speech")
-            defer { GtkTestHarness.close(app) }
-            try await GtkTestHarness.send("a long reply", in: window, settling: true)
+        /// Sends `text` and waits until its reply, taller than the view, is shown to its end;
+        /// the transcript's vertical adjustment.
+        func sendTallerThanTheView(_ text: String, in window: ChatWindow) async throws -> UnsafeMutablePointer<GtkAdjustment> {
+            try await GtkTestHarness.send(text, in: window, settling: true)
             let adjustment = window.transcript.adjustment
             let bottom = { gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) }
             try await GtkTestHarness.pump(until: { bottom() > 0 && gtk_adjustment_get_value(adjustment) == bottom() },
                                           "the reply taller than the view, shown to its end")
+            return adjustment
+        }
+
+        @Test("Page Up and Page Down in the message field scroll the conversation a page; the field keeps its text and the focus")
+        func pageKeysScrollTheConversation() async throws {
+            let (app, window) = try await launch("speech")
+            defer { GtkTestHarness.close(app) }
+            let adjustment = try await sendTallerThanTheView("a long reply", in: window)
+            let bottom = { gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) }
             try await Xdo.type("draft")
             let end = gtk_adjustment_get_value(adjustment)
             try await Xdo.key("Page_Up")
@@ -135,11 +143,7 @@ extension GtkSuites {
         func wheelOverCodeScrollsTheConversation() async throws {
             let (app, window) = try await launch("widecode")
             defer { GtkTestHarness.close(app) }
-            try await GtkTestHarness.send("wide code", in: window, settling: true)
-            let adjustment = window.transcript.adjustment
-            let bottom = { gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) }
-            try await GtkTestHarness.pump(until: { bottom() > 0 && gtk_adjustment_get_value(adjustment) == bottom() },
-                                          "the reply taller than the view, shown to its end")
+            let adjustment = try await sendTallerThanTheView("wide code", in: window)
             let reply = try #require(window.viewModel.conversation.messages.last)
             let code = try #require(window.transcript.boundRow(for: reply.id)?.reply.codeBlocks.first)
             try await GtkTestHarness.laidOut(code.widget)
