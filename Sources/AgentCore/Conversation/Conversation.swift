@@ -3,9 +3,12 @@ import FoundationEssentials
 /// An ordered chat between the user and a model; the source of each request's context.
 public struct Conversation: Sendable, Equatable {
     public private(set) var messages: [ChatMessage] = []
-    /// Where each message is in `messages`: the transcript looks up every row it binds, in
-    /// chats of thousands of loaded messages.
-    private var positions: [UUID: Int] = [:]
+    /// Each message's place, counted from `base`: the transcript looks up every row it
+    /// binds, in chats of thousands of loaded messages, and earlier pages put before them
+    /// move `base` instead of every place.
+    private var places: [UUID: Int] = [:]
+    /// The place of `messages[0]`.
+    private var base = 0
 
     public init(messages: [ChatMessage] = []) {
         self.messages = messages
@@ -28,23 +31,27 @@ public struct Conversation: Sendable, Equatable {
     }
 
     public func index(of id: UUID) -> Int? {
-        positions[id]
+        places[id].map { $0 - base }
     }
 
     public mutating func append(_ message: ChatMessage) {
         messages.append(message)
-        positions[message.id] = messages.count - 1
+        places[message.id] = base + messages.count - 1
     }
 
     /// Puts `page` (earlier messages) before the others.
     public mutating func prepend(_ page: [ChatMessage]) {
         messages.insert(contentsOf: page, at: 0)
-        index(from: 0)
+        base -= page.count
+        // A later message of the same id keeps its place.
+        for (offset, message) in page.enumerated().reversed() where places[message.id] == nil {
+            places[message.id] = base + offset
+        }
     }
 
     public mutating func remove(at index: Int) {
         let id = messages.remove(at: index).id
-        positions[id] = nil
+        places[id] = nil
         self.index(from: index)
     }
 
@@ -59,13 +66,13 @@ public struct Conversation: Sendable, Equatable {
 
     /// Records the places of the messages from `start` on (a later one of the same id wins).
     private mutating func index(from start: Int) {
-        for position in start..<messages.count { positions[messages[position].id] = position }
+        for position in start..<messages.count { places[messages[position].id] = base + position }
     }
 
     /// The message at `index` took another id.
     private mutating func reindex(_ index: Int, replacing old: UUID) {
-        if positions[old] == index { positions[old] = nil }
-        positions[messages[index].id] = index
+        if places[old] == base + index { places[old] = nil }
+        places[messages[index].id] = base + index
     }
 
     /// The messages a request carries so the model keeps the context: everything said so
