@@ -103,6 +103,7 @@ extension GtkSuites {
             // The page around the hit (31…60) and, as the view is near its top, the earlier
             // messages that fill the two pages above it; never the 339 after the page.
             #expect(model.conversation.messages.last?.id == messages[60].id, "not the messages after the hit's page")
+            #expect(model.conversation.count > ChatPager.pageSize, "earlier messages came to fill the view above the hit")
             #expect(model.conversation.messages.contains { $0.id == messages[41].id })
             let row = try #require(window.transcript.boundRow(for: messages[41].id), "the hit's row is built")
             #expect(gtk_widget_has_css_class(row.bubble, "found") != 0)
@@ -203,6 +204,18 @@ extension GtkSuites {
             defer { GtkTestHarness.close(app) }
             let model = window.viewModel
             #expect(model.conversation.count == ChatPager.pageSize)
+            try await GtkTestHarness.settle(window)
+            let newest = try #require(model.conversation.messages.last)
+            let shown = try #require(window.transcript.boundRow(for: newest.id)?.reply.textWidgets.first)
+            var turns = 0
+            while model.conversation.count == ChatPager.pageSize, turns < 20 {
+                try await Xdo.scroll(window.transcript.widget, up: true, clicks: 10)
+                try await GtkTestHarness.pump(for: .milliseconds(100))
+                turns += 1
+            }
+            #expect(model.conversation.count > ChatPager.pageSize, "earlier messages came")
+            #expect(window.transcript.boundRow(for: newest.id)?.reply.textWidgets.first == shown,
+                    "a row whose message moved down keeps its widgets, not built anew")
             var checks = 0
             while model.pager?.hasEarlier == true {
                 try await Xdo.scroll(window.transcript.widget, up: true, clicks: 10)

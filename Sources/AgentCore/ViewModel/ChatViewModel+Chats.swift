@@ -57,6 +57,7 @@ extension ChatViewModel {
             status.report(error)
             return 0
         }
+        guard !page.isEmpty else { return 0 }
         conversation.prepend(page)
         notify(.messagesInserted(0..<page.count))
         return page.count
@@ -74,9 +75,11 @@ extension ChatViewModel {
             status.report(error)
             return 0
         }
-        let start = conversation.count
-        for message in page { conversation.append(message) }
-        notify(.messagesInserted(start..<conversation.count))
+        if !page.isEmpty {
+            let start = conversation.count
+            for message in page { conversation.append(message) }
+            notify(.messagesInserted(start..<conversation.count))
+        }
         notify(.composer)
         return page.count
     }

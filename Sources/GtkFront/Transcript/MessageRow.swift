@@ -34,7 +34,8 @@ final class MessageRow {
     let sources: SourceLinks
     let menu: MessageMenu
     private(set) var messageID: UUID?
-    /// The message the widgets show and its text, kept while unbound (see `bind`).
+    /// The message the widgets show and its text, kept while unbound (see `bind`). A
+    /// message's text only grows while it streams; any other change is a new message.
     private var shownID: UUID?
     private var shownText = ""
     private var shownModel: String?
@@ -264,10 +265,15 @@ final class MessageRow {
     ///
     /// GTK 4.8's factory unbinds and binds a row again whenever its position changes (a page
     /// of earlier messages loaded above it): a row bound again to the message it still
-    /// shows, unchanged, keeps its widgets instead of building them anew.
-    func bind(_ message: ChatMessage, controls: Controls = Controls(), thinkingExpanded: Bool = false) {
+    /// shows, unchanged, keeps its widgets (and its open menu, its word read aloud) instead
+    /// of building them anew. Returns false when a flood of text is still being taken on
+    /// (update again next frame).
+    @discardableResult
+    func bind(_ message: ChatMessage, controls: Controls = Controls(), thinkingExpanded: Bool = false) -> Bool {
         messageID = message.id
         if shownID != message.id || shownText != message.text {
+            menu.close()
+            showReading(nil)
             shownModel = nil
             shownTime = nil
             shownState = nil
@@ -277,12 +283,11 @@ final class MessageRow {
         reply.thinkingExpanded = thinkingExpanded
         if shownRole != message.role { applyRole(message.role) }
         show(controls)
-        update(message)
+        return update(message)
     }
 
+    /// The row shows no message for now; what it showed stays until it is bound again.
     func unbind() {
-        menu.close()
-        showReading(nil)
         messageID = nil
     }
 

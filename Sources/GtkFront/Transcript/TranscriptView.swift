@@ -153,7 +153,7 @@ final class TranscriptView {
     /// bound out of view may keep a stale place, so their bounds cannot tell.
     var topMessageID: UUID? {
         let x = Double(gtk_widget_get_width(listView)) / 2
-        var widget = gtk_widget_pick(listView, x, 1, GTK_PICK_DEFAULT)
+        var widget = gtk_widget_pick(listView, x, 1, GtkPickFlags(rawValue: GTK_PICK_INSENSITIVE.rawValue | GTK_PICK_NON_TARGETABLE.rawValue))
         while let current = widget, current != listView {
             if let (id, _) = boundRows.first(where: { $0.value.root == current }) { return id }
             widget = gtk_widget_get_parent(current)
@@ -162,7 +162,7 @@ final class TranscriptView {
     }
 
     /// Whether every message change has reached its row: none waits for a frame (for tests).
-    var isSettled: Bool { pendingUpdates.isEmpty && !frameScheduled }
+    var isSettled: Bool { pendingUpdates.isEmpty && !frameScheduled && !earlierScheduled }
 
     /// Shows the version `offset` away from message `id` (a row's buttons or keys): its row
     /// will hold the keyboard focus where the old one held it.
@@ -267,7 +267,10 @@ final class TranscriptView {
                   let id = Self.messageID(of: item), let index = viewModel.conversation.index(of: id) else { return }
             let message = viewModel.conversation[index]
             let lastReply = viewModel.canRegenerate ? viewModel.conversation.messages.last?.id : nil
-            row.bind(message, controls: controls(for: id, lastReply: lastReply), thinkingExpanded: expandedThinking.contains(message.id))
+            if !row.bind(message, controls: controls(for: id, lastReply: lastReply), thinkingExpanded: expandedThinking.contains(message.id)) {
+                pendingUpdates.insert(message.id)
+                scheduleFrame()
+            }
             row.showFound(message.id == viewModel.focusedMessageID)
             boundRows[message.id] = row
             if pendingFocus?.id == message.id { focusPendingRow() }
@@ -399,9 +402,12 @@ final class TranscriptView {
     private func fillAbove() {
         guard !earlierScheduled, viewModel.pager?.hasEarlier == true else { return }
         earlierScheduled = true
+        let chat = viewModel.chat?.id
         FrameTick.once(on: listView) { [weak self] in
             guard let self else { return }
             earlierScheduled = false
+            // Another chat opened since: its own scrolling asks for its own.
+            guard viewModel.chat?.id == chat else { return }
             viewModel.loadEarlier(limit: Self.earlierPerFrame)
         }
     }
