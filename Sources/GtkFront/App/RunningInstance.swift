@@ -35,8 +35,11 @@ public enum RunningInstance {
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
         var argument = [g_variant_new_string(name)]
         let parameters = argument.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, 1) }
+        let replyType = g_variant_type_new("(b)")
+        defer { g_variant_type_free(replyType) }
         guard let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                                      "NameHasOwner", parameters, nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error) else {
+                                                      "NameHasOwner", parameters, replyType, G_DBUS_CALL_FLAGS_NONE, -1, nil,
+                                                      &error) else {
             g_clear_error(&error)
             return false
         }

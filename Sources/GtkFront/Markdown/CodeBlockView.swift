@@ -9,7 +9,7 @@ final class CodeBlockView {
     let widget: UnsafeMutablePointer<GtkWidget>
     let copyButton: UnsafeMutablePointer<GtkWidget>
     let code: String
-    /// Where the code is scrolled sideways.
+    /// Where the code is scrolled sideways (tests).
     let horizontalAdjustment: UnsafeMutablePointer<GtkAdjustment>?
     private let buffer: UnsafeMutablePointer<GtkSourceBuffer>
     private static var initialized = false
@@ -68,9 +68,9 @@ final class CodeBlockView {
         Signals.connect(copyButton.raw, "clicked") { onCopy(code, button) }
     }
 
-    /// The wheel over a code block scrolls the conversation, not nothing: GTK's scrolled
-    /// window keeps every scroll it could use on one axis, so the block's own (sideways)
-    /// takes only horizontal ones; Shift and the wheel still scroll it sideways.
+    /// The wheel over a code block scrolls the conversation: GTK's scrolled window keeps
+    /// every scroll it could use on one axis, so the block's own (sideways) takes only
+    /// horizontal ones; Shift and the wheel scroll a block wider than its box sideways.
     private static func passVerticalScrolling(from scroller: UnsafeMutablePointer<GtkWidget>) {
         let horizontal = GtkEventControllerScrollFlags(rawValue: GTK_EVENT_CONTROLLER_SCROLL_HORIZONTAL.rawValue
             | GTK_EVENT_CONTROLLER_SCROLL_KINETIC.rawValue)
@@ -89,7 +89,8 @@ final class CodeBlockView {
         // The controller holds this closure: the pointers it keeps live as long as it may run.
         Signals.connectScroll(UnsafeMutableRawPointer(shifted)) { _, dy in
             guard gtk_event_controller_get_current_event_state(shifted).rawValue & GDK_SHIFT_MASK.rawValue != 0,
-                  let adjustment = gtk_scrolled_window_get_hadjustment(scroller.opaque) else { return false }
+                  let adjustment = gtk_scrolled_window_get_hadjustment(scroller.opaque),
+                  gtk_adjustment_get_upper(adjustment) > gtk_adjustment_get_page_size(adjustment) else { return false }
             // GTK's own wheel step: the page size to the power 2/3.
             let step = gtk_event_controller_scroll_get_unit(OpaquePointer(UnsafeMutableRawPointer(shifted))) == GDK_SCROLL_UNIT_WHEEL
                 ? pow(gtk_adjustment_get_page_size(adjustment), 2.0 / 3.0) : 1

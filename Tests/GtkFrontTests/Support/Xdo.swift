@@ -48,8 +48,14 @@ enum Xdo {
     static func scroll(_ widget: UnsafeMutablePointer<GtkWidget>, up: Bool, clicks: Int, holding key: String? = nil) async throws {
         let (windowID, point) = try screenPoint(in: widget, x: nil, y: nil)
         let turns = ["click", "--repeat", String(clicks), "--delay", "20", up ? "4" : "5"]
-        try await run(["mousemove", "--window", windowID, String(point.x), String(point.y)]
-                      + (key.map { ["keydown", $0] + turns + ["keyup", $0] } ?? turns))
+        do {
+            try await run(["mousemove", "--window", windowID, String(point.x), String(point.y)]
+                          + (key.map { ["keydown", $0] + turns + ["keyup", $0] } ?? turns))
+        } catch {
+            // Never left held for the tests after this one.
+            if let key { try? await run(["keyup", key]) }
+            throw error
+        }
     }
 
     /// Resizes `window` as a person dragging its corner would, and waits for GTK to lay it out.
