@@ -62,7 +62,11 @@ def descendants(node):
         except Exception:
             continue
         for i in reversed(range(count)):
-            child = current.get_child_at_index(i)
+            # A child may go while the tree is walked (a finished reply rendered anew).
+            try:
+                child = current.get_child_at_index(i)
+            except Exception:
+                continue
             if child is not None:
                 stack.append(child)
 
