@@ -265,15 +265,12 @@ final class MessageRow {
     ///
     /// GTK 4.8's factory unbinds and binds a row again whenever its position changes (a page
     /// of earlier messages loaded above it): a row bound again to the message it still
-    /// shows, unchanged, keeps its widgets (and its open menu, its word read aloud) instead
-    /// of building them anew. Returns false when a flood of text is still being taken on
-    /// (update again next frame).
+    /// shows, unchanged, keeps its widgets instead of building them anew. Returns false when
+    /// a flood of text is still being taken on (update again next frame).
     @discardableResult
     func bind(_ message: ChatMessage, controls: Controls = Controls(), thinkingExpanded: Bool = false) -> Bool {
         messageID = message.id
         if shownID != message.id || shownText != message.text {
-            menu.close()
-            showReading(nil)
             shownModel = nil
             shownTime = nil
             shownState = nil
@@ -286,8 +283,11 @@ final class MessageRow {
         return update(message)
     }
 
-    /// The row shows no message for now; what it showed stays until it is bound again.
+    /// The row shows no message for now (its menu closed: the row may be going); what it
+    /// showed stays until it is bound again.
     func unbind() {
+        menu.close()
+        showReading(nil)
         messageID = nil
     }
 
