@@ -181,7 +181,7 @@ struct ChatPersistenceTests: ViewModelTesting {
 
 @Suite("Saving a streaming reply")
 struct ReplyRecorderTests {
-    @Test("At most about one write a second, and the latest text is always saved within the second")
+    @Test("At most one write an interval, and the latest text is always saved once the interval is up")
     func throttled() async throws {
         // The two quick updates must come while the first save's interval still runs; on a
         // machine so loaded that even seeing the first save took half the interval, the
@@ -196,7 +196,9 @@ struct ReplyRecorderTests {
     private func throttledRound() async throws -> Bool {
         let store = try ChatStore(file: temporaryDatabase())
         let chat = try store.createChat(ChatSummary(title: "r"))
-        let interval = Duration.seconds(1)
+        // Longer than the app's second: under the sanitizer and a parallel suite, seeing the
+        // first save can take more than a second.
+        let interval = Duration.seconds(4)
         let recorder = ReplyRecorder(store: store, chat: chat.id, interval: interval) { Issue.record($0) }
         var reply = ChatMessage(role: .assistant, text: "a", state: .streaming)
         let firstUpdate = ContinuousClock.now
@@ -219,7 +221,7 @@ struct ReplyRecorderTests {
         // read shows "a" — never a save per update.
         var saved = ""
         var seen: Set<String> = []
-        for _ in 0..<(500 * TestTiming.scale) where saved != "abc" {
+        for _ in 0..<(1000 * TestTiming.scale) where saved != "abc" {
             try await Task.sleep(for: .milliseconds(10))
             saved = try store.messages(in: chat.id).first?.message.text ?? ""
             seen.insert(saved)
