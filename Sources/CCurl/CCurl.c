@@ -35,6 +35,7 @@ static void agent_curl_load(void) {
     AGENT_CURL_SYMBOL(multi_setopt, "curl_multi_setopt")
     AGENT_CURL_SYMBOL(share_init, "curl_share_init")
     AGENT_CURL_SYMBOL(share_setopt, "curl_share_setopt")
+    AGENT_CURL_SYMBOL(share_cleanup, "curl_share_cleanup")
     AGENT_CURL_SYMBOL(multi_info_read, "curl_multi_info_read")
     AGENT_CURL_SYMBOL(slist_append, "curl_slist_append")
     AGENT_CURL_SYMBOL(slist_free_all, "curl_slist_free_all")

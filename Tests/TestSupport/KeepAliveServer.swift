@@ -38,6 +38,17 @@ public final class KeepAliveServer: Sendable {
                      dropped: json["dropped"] ?? -1, requests: json["requests"] ?? -1)
     }
 
+    /// Waits for the counts to satisfy `condition` (within the tests' time scale); the last counts read.
+    public func stats(until condition: (Stats) -> Bool) async throws -> Stats {
+        let deadline = ContinuousClock.now + .seconds(30) * TestTiming.scale
+        var stats = try await stats()
+        while !condition(stats), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+            stats = try await self.stats()
+        }
+        return stats
+    }
+
     /// Lets held replies finish.
     public func release() async throws {
         _ = try await HTTPClient.fetch(HTTPRequest(url: "http://127.0.0.1:\(port)/_release"))

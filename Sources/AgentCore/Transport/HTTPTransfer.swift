@@ -27,20 +27,27 @@ public final class HTTPTransfer: Sendable {
     private let request: HTTPRequest
     let handlers: HTTPTransferHandlers
     private let cancelled = Atomic(false)
+    private let engine: TransferEngine
 
-    public init(request: HTTPRequest, handlers: HTTPTransferHandlers) {
+    public convenience init(request: HTTPRequest, handlers: HTTPTransferHandlers) {
+        self.init(request: request, handlers: handlers, engine: .shared)
+    }
+
+    /// A transfer run by `engine` rather than the process's (tests give it an engine of their own).
+    init(request: HTTPRequest, handlers: HTTPTransferHandlers, engine: TransferEngine) {
         self.request = request
         self.handlers = handlers
+        self.engine = engine
     }
 
     /// Starts the exchange; the engine keeps the transfer alive until it completes.
     public func start() {
-        if let error = TransferEngine.shared.add(self) { handlers.complete(error) }
+        if let error = engine.add(self) { handlers.complete(error) }
     }
 
     public func cancel() {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        TransferEngine.shared.cancel(self)
+        engine.cancel(self)
     }
 
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }

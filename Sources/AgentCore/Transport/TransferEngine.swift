@@ -10,9 +10,19 @@ import Synchronization
 /// connection when a reused one turns out to have been closed by the server before any of the
 /// response came (a POST may then reach a server twice, if it acted and closed without
 /// answering). Cancelling a transfer removes only its own handle, which closes only its own
-/// connection (or stream).
+/// connection (or stream). With nothing to do for `linger`, the engine ends its thread and
+/// closes what it kept (connections, its wake-up socket pair); the next transfer starts it again.
 final class TransferEngine: Sendable {
-    static let shared = TransferEngine()
+    /// Two minutes: libcurl does not reuse a connection idle for longer (its 118 s
+    /// `CURLOPT_MAXAGE_CONN`), so an engine kept past that would keep only TLS sessions.
+    static let shared = TransferEngine(linger: .seconds(120))
+
+    /// How long the engine waits with no transfer before it ends.
+    let linger: Duration
+
+    init(linger: Duration) {
+        self.linger = linger
+    }
 
     /// Transfers waiting for the engine's thread: started, or cancelled, since it last looked.
     private struct Queue {
@@ -64,6 +74,7 @@ final class TransferEngine: Sendable {
             return queue.added
         }
         agent_curl_multi_cleanup(handles.multi)
+        if let share = handles.share { agent_curl_share_cleanup(share) }
         for other in stranded where other !== transfer { other.handlers.complete(Self.cannotStart) }
         return Self.cannotStart
     }
@@ -72,11 +83,26 @@ final class TransferEngine: Sendable {
         .failed(code: Int(CURLE_FAILED_INIT.rawValue), message: tr("libcurl could not start a transfer"))
     }
 
-    /// Asks the engine's thread to end `transfer`; it completes with `.cancelled`.
+    /// Asks the engine's thread to end `transfer`; it completes with `.cancelled`. With no
+    /// engine running no transfer is under way, so there is nothing to end.
     func cancel(_ transfer: HTTPTransfer) {
         queue.withLock { queue in
+            guard let handles = queue.handles else { return }
             queue.cancelled.append(transfer)
-            if let handles = queue.handles { agent_curl_multi_wakeup(handles.multi) }
+            agent_curl_multi_wakeup(handles.multi)
+        }
+    }
+
+    /// Whether the engine's thread runs (for tests).
+    var isRunning: Bool { queue.withLock { $0.handles != nil } }
+
+    /// Lets the engine go, unless a transfer was handed over since its thread last looked;
+    /// once it has, the next `add` starts a new one.
+    fileprivate func retire() -> Bool {
+        queue.withLock { queue in
+            guard queue.added.isEmpty else { return false }
+            queue = Queue()
+            return true
         }
     }
 
@@ -92,13 +118,14 @@ final class TransferEngine: Sendable {
 
     /// The engine's thread: starts queued transfers, drives libcurl, ends transfers and
     /// reports them, and waits in `curl_multi_poll` until a socket, a timer of libcurl's or
-    /// a wake-up from `add`/`cancel` needs it.
+    /// a wake-up from `add`/`cancel` needs it; idle for the engine's linger, it cleans up and ends.
     private struct EngineLoop {
         let handles: Handles
         let engine: TransferEngine
 
-        func run() -> Never {
+        func run() {
             var running: [ObjectIdentifier: CurlExchange] = [:]
+            var idleSince: ContinuousClock.Instant?
             while true {
                 let (added, cancelled) = engine.takeQueued()
                 for transfer in added {
@@ -118,9 +145,20 @@ final class TransferEngine: Sendable {
                           let exchange = running.removeValue(forKey: key) else { continue }
                     end(exchange, result: message.pointee.data.result)
                 }
-                let wait = endStalled(&running)
+                var wait = endStalled(&running)
+                if running.isEmpty {
+                    let since = idleSince ?? .now
+                    idleSince = since
+                    let left = engine.linger - (ContinuousClock.now - since)
+                    if left <= .zero, engine.retire() { break }
+                    wait = min(wait, max(left, .zero))
+                } else {
+                    idleSince = nil
+                }
                 agent_curl_multi_poll(handles.multi, Int32(clamping: wait.milliseconds + 1))
             }
+            agent_curl_multi_cleanup(handles.multi)
+            if let share = handles.share { agent_curl_share_cleanup(share) }
         }
 
         /// Ends the exchanges that have been quiet for their idle timeout; how long the loop

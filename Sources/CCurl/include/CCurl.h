@@ -27,6 +27,7 @@ typedef struct {
     CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
     CURLSH *(*share_init)(void);
     CURLSHcode (*share_setopt)(CURLSH *, CURLSHoption, ...);
+    CURLSHcode (*share_cleanup)(CURLSH *);
     CURLMsg *(*multi_info_read)(CURLM *, int *);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
@@ -61,9 +62,15 @@ static inline CURLMcode agent_curl_multi_set_long(CURLM *multi, CURLMoption opti
  * one's session; used from one thread only, so it needs no lock callbacks. */
 static inline CURLSH *agent_curl_share_tls_sessions(void) {
     CURLSH *share = agent_curl_table.share_init();
-    if (share && agent_curl_table.share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION) != CURLSHE_OK) return NULL;
+    if (share && agent_curl_table.share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION) != CURLSHE_OK) {
+        agent_curl_table.share_cleanup(share);
+        return NULL;
+    }
     return share;
 }
+
+/* Frees a share object once no easy handle uses it. */
+static inline void agent_curl_share_cleanup(CURLSH *share) { agent_curl_table.share_cleanup(share); }
 
 static inline struct curl_slist *agent_curl_slist_append(struct curl_slist *list, const char *line) { return agent_curl_table.slist_append(list, line); }
 static inline void agent_curl_slist_free_all(struct curl_slist *list) { agent_curl_table.slist_free_all(list); }

@@ -22,18 +22,6 @@ struct ConnectionReuseTests {
         }
     }
 
-    /// Waits for the server's counts to satisfy `condition`; the last counts read.
-    private func stats(of server: KeepAliveServer,
-                       until condition: (KeepAliveServer.Stats) -> Bool) async throws -> KeepAliveServer.Stats {
-        let deadline = ContinuousClock.now + .seconds(30) * TestTiming.scale
-        var stats = try await server.stats()
-        while !condition(stats), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-            stats = try await server.stats()
-        }
-        return stats
-    }
-
     @Test("Five replies in a row open one connection", arguments: [false, true])
     func fiveRepliesOneConnection(tls: Bool) async throws {
         let server = try KeepAliveServer()
@@ -54,12 +42,12 @@ struct ConnectionReuseTests {
         defer { server.stop() }
         let kept = Task { await reply(server.url("held")) }
         let stopped = Task { await reply(server.url("held")) }
-        let both = try await stats(of: server) { $0.open == 2 }
+        let both = try await server.stats { $0.open == 2 }
         #expect(both.open == 2, "two replies at once need two connections")
         stopped.cancel()
         // The server goes on sending until released: the stopped reply ends only by Stop.
         _ = await stopped.value
-        let afterStop = try await stats(of: server) { $0.open == 1 }
+        let afterStop = try await server.stats { $0.open == 1 }
         #expect(afterStop.open == 1, "the stopped reply's connection is closed, the other's is not")
         try await server.release()
         let text = try await kept.value.get()
