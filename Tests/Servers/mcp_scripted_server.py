@@ -3,11 +3,12 @@
 not produce on demand (crashes, garbage on stdout, hangs, 10 MiB answers, list changes,
 server→client requests, long dotted tool names). No SDK: newline-delimited JSON-RPC.
 
-    python mcp_scripted_server.py [--modern-only] [--tag WORD]
+    python mcp_scripted_server.py [--modern-only | --answer-version VERSION] [--tag WORD]
 
 Handshake era (default): initialize answers the requested version if it is one of
-HANDSHAKE_VERSIONS, else 2025-11-25; tools/list comes in two pages (nextCursor "page-2");
-server/discover is -32601, as on a legacy SDK server. --modern-only: initialize fails with
+HANDSHAKE_VERSIONS, else 2025-11-25 (--answer-version: always VERSION, as a server that knows
+only that one, such as those of 2024-11-05); tools/list comes in two pages (nextCursor
+"page-2"); server/discover is -32601, as on a legacy SDK server. --modern-only: initialize fails with
 -32022 {"supported":["2026-07-28"],"requested":…}; server/discover and every request whose
 params._meta carries io.modelcontextprotocol/protocolVersion "2026-07-28" are served
 statelessly, with "resultType":"complete" in each result.
@@ -93,8 +94,9 @@ class RequestError(Exception):
 
 
 class Server:
-    def __init__(self, modern_only):
+    def __init__(self, modern_only, answer_version=None):
         self.modern_only = modern_only
+        self.answer_version = answer_version
         self.initialized = False
         self.grown = False
         self.hanging = set()  # ids of `hang` calls, never answered
@@ -156,7 +158,9 @@ class Server:
         if method == "initialize":
             requested = params.get("protocolVersion")
             self.initialized = True
-            return {"protocolVersion": requested if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE,
+            answered = self.answer_version or (requested if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE)
+            log(f"initialize asked for {requested}, answered {answered}")
+            return {"protocolVersion": answered,
                     "capabilities": {"tools": {"listChanged": True}}, "serverInfo": SERVER_INFO}
         if method == "ping" and not modern:  # ping was removed in 2026-07-28
             return {}
@@ -274,11 +278,12 @@ def main():
     if len(arguments) >= 2 and arguments[-2] == "--tag":
         arguments = arguments[:-2]
     modern_only = arguments == ["--modern-only"]
-    if arguments and not modern_only:
-        sys.exit("usage: mcp_scripted_server.py [--modern-only] [--tag WORD]")
+    answer_version = arguments[1] if len(arguments) == 2 and arguments[0] == "--answer-version" else None
+    if arguments and not modern_only and answer_version is None:
+        sys.exit("usage: mcp_scripted_server.py [--modern-only | --answer-version VERSION] [--tag WORD]")
     log(f"started pid {os.getpid()}")
-    log("mode " + ("modern-only (2026-07-28)" if modern_only else "handshake era"))
-    server = Server(modern_only)
+    log("mode " + ("modern-only (2026-07-28)" if modern_only else f"handshake era, answering {answer_version or 'as asked'}"))
+    server = Server(modern_only, answer_version)
     try:
         for raw in sys.stdin.buffer:
             line = raw.decode("utf-8", "replace").strip()

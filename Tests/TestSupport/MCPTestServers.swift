@@ -23,12 +23,15 @@ public enum MCPTestServers {
                         timeout: timeout)
     }
 
-    /// The scripted stdio server (`--modern-only`: it speaks only the stateless protocol).
-    public static func scripted(name: String = "scripted", modernOnly: Bool = false, timeout: Duration? = .seconds(5)) -> MCPServerConfig {
-        MCPServerConfig(name: name, transport: .stdio(command: "python3",
-                                                      arguments: [servers.appending(path: "mcp_scripted_server.py").path] + (modernOnly ? ["--modern-only"] : []),
-                                                      environment: [], workingDirectory: nil),
-                        timeout: timeout)
+    /// The scripted stdio server (`modernOnly`: it speaks only the stateless protocol;
+    /// `answering`: its `initialize` answers that version whatever the client asks for).
+    public static func scripted(name: String = "scripted", modernOnly: Bool = false, answering version: String? = nil,
+                                timeout: Duration? = .seconds(5)) -> MCPServerConfig {
+        let mode = modernOnly ? ["--modern-only"] : version.map { ["--answer-version", $0] } ?? []
+        return MCPServerConfig(name: name, transport: .stdio(command: "python3",
+                                                             arguments: [servers.appending(path: "mcp_scripted_server.py").path] + mode,
+                                                             environment: [], workingDirectory: nil),
+                               timeout: timeout)
     }
 
     /// The SDK's HTTP server, run for one test; it ends with `stop()` or the test process.

@@ -166,6 +166,21 @@ struct MCPServerTests {
         await hub.stopAll()
     }
 
+    @Test("A server that answers initialize with 2024-11-05, older than Agent asks for: that version holds, its tools are listed and called")
+    func olderProtocolVersion() async throws {
+        let hub = hub([MCPTestServers.scripted(name: "old-version", answering: "2024-11-05")])
+        await hub.startAllAndWait()
+        guard case .ready(let tools, let version) = try #require(hub.servers.first).status else {
+            Issue.record("not ready: \(String(describing: hub.servers.first?.status))")
+            return
+        }
+        #expect(version == "2024-11-05")
+        #expect(try await Self.log(of: hub, comesTo: "initialize asked for \(MCPProtocolVersion.offered), answered 2024-11-05"))
+        #expect(tools.count == 9, "both pages: \(tools.map(\.name))")
+        #expect(await run("echo_args", .object([("old", .bool(true))]), in: hub).text == "{\"old\":true}")
+        await hub.stopAll()
+    }
+
     @Test("Pagination, names made valid for every backend, garbage lines skipped and logged, requests from the server answered")
     func scriptedBasics() async throws {
         let hub = hub([MCPTestServers.scripted()])
