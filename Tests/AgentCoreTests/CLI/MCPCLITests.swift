@@ -10,7 +10,7 @@ struct MCPCLITests {
     let server = TestServer.shared
 
     /// A config file holding `configs`' entries as a user would write them.
-    func configFile(_ entries: [(String, JSONValue)]) throws -> String {
+    static func configFile(_ entries: [(String, JSONValue)]) throws -> String {
         var document = MCPConfigDocument()
         for (name, entry) in entries { document.add(name: name, entry: entry) }
         let file = FileManager.default.temporaryDirectory.appending(path: "agent-cli-mcp-\(UUID().uuidString)/mcp.json")
@@ -25,7 +25,7 @@ struct MCPCLITests {
 
     @Test("--list-tools: NAME, SOURCE, DESCRIPTION per tool; a server that fails is named on stderr, the others still work")
     func listTools() async throws {
-        let config = try configFile([("time", Self.timeEntry),
+        let config = try Self.configFile([("time", Self.timeEntry),
                                      ("broken", .object([("command", .string("no-such-mcp-command"))]))])
         let result = try await ProductRunner.run("agent-cli", ["--mcp-config", config, "--list-tools"])
         #expect(result.status == 0)
@@ -39,7 +39,7 @@ struct MCPCLITests {
 
     @Test("No terminal and no approval: the call is refused, the model reads so, stderr says how to allow it")
     func refusedWithoutATerminal() async throws {
-        let config = try configFile([("time", Self.timeEntry)])
+        let config = try Self.configFile([("time", Self.timeEntry)])
         let result = try await ProductRunner.run("agent-cli", ["--server", server.url("tools-mcptime"), "--mcp-config", config, "what time is it"])
         #expect(result.stdout.contains("Tool results: Error: the user did not approve this call"), "\(result.stdout)")
         #expect(result.stderr.contains("no terminal to ask") && result.stderr.contains("--allow-tools get_current_time"), "\(result.stderr)")
@@ -47,7 +47,7 @@ struct MCPCLITests {
 
     @Test("--allow-tools approves ahead: the tool runs and its result goes back to the model; the tool line names the server")
     func allowedAhead() async throws {
-        let config = try configFile([("time", Self.timeEntry)])
+        let config = try Self.configFile([("time", Self.timeEntry)])
         let result = try await ProductRunner.run("agent-cli", ["--server", server.url("tools-mcptime"), "--mcp-config", config,
                                                                "--allow-tools", "get_current_time", "what time is it"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -60,7 +60,7 @@ struct MCPCLITests {
     func stalledReplyWithAServer(marker: String) async throws -> Process {
         let scripted = MCPTestServers.scripted()
         guard case .stdio(let command, let arguments, _, _) = scripted.transport else { throw CocoaError(.featureUnsupported) }
-        let config = try configFile([("scripted", .object([("command", .string(command)),
+        let config = try Self.configFile([("scripted", .object([("command", .string(command)),
                                                            ("args", .array((arguments + ["--tag", marker]).map(JSONValue.string)))]))])
         let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url("stall"), "--mcp-config", config, "hi"])
         _ = await ProductRunner.nextData(output.fileHandleForReading)  // "Waiting": the reply streams, the server runs
@@ -98,7 +98,7 @@ struct MCPCLITests {
         let endpoint = try await model.endpoint()
         let web = try MCPTestServers.HTTPServer()
         defer { web.stop() }
-        let config = try configFile([("web", .object([("url", .string(web.url)),
+        let config = try Self.configFile([("web", .object([("url", .string(web.url)),
                                                      ("headers", .object([("Authorization", .string("Bearer \(web.token)"))]))]))])
         // Gemma 3 270M is a base model whose greedy reply follows the CPU's rounding: the prompt is a wording
         // it answers with a call on the AVX-512 machines CI runs on.
