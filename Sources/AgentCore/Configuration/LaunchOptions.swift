@@ -223,9 +223,12 @@ public struct LaunchOptions: Sendable, Equatable {
     /// The endpoint these options name, or nil when no server is given (use the local model).
     public func endpoint(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ParseError) -> ChatEndpoint? {
         guard let server else {
-            if apiKeyEnvironmentVariable != nil || caFile != nil || apiPath != nil || model != nil || protocolKind != .openai {
+            // The MCP servers agent-cli is given trust --ca-file too, with or without a chat server.
+            let caFileUnused = caFile != nil && mcpConfig == nil && !useAppMCP
+            if apiKeyEnvironmentVariable != nil || caFileUnused || apiPath != nil || model != nil || protocolKind != .openai {
                 throw ParseError(message: tr("--protocol, --api, --model, --api-key-env and --ca-file need --server (without it the local model is used)"))
             }
+            try checkCAFile()
             return nil
         }
         guard server.hasPrefix("http://") || server.hasPrefix("https://") else {
@@ -238,13 +241,18 @@ public struct LaunchOptions: Sendable, Equatable {
             }
             key = APIKey(value)
         }
-        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw ParseError(message: tr("cannot read the CA certificate file “%s”", caFile))
-        }
+        try checkCAFile()
         var endpoint = ChatEndpoint(serverURL: server, protocol: protocolKind, apiPath: apiPath,
                                     model: model ?? Self.defaultRemoteModel, apiKey: key, caFile: caFile)
         endpoint.idleTimeout = idleTimeout
         return endpoint
+    }
+
+    /// Refuses a `--ca-file` that cannot be read, before anything is asked.
+    private func checkCAFile() throws(ParseError) {
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ParseError(message: tr("cannot read the CA certificate file “%s”", caFile))
+        }
     }
 
     /// The options' shared help text.

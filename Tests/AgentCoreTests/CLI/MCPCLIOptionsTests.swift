@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// agent-cli's MCP options beyond `--mcp-config`, as a script uses them: `--mcp` (the app's
-/// own mcp.json and what Preferences allowed), `--call-tool`, `--tools`, and the
+/// own mcp.json and what Preferences allowed), `--call-tool`, `--tools`, `--ca-file`, and the
 /// log each stdio server's stderr goes to.
 @Suite("agent-cli's MCP options", .serialized)
 struct MCPCLIOptionsTests {
@@ -96,6 +96,30 @@ struct MCPCLIOptionsTests {
         #expect(Set(allOffered).isSuperset(of: ["get_datetime", "get_location", "get_current_time", "convert_time"]), "\(allOffered)")
         let someOffered = Self.offered(try #require(try await server.requests(containing: named).first))
         #expect(someOffered.sorted() == ["convert_time", "get_datetime"])
+    }
+
+    @Test("--ca-file trusts an HTTPS MCP server signed by that CA, in a chat with a server and in a call without one; without it the server fails on its certificate")
+    func caFileForAnMCPServer() async throws {
+        let caFile = server.caFile
+        let web = try MCPTestServers.HTTPServer(tlsDirectory: URL(filePath: caFile).deletingLastPathComponent().path)
+        defer { web.stop() }
+        let config = try MCPCLITests.configFile([("web", .object([("url", .string(web.url)),
+                                                                  ("headers", .object([("Authorization", .string("Bearer \(web.token)"))]))]))])
+        let add = ["--call-tool", "add", "--arguments", #"{"a": 20, "b": 22}"#]
+        let untrusted = try await ProductRunner.run("agent-cli", ["--mcp-config", config] + add)
+        #expect(untrusted.status == 1)
+        #expect(untrusted.stderr.contains("MCP server “web” failed") && untrusted.stderr.lowercased().contains("certificate"),
+                "\(untrusted.stderr)")
+        let trusted = try await ProductRunner.run("agent-cli", ["--mcp-config", config, "--ca-file", caFile] + add)
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        #expect(trusted.stdout == "42\n")
+
+        let marker = uniqueMarker()
+        let chat = try await ProductRunner.run("agent-cli", ["--server", server.tlsURL("echo/\(marker)"), "--ca-file", caFile,
+                                                            "--mcp-config", config, "hi"])
+        #expect(chat.status == 0, "\(chat.stderr)")
+        #expect(Self.offered(try #require(try await server.requests(containing: marker).first)).contains("add"),
+                "the MCP server's tools were offered: it was trusted too")
     }
 
     @Test("A stdio server's stderr goes to $XDG_STATE_HOME/io.github.agentdesktop.Agent/mcp/NAME.log, readable by the user alone")

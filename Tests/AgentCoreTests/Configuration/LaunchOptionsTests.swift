@@ -63,6 +63,17 @@ struct LaunchOptionsTests {
         }
     }
 
+    @Test("--ca-file without --server: refused, unless agent-cli is given MCP servers, which use it")
+    func caFileForMCPServers() throws {
+        #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--ca-file", "/dev/null"], acceptsWords: true).endpoint() }
+        for mcp in [["--mcp-config", "mcp.json"], ["--mcp"]] {
+            #expect(try LaunchOptions.parse(mcp + ["--ca-file", "/dev/null"], acceptsWords: true).endpoint() == nil, "\(mcp)")
+            #expect(throws: LaunchOptions.ParseError.self, "\(mcp)") {
+                try LaunchOptions.parse(mcp + ["--ca-file", "/no/such/ca.pem"], acceptsWords: true).endpoint()
+            }
+        }
+    }
+
     @Test("agent-cli's chat options: --regenerate, --edit MESSAGE_ID, --system, --preset, --list-presets")
     func chatOptions() throws {
         let id = UUID()
