@@ -45,4 +45,34 @@ struct KnowledgePassagesCLITests {
         let taken = passages.reduce(0) { $0 + KnowledgeIndex.estimatedTokens($1.text) }
         #expect(taken <= 4096 * 40 / 100, "within the share of the budget: \(taken) tokens")
     }
+
+    @Test("Under a context budget of 1000, passages take at most the default 40 %: as many as fit 400 tokens; a knowledge-share of 90 lets six through")
+    func defaultShareOfASmallBudget() async throws {
+        let folder = TemporaryFolder("agent-share")
+        defer { try? FileManager.default.removeItem(at: folder.url) }
+        // Twelve notes alike: each one passage, all as relevant, so only the budget decides how many go.
+        for note in 10..<22 {
+            let text = "Field note \(note): " + String(repeating: "The albatross glided over the grey southern sea without a beat of its wings. ", count: 5)
+            _ = try folder.write("albatross-\(note).txt", Array(text.utf8))
+        }
+        var environment = AgentCLIChatTests.home()
+        environment["GSETTINGS_BACKEND"] = "keyfile"
+        let keyFile = URL(filePath: try #require(environment["XDG_CONFIG_HOME"])).appending(path: "glib-2.0/settings/keyfile")
+        try FileManager.default.createDirectory(at: keyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        func passages(settings: String) async throws -> [(source: String, text: String)] {
+            try "[io/github/agentdesktop/Agent]\n\(settings)\n".write(to: keyFile, atomically: true, encoding: .utf8)
+            let result = try await ProductRunner.run("agent-cli", ["--knowledge", folder.url.path, "--passages", "How does the albatross glide?"],
+                                                     environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            return Self.passages(in: result.stdout)
+        }
+
+        let shared = try await passages(settings: "context-budget=1000")
+        let cost = KnowledgeIndex.estimatedTokens(try #require(shared.first).text)
+        #expect(shared.allSatisfy { KnowledgeIndex.estimatedTokens($0.text) == cost }, "the notes cost the same")
+        #expect(shared.count == 1000 * 40 / 100 / cost, "\(shared.count) passages of \(cost) tokens")
+        #expect(shared.count < 6, "the share, not the most a question takes, is what binds")
+        let wider = try await passages(settings: "context-budget=1000\nknowledge-share=90")
+        #expect(wider.count == 6, "the setting says otherwise")
+    }
 }
