@@ -39,11 +39,6 @@ struct MCPCLIOptionsTests {
         let appConfig = home.appending(path: "config/\(AppIdentity.applicationID)")
         try document.save(to: appConfig.appending(path: "mcp.json"))
 
-        let unasked = try await ProductRunner.run("agent-cli", ["--list-tools"], environment: environment)
-        #expect(unasked.status == 0, "\(unasked.stderr)")
-        #expect(unasked.stdout.contains("get_datetime\tbuiltin") && Self.tools(from: "time", in: unasked.stdout).isEmpty,
-                "the file is not read unless asked: \(unasked.stdout)")
-
         let notAllowed = try await ProductRunner.run("agent-cli", ["--mcp", "--list-tools"], environment: environment)
         #expect(Self.tools(from: "time", in: notAllowed.stdout).isEmpty, "\(notAllowed.stdout)")
         #expect(notAllowed.stderr.contains("the MCP server “time” was not started: its command has not been allowed in Agent"),
@@ -61,6 +56,11 @@ struct MCPCLIOptionsTests {
         let allowed = try await ProductRunner.run("agent-cli", ["--mcp", "--list-tools"], environment: environment)
         #expect(allowed.status == 0, "\(allowed.stderr)")
         #expect(Self.tools(from: "time", in: allowed.stdout) == ["get_current_time"], "\(allowed.stdout)\n\(allowed.stderr)")
+
+        let unasked = try await ProductRunner.run("agent-cli", ["--list-tools"], environment: environment)
+        #expect(unasked.status == 0, "\(unasked.stderr)")
+        #expect(unasked.stdout.contains("get_datetime\tbuiltin") && Self.tools(from: "time", in: unasked.stdout).isEmpty,
+                "the file is not read unless asked: \(unasked.stdout)")
     }
 
     @Test("--call-tool calls one tool by name with --arguments: no model, no question (the user named it), the result on stdout; a failed call exits 1")
