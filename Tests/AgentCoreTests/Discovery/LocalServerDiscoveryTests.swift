@@ -170,6 +170,23 @@ struct LocalServerDiscoveryTests {
             #expect(result.stdout.contains("SmolLM2-135M-Instruct\n"))
         }
 
+        @Test("Without AGENT_RUNTIME_DIR the runtime is looked for in $XDG_DATA_HOME/<app id>/runtime")
+        func runtimeInTheDataFolder() async throws {
+            let installed = LocalRuntime.defaultDirectory
+            let data = TemporaryFolder("runtime-data").url
+            let folder = data.appending(path: "\(AppIdentity.applicationID)/runtime")
+            let unset = ["AGENT_RUNTIME_DIR": "", "XDG_DATA_HOME": data.path]
+            let missing = try await ProductRunner.run("agent-cli", ["--list-models"], environment: unset)
+            #expect(missing.status == 1)
+            #expect(missing.stderr.contains("looked in \(folder.path)"), "\(missing.stderr)")
+            try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: installed)
+            let found = try await ProductRunner.run("agent-cli", ["--list-models"], environment: unset)
+            #expect(found.status == 0, "\(found.stderr)")
+            #expect(found.stdout.contains("SmolLM2-135M-Instruct\n"))
+            try? FileManager.default.removeItem(at: data)
+        }
+
         @Test("--list-models failures: status 1, the reason on stderr, nothing on stdout")
         func listModelsFailures() async throws {
             let refused = try await ProductRunner.run("agent-cli", ["--list-models", "--server", "http://127.0.0.1:9"])
