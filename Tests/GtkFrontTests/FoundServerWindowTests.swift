@@ -95,6 +95,29 @@ extension GtkSuites {
             GtkTestHarness.close(third)
         }
 
+        @Test("Search Again in Preferences › Servers finds a server started after Preferences opened")
+        func searchAgainFindsANewServer() async throws {
+            let settings = try TestTools.settings()
+            let noRuntime = FileManager.default.temporaryDirectory.appending(path: "no-runtime-\(UUID())")
+            let (app, window) = try await launch(settings: settings, runtime: noRuntime)
+            defer { GtkTestHarness.close(app) }
+            let preferences = try await PreferencesWindowTests().openPreferences(window)
+            let found = preferences.servers.found
+            try await GtkTestHarness.pump(until: { GtkTestHarness.mappedLabel("No Servers Found", in: preferences.window) != nil },
+                                          "nothing found while no server runs")
+            #expect(found.addButtons.isEmpty)
+
+            let ollama = try LocalModelServerImitation(.ollama, port: 11434)
+            defer { ollama.stop() }
+            try await GtkTestHarness.laidOut(found.searchButton)
+            try await Xdo.click(found.searchButton)
+            try await GtkTestHarness.pump(until: { found.addButtons[Self.ollamaURL].map(GtkTestHarness.isMapped) == true },
+                                          "the server started since, with its Add button")
+            #expect(found.found.map(\.title) == ["Ollama on this computer"])
+            #expect(GtkTestHarness.mappedLabel("No Servers Found", in: preferences.window) == nil)
+            try await PreferencesWindowTests().close(preferences, of: window)
+        }
+
         @Test("Preferences › Servers lists the server found; Add makes it a profile and where chats go")
         func preferencesAdd() async throws {
             let ollama = try LocalModelServerImitation(.ollama, port: 11434)
