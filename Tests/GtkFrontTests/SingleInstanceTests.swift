@@ -9,7 +9,8 @@ extension GtkSuites {
     /// One Agent from anywhere: the real `agent` binary started as the desktop starts it, then
     /// launched again from a "script" with `--new-chat TEXT` and `--open CHAT_ID`; the second
     /// process hands its command line to the first over the session bus and exits with the
-    /// first one's answer.
+    /// first one's answer (SingleInstanceTests+WhichAgent.swift: when it is refused, when it
+    /// becomes Agent itself, and when it starts an Agent of its own).
     @MainActor
     @Suite("One instance, reachable from scripts (the agent binary)", .serialized)
     struct SingleInstanceTests {
@@ -46,20 +47,38 @@ extension GtkSuites {
             try await GtkTestHarness.run(try ProductRunner.executable(product), arguments, environment: environment)
         }
 
-        @Test("agent --new-chat TEXT sends TEXT in a new chat of the running Agent; --open opens a stored chat, and an unknown one is refused")
-        func secondLaunchReachesTheFirst() async throws {
-            let marker = uniqueMarker()
-            let environment = try home("echo/\(marker)")
-            let (first, output, errors) = try ProductRunner.start("agent", [], environment: environment)
-            // What it prints is read away, so that a full pipe never stops it.
+        /// Starts `agent` with `arguments` and leaves it running; what it prints is read away,
+        /// so that a full pipe never stops it.
+        func start(_ arguments: [String], environment: [String: String]) throws -> Process {
+            let (process, output, errors) = try ProductRunner.start("agent", arguments, environment: environment)
             for pipe in [output, errors] { Task.detached { _ = await ProductRunner.readToEnd(pipe.fileHandleForReading) } }
-            defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
-            try await waitForInstance()
+            return process
+        }
 
-            let second = try await run("agent", ["--new-chat", "Hello from a script"], environment: environment)
-            #expect(second.status == 0, "\(second.stderr)")
-            #expect(first.isRunning, "the first instance goes on")
-            let deadline = ContinuousClock.now + .seconds(20)
+        /// Ends `process` as the session ends it, and waits until it has.
+        func end(_ process: Process) async throws {
+            if process.isRunning { process.terminate() }
+            try await GtkTestHarness.pump(until: { !process.isRunning }, "agent to end on SIGTERM")
+        }
+
+        /// Whether Agent's name on the session bus is free, waiting up to 10 seconds for it (the
+        /// bus frees an ended Agent's name a moment after it ends).
+        func noInstanceRuns() async throws -> Bool {
+            let deadline = ContinuousClock.now + .seconds(10) * TestTiming.scale
+            while true {
+                let call = try await GtkTestHarness.run(URL(filePath: "/usr/bin/gdbus"), [
+                    "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                    "--method", "org.freedesktop.DBus.NameHasOwner", AppIdentity.applicationID])
+                #expect(call.status == 0, "NameHasOwner: \(call.stderr)")
+                if call.stdout.contains("false") { return true }
+                guard ContinuousClock.now < deadline else { return false }
+                try await GtkTestHarness.pump(for: .milliseconds(50))
+            }
+        }
+
+        /// The messages the server has been sent under `marker`, once there is one (or none after 20 seconds).
+        func asked(_ marker: String) async throws -> [String] {
+            let deadline = ContinuousClock.now + .seconds(20) * TestTiming.scale
             var asked: [String] = []
             while asked.isEmpty, ContinuousClock.now < deadline {
                 asked = try await server.requests(containing: marker).compactMap { request in
@@ -68,9 +87,24 @@ extension GtkSuites {
                 }
                 try await GtkTestHarness.pump(for: .milliseconds(50))
             }
-            #expect(asked == ["Hello from a script"], "the first instance sent it")
+            return asked
+        }
+
+        @Test("agent --new-chat TEXT sends TEXT in a new chat of the running Agent; --open opens a stored chat, and an unknown one is refused")
+        func secondLaunchReachesTheFirst() async throws {
+            let marker = uniqueMarker()
+            let environment = try home("echo/\(marker)")
+            let first = try start([], environment: environment)
+            defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+            try await waitForInstance()
+
+            let second = try await run("agent", ["--new-chat", "Hello from a script"], environment: environment)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(first.isRunning, "the first instance goes on")
+            #expect(try await asked(marker) == ["Hello from a script"], "the first instance sent it")
 
             // The chat is saved by the first instance: agent-cli lists it, and --open finds it.
+            let deadline = ContinuousClock.now + .seconds(20)
             var chats = ""
             while !chats.contains("Hello from a script"), ContinuousClock.now < deadline {
                 chats = try await run("agent-cli", ["--list-chats"], environment: environment).stdout
