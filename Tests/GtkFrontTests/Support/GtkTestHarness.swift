@@ -48,10 +48,13 @@ enum GtkTestHarness {
     }
 
     /// An application with its window, talking to `endpoint` (or through `connection`), reading
-    /// aloud through the speech service at `speech`.
+    /// aloud through the speech service at `speech`. `asAgent`: under Agent's own name on the
+    /// session bus, where a launched `agent` hands it its command line. GApplication has no way
+    /// to give the name back before the process ends, so only a test run in a child process of
+    /// its own (`ChildTestRun`) launches so.
     static func launch(_ endpoint: ChatEndpoint, toolbox: Toolbox = Toolbox(), consent: ConsentBroker = ConsentBroker(),
                        store: ChatStore? = nil, settings: SettingsStore? = nil, preferences: AppPreferences? = nil,
-                       connection: ChatConnection? = nil, storeProblem: String? = nil, speech: SpeechAddress = .desktop,
+                       connection: ChatConnection? = nil, storeProblem: String? = nil, speech: SpeechAddress = .desktop, asAgent: Bool = false,
                        knowledgeIndex: URL = FileManager.default.temporaryDirectory.appending(path: "agent-index-\(UUID().uuidString)")
                            .appending(path: "knowledge.sqlite")) throws -> AgentApplication {
         try requireDisplay()
@@ -61,7 +64,8 @@ enum GtkTestHarness {
         let viewModel = ChatViewModel(connection: connection, consent: consent, store: store, knowledgeIndex: knowledgeIndex)
         let library = store.map { ChatLibrary(store: $0, viewModel: viewModel, settings: settings ?? preferences?.settings) }
         let app = AgentApplication(viewModel: viewModel, library: library, preferences: preferences, storeProblem: storeProblem,
-                                   unique: false, applicationID: "\(AppIdentity.applicationID).Test\(launches)", speech: speech)
+                                   unique: asAgent, applicationID: asAgent ? AppIdentity.applicationID : "\(AppIdentity.applicationID).Test\(launches)",
+                                   speech: speech)
         let gApplication = UnsafeMutableRawPointer(app.application).assumingMemoryBound(to: GApplication.self)
         var error: UnsafeMutablePointer<GError>?
         guard g_application_register(gApplication, nil, &error) != 0 else {
@@ -69,6 +73,7 @@ enum GtkTestHarness {
             g_clear_error(&error)
             throw RegistrationFailed(message: message)
         }
+        guard g_application_get_is_remote(gApplication) == 0 else { throw RegistrationFailed(message: "another Agent runs") }
         g_application_activate(gApplication)
         return app
     }
