@@ -19,10 +19,11 @@ public struct HTTPTransferHandlers: Sendable {
     }
 }
 
-/// One HTTP exchange over libcurl, run by the process's `TransferEngine`: bytes are handed
-/// on the moment they arrive, on the engine's thread, and a connection to the same server is
-/// reused from one exchange to the next. `cancel()` may be called from any thread: the
-/// engine wakes and closes the exchange's connection within a millisecond or so.
+/// One HTTP exchange over libcurl, run by a `TransferEngine` (the process's own unless a test
+/// gives it another): bytes are handed on the moment they arrive, on the engine's thread, and
+/// a connection to the same server is reused from one exchange to the next. `cancel()` may be
+/// called from any thread: the engine wakes and closes the exchange's connection within a
+/// millisecond or so.
 public final class HTTPTransfer: Sendable {
     private let request: HTTPRequest
     let handlers: HTTPTransferHandlers
@@ -70,6 +71,12 @@ public final class HTTPTransfer: Sendable {
     /// the connection is closed (and `.cancelled` returned) — a reader that has had enough.
     public static func run(_ request: HTTPRequest, head: @escaping @Sendable (HTTPResponseHead) -> Void,
                            continuing: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool) async -> TransportError? {
+        await run(request, engine: .shared, head: head, continuing: continuing)
+    }
+
+    /// As `run(_:head:continuing:)`, run by `engine`.
+    static func run(_ request: HTTPRequest, engine: TransferEngine, head: @escaping @Sendable (HTTPResponseHead) -> Void,
+                    continuing: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool) async -> TransportError? {
         let started = Mutex<HTTPTransfer?>(nil)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<TransportError?, Never>) in
@@ -77,7 +84,7 @@ public final class HTTPTransfer: Sendable {
                     if !continuing(bytes) { started.withLock { $0?.cancel() } }
                 }
                 let transfer = HTTPTransfer(request: request, handlers: HTTPTransferHandlers(
-                    head: head, body: body, complete: { continuation.resume(returning: $0) }))
+                    head: head, body: body, complete: { continuation.resume(returning: $0) }), engine: engine)
                 started.withLock { $0 = transfer }
                 if Task.isCancelled { transfer.cancel() }
                 transfer.start()

@@ -50,6 +50,9 @@ final class TransferEngine: Sendable {
         let accepted = queue.withLock { queue -> (handles: Handles, startsThread: Bool)? in
             if let handles = queue.handles {
                 queue.added.append(transfer)
+                // Under the lock: once it is released the thread may take the transfer, end it,
+                // retire and free the multi handle.
+                agent_curl_multi_wakeup(handles.multi)
                 return (handles, false)
             }
             guard let multi = agent_curl_multi_init() else { return nil }
@@ -62,10 +65,7 @@ final class TransferEngine: Sendable {
             return (handles, true)
         }
         guard let accepted else { return Self.cannotStart }
-        guard accepted.startsThread else {
-            agent_curl_multi_wakeup(accepted.handles.multi)
-            return nil
-        }
+        guard accepted.startsThread else { return nil }
         let handles = accepted.handles
         if DetachedThread.tryStart({ EngineLoop(handles: handles, engine: self).run() }) { return nil }
         // No thread for the engine: the transfers handed over meanwhile fail with this one.
@@ -93,7 +93,8 @@ final class TransferEngine: Sendable {
         }
     }
 
-    /// Whether the engine's thread runs (for tests).
+    /// Whether the engine holds its handles: from the first transfer until it retires (its
+    /// thread may still be cleaning up just after). For tests.
     var isRunning: Bool { queue.withLock { $0.handles != nil } }
 
     /// Lets the engine go, unless a transfer was handed over since its thread last looked;
@@ -128,6 +129,8 @@ final class TransferEngine: Sendable {
             var idleSince: ContinuousClock.Instant?
             while true {
                 let (added, cancelled) = engine.takeQueued()
+                // Anything handed over starts the idle time again, even a transfer that ends at once.
+                if !added.isEmpty || !cancelled.isEmpty { idleSince = nil }
                 for transfer in added {
                     if let exchange = start(transfer) { running[ObjectIdentifier(transfer)] = exchange }
                 }
