@@ -36,6 +36,10 @@ extension GtkSuites.SingleInstanceTests {
         }
         #expect(later.status == 0, "taken once the reply has finished: \(later.stderr)")
         try await end(first)
+        let everything = try await server.requests(containing: scenario).compactMap { request in
+            ((request["body"] as? [String: Any])?["messages"] as? [[String: Any]])?.last?["content"] as? String
+        }
+        #expect(!everything.contains("Interrupting"), "the refused message was never sent: \(everything)")
     }
 
     @Test("With no Agent running, agent --new-chat TEXT becomes Agent: it stays, takes the name on the session bus and sends TEXT")

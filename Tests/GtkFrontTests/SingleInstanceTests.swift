@@ -104,7 +104,7 @@ extension GtkSuites {
             #expect(try await asked(marker) == ["Hello from a script"], "the first instance sent it")
 
             // The chat is saved by the first instance: agent-cli lists it, and --open finds it.
-            let deadline = ContinuousClock.now + .seconds(20)
+            let deadline = ContinuousClock.now + .seconds(20) * TestTiming.scale
             var chats = ""
             while !chats.contains("Hello from a script"), ContinuousClock.now < deadline {
                 chats = try await run("agent-cli", ["--list-chats"], environment: environment).stdout
@@ -120,8 +120,7 @@ extension GtkSuites {
             #expect(first.isRunning)
 
             // Ended as the session ends it, whatever signals the test runner had blocked.
-            first.terminate()
-            try await GtkTestHarness.pump(until: { !first.isRunning }, "agent ending on SIGTERM")
+            try await end(first)
         }
 
         @Test("A notification's Open (app.open-chat) brings back the chat the reply finished in; a new chat's message is sent")

@@ -173,7 +173,9 @@ struct LocalServerDiscoveryTests {
         @Test("Without AGENT_RUNTIME_DIR the runtime is looked for in $XDG_DATA_HOME/<app id>/runtime")
         func runtimeInTheDataFolder() async throws {
             let installed = LocalRuntime.defaultDirectory
+            _ = try #require(try? LocalRuntime.locate(in: installed), "the test runtime is installed (scripts/install-runtime)")
             let data = TemporaryFolder("runtime-data").url
+            defer { try? FileManager.default.removeItem(at: data) }
             let folder = data.appending(path: "\(AppIdentity.applicationID)/runtime")
             let unset = ["AGENT_RUNTIME_DIR": "", "XDG_DATA_HOME": data.path]
             let missing = try await ProductRunner.run("agent-cli", ["--list-models"], environment: unset)
@@ -184,7 +186,6 @@ struct LocalServerDiscoveryTests {
             let found = try await ProductRunner.run("agent-cli", ["--list-models"], environment: unset)
             #expect(found.status == 0, "\(found.stderr)")
             #expect(found.stdout.contains("SmolLM2-135M-Instruct\n"))
-            try? FileManager.default.removeItem(at: data)
         }
 
         @Test("--list-models failures: status 1, the reason on stderr, nothing on stdout")
