@@ -29,6 +29,13 @@ extension GtkSuites {
             return (app, window)
         }
 
+        /// The app with chats going to a local model that is not installed, and Preferences open on it.
+        func openPreferences(settings: SettingsStore) async throws -> (AgentApplication, ChatWindow, PreferencesWindow) {
+            let noRuntime = FileManager.default.temporaryDirectory.appending(path: "no-runtime-\(UUID())")
+            let (app, window) = try await launch(settings: settings, runtime: noRuntime)
+            return (app, window, try await PreferencesWindowTests().openPreferences(window))
+        }
+
         /// Waits for the look at this computer's ports after the first frame, and its offer.
         func offer(in window: ChatWindow) async throws -> FoundServerOffer {
             let offer = try #require(window.serverOffer)
@@ -98,10 +105,8 @@ extension GtkSuites {
         @Test("Search Again in Preferences › Servers finds a server started after Preferences opened")
         func searchAgainFindsANewServer() async throws {
             let settings = try TestTools.settings()
-            let noRuntime = FileManager.default.temporaryDirectory.appending(path: "no-runtime-\(UUID())")
-            let (app, window) = try await launch(settings: settings, runtime: noRuntime)
+            let (app, window, preferences) = try await openPreferences(settings: settings)
             defer { GtkTestHarness.close(app) }
-            let preferences = try await PreferencesWindowTests().openPreferences(window)
             let found = preferences.servers.found
             try await GtkTestHarness.pump(until: { !found.isSearching }, "the look when Preferences opened")
             #expect(found.addButtons[Self.ollamaURL] == nil, "no Ollama found while none runs")
@@ -121,10 +126,8 @@ extension GtkSuites {
             let ollama = try LocalModelServerImitation(.ollama, port: 11434)
             defer { ollama.stop() }
             let settings = try TestTools.settings()
-            let noRuntime = FileManager.default.temporaryDirectory.appending(path: "no-runtime-\(UUID())")
-            let (app, window) = try await launch(settings: settings, runtime: noRuntime)
+            let (app, window, preferences) = try await openPreferences(settings: settings)
             defer { GtkTestHarness.close(app) }
-            let preferences = try await PreferencesWindowTests().openPreferences(window)
             let found = preferences.servers.found
             try await GtkTestHarness.pump(until: { found.addButtons[Self.ollamaURL].map(GtkTestHarness.isMapped) == true },
                                           "the server found, with its Add button")

@@ -35,6 +35,14 @@ extension GtkSuites {
             return preferences
         }
 
+        /// Clicks Add in Preferences › Servers; the new server's row, its fields on screen.
+        func addServer(in preferences: PreferencesWindow) async throws -> ServerProfileRow {
+            try await Xdo.click(preferences.servers.addButton)
+            let row = try #require(preferences.servers.rows.last)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(row.urlRow) }, "the new server's fields")
+            return row
+        }
+
         /// Closes Preferences with its close button.
         func close(_ preferences: PreferencesWindow, of window: ChatWindow) async throws {
             try await Xdo.focus(preferences.window)
@@ -73,11 +81,7 @@ extension GtkSuites {
             let (app, window) = try await launch(settings: settings)
             defer { GtkTestHarness.close(app) }
             let preferences = try await openPreferences(window)
-            let page = preferences.servers
-
-            try await Xdo.click(page.addButton)
-            let row = try #require(page.rows.last)
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(row.urlRow) }, "the new server's fields")
+            let row = try await addServer(in: preferences)
             try await fill(row.urlRow, with: url)
             try await fill(row.nameRow, with: "Test server")
             try await fill(row.modelRow, with: "")

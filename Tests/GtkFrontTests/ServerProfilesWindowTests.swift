@@ -66,9 +66,7 @@ extension GtkSuites {
             // server's own CA, on a path of its own, without tools.
             let marker = uniqueMarker("secure")
             var preferences = try await preferencesSteps.openPreferences(window)
-            try await Xdo.click(preferences.servers.addButton)
-            let row = try #require(preferences.servers.rows.last)
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(row.urlRow) }, "the new server's fields")
+            let row = try await preferencesSteps.addServer(in: preferences)
             try await fill(row.urlRow, with: server.tlsURL("ollama-echo/\(marker)"), in: preferences)
             try await fill(row.nameRow, with: "Secure Ollama", in: preferences)
             try await choose("Ollama", in: row.protocolRow, of: preferences)

@@ -6,6 +6,22 @@ import Foundation
 public enum ChildTestRun {
     public static var isChild: Bool { ProcessInfo.processInfo.environment["AGENT_TEST_CHILD"] == "1" }
 
+    /// The child run did not pass the one test it was to run; its output.
+    public struct Failed: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Runs the test `filter` names again in a child process whose session bus (a private one)
+    /// activates nothing — no keyring, nor the accessibility bus, which GTK then goes without;
+    /// throws unless exactly that test ran and passed.
+    public static func passOnABusOfItsOwn(_ filter: String) throws {
+        let bus = try PrivateBus(activation: false)
+        let run = try run(filter: filter, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "GTK_A11Y": "none"])
+        guard run.status == 0, run.output.contains("Test run with 1 test") else {
+            throw Failed(description: "the child run of \(filter) (status \(run.status)):\n\(run.output)")
+        }
+    }
+
     /// Runs the tests matching `filter` (a Swift Testing filter) with `environment` added;
     /// returns the exit status and the combined output.
     public static func run(filter: String, environment: [String: String]) throws -> (status: Int32, output: String) {

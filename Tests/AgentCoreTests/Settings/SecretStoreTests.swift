@@ -39,10 +39,7 @@ struct SecretStoreTests {
         guard ChildTestRun.isChild else {
             // libsecret talks to the process's session bus: run this test again in a
             // process whose session bus has no Secret Service and activates nothing.
-            let bus = try PrivateBus(activation: false)
-            let run = try ChildTestRun.run(filter: "SecretStoreTests/noKeyring", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-            #expect(run.status == 0, "\(run.output)")
-            #expect(run.output.contains("Test run with 1 test"), "exactly this test ran: \(run.output)")
+            try ChildTestRun.passOnABusOfItsOwn("SecretStoreTests/noKeyring")
             return
         }
         let secrets = SecretStore(timeout: .seconds(3))
