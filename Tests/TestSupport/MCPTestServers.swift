@@ -23,13 +23,26 @@ public enum MCPTestServers {
                         timeout: timeout)
     }
 
-    /// The scripted stdio server (`modernOnly`: it speaks only the stateless protocol;
-    /// `answering`: its `initialize` answers that version whatever the client asks for).
-    public static func scripted(name: String = "scripted", modernOnly: Bool = false, answering version: String? = nil,
+    /// How the scripted server speaks.
+    public enum ScriptedMode: Sendable {
+        /// Every protocol version it knows, answering the one the client asks for.
+        case usual
+        /// Only the stateless protocol.
+        case modernOnly
+        /// Its `initialize` answers this version whatever the client asks for.
+        case answering(String)
+    }
+
+    /// The scripted stdio server.
+    public static func scripted(name: String = "scripted", _ mode: ScriptedMode = .usual,
                                 timeout: Duration? = .seconds(5)) -> MCPServerConfig {
-        let mode = modernOnly ? ["--modern-only"] : version.map { ["--answer-version", $0] } ?? []
+        let flags = switch mode {
+        case .usual: [String]()
+        case .modernOnly: ["--modern-only"]
+        case .answering(let version): ["--answer-version", version]
+        }
         return MCPServerConfig(name: name, transport: .stdio(command: "python3",
-                                                             arguments: [servers.appending(path: "mcp_scripted_server.py").path] + mode,
+                                                             arguments: [servers.appending(path: "mcp_scripted_server.py").path] + flags,
                                                              environment: [], workingDirectory: nil),
                                timeout: timeout)
     }

@@ -155,7 +155,7 @@ struct MCPServerTests {
 
     @Test("A stateless 2026-07-28 server: initialize is refused, server/discover and _meta on every request work")
     func statelessServer() async throws {
-        let hub = hub([MCPTestServers.scripted(modernOnly: true)])
+        let hub = hub([MCPTestServers.scripted(.modernOnly)])
         await hub.startAllAndWait()
         guard case .ready(_, let version) = try #require(hub.servers.first).status else {
             Issue.record("not ready: \(String(describing: hub.servers.first?.status))")
@@ -168,7 +168,7 @@ struct MCPServerTests {
 
     @Test("A server that answers initialize with 2024-11-05, older than Agent asks for: that version holds, its tools are listed and called")
     func olderProtocolVersion() async throws {
-        let hub = hub([MCPTestServers.scripted(name: "old-version", answering: "2024-11-05")])
+        let hub = hub([MCPTestServers.scripted(name: "old-version", .answering("2024-11-05"))])
         await hub.startAllAndWait()
         guard case .ready(let tools, let version) = try #require(hub.servers.first).status else {
             Issue.record("not ready: \(String(describing: hub.servers.first?.status))")
