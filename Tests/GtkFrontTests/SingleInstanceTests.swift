@@ -18,8 +18,8 @@ extension GtkSuites {
 
         /// A private home whose settings send chats to the test server's `scenario`.
         func home(_ scenario: String) throws -> [String: String] {
-            let base = FileManager.default.temporaryDirectory.appending(path: "agent-instance-\(UUID())")
-            let config = base.appending(path: "config/\(AppIdentity.applicationID)")
+            let home = PrivateHome("agent-instance")
+            let config = home.config.appending(path: AppIdentity.applicationID)
             try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
             try """
                 [general]
@@ -32,8 +32,7 @@ extension GtkSuites {
                 model=m
                 tools=false
                 """.write(to: config.appending(path: "settings.ini"), atomically: true, encoding: .utf8)
-            return ["XDG_CONFIG_HOME": base.appending(path: "config").path, "XDG_DATA_HOME": base.appending(path: "data").path,
-                    "XDG_STATE_HOME": base.appending(path: "state").path, "GSETTINGS_BACKEND": "keyfile", "GSK_RENDERER": "cairo"]
+            return home.environment.merging(["GSK_RENDERER": "cairo"]) { $1 }
         }
 
         /// Waits until the running Agent owns its name on the session bus.

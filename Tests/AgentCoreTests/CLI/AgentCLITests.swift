@@ -76,10 +76,11 @@ struct AgentCLITests {
 
     @Test("Preferences' server profile is not used: --server names the server, and without it the local model answers")
     func ignoresPreferencesProfiles() async throws {
-        let home = FileManager.default.temporaryDirectory.appending(path: "agent-cli-profiles-\(UUID())")
-        let appConfig = home.appending(path: "config/io.github.agentdesktop.Agent")
-        let runtime = home.appending(path: "no-runtime")
-        for folder in [appConfig, runtime, home.appending(path: "data"), home.appending(path: "state")] {
+        let home = PrivateHome("agent-cli-profiles")
+        defer { home.remove() }
+        let appConfig = home.config.appending(path: AppIdentity.applicationID)
+        let runtime = home.folder.appending(path: "no-runtime")
+        for folder in [appConfig, runtime, home.data, home.state] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
         // Chats go to the profile "box" (server A): an earlier version's settings.ini, which
@@ -94,9 +95,7 @@ struct AgentCLITests {
             url=\(server.url("echo/\(profileMarker)"))
             model=profile-model
             """.write(to: appConfig.appending(path: "settings.ini"), atomically: true, encoding: .utf8)
-        let environment = ["GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": home.appending(path: "config").path,
-                           "XDG_DATA_HOME": home.appending(path: "data").path, "XDG_STATE_HOME": home.appending(path: "state").path,
-                           "AGENT_RUNTIME_DIR": runtime.path]
+        let environment = home.environment.merging(["AGENT_RUNTIME_DIR": runtime.path]) { $1 }
 
         let marker = uniqueMarker()
         let named = try await ProductRunner.run("agent-cli", ["--server", server.url("echo/\(marker)"), "hi"], environment: environment)
@@ -105,7 +104,7 @@ struct AgentCLITests {
         let request = try #require(try await server.requests(containing: marker).first)
         #expect((request["body"] as? [String: Any])?["model"] as? String == LaunchOptions.defaultRemoteModel, "not the profile's model")
         // The profile was in force all along: GSettings has it, chosen.
-        let keyFile = try String(contentsOf: home.appending(path: "config/glib-2.0/settings/keyfile"), encoding: .utf8)
+        let keyFile = try String(contentsOf: home.config.appending(path: "glib-2.0/settings/keyfile"), encoding: .utf8)
         #expect(keyFile.contains("active-profile='box'") && keyFile.contains(server.url("echo/\(profileMarker)")), "\(keyFile)")
 
         let unnamed = try await ProductRunner.run("agent-cli", ["hi"], environment: environment)

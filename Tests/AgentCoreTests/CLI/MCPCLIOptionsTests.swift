@@ -10,13 +10,6 @@ import TestSupport
 struct MCPCLIOptionsTests {
     let server = TestServer.shared
 
-    /// A home of the test's own: settings in a key file under it, and its data and state folders.
-    static func home() -> (folder: URL, environment: [String: String]) {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "agent-cli-mcp-\(UUID().uuidString)")
-        return (folder, ["GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": folder.appending(path: "config").path,
-                         "XDG_DATA_HOME": folder.appending(path: "data").path, "XDG_STATE_HOME": folder.appending(path: "state").path])
-    }
-
     /// `--list-tools`' lines from `source` (a server's name), by tool name.
     static func tools(from source: String, in output: String) -> [String] {
         output.split(separator: "\n").compactMap { line -> String? in
@@ -33,10 +26,12 @@ struct MCPCLIOptionsTests {
 
     @Test("--mcp reads the app's own mcp.json: a command the app has not allowed does not run without a terminal; allowed in the app, it runs, less the tools switched off there; without --mcp the file is not read")
     func appConfig() async throws {
-        let (home, environment) = Self.home()
+        let home = PrivateHome("agent-cli-mcp")
+        defer { home.remove() }
+        let environment = home.environment
         var document = MCPConfigDocument()
         document.add(name: "time", entry: MCPCLITests.timeEntry)
-        let appConfig = home.appending(path: "config/\(AppIdentity.applicationID)")
+        let appConfig = home.config.appending(path: AppIdentity.applicationID)
         try document.save(to: appConfig.appending(path: "mcp.json"))
 
         let notAllowed = try await ProductRunner.run("agent-cli", ["--mcp", "--list-tools"], environment: environment)
@@ -46,13 +41,10 @@ struct MCPCLIOptionsTests {
 
         // What Preferences keeps once the user allowed the command and switched convert_time off.
         let fingerprint = try #require(document.servers(environment: [:]).servers.first).launchFingerprint
-        let keyFile = home.appending(path: "config/glib-2.0/settings/keyfile")
-        try FileManager.default.createDirectory(at: keyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try """
-            [io/github/agentdesktop/Agent]
+        try home.setSettings("""
             mcp-approved-launches=['\(fingerprint)']
             mcp-disabled-tools=['\(MCPToolKey(server: "time", tool: "convert_time").stored.replacingOccurrences(of: "\t", with: "\\t"))']
-            """.write(to: keyFile, atomically: true, encoding: .utf8)
+            """)
         let allowed = try await ProductRunner.run("agent-cli", ["--mcp", "--list-tools"], environment: environment)
         #expect(allowed.status == 0, "\(allowed.stderr)")
         #expect(Self.tools(from: "time", in: allowed.stdout) == ["get_current_time"], "\(allowed.stdout)\n\(allowed.stderr)")
@@ -124,7 +116,9 @@ struct MCPCLIOptionsTests {
 
     @Test("A stdio server's stderr goes to $XDG_STATE_HOME/io.github.agentdesktop.Agent/mcp/NAME.log, readable by the user alone")
     func serverLog() async throws {
-        let (home, environment) = Self.home()
+        let home = PrivateHome("agent-cli-mcp")
+        defer { home.remove() }
+        let environment = home.environment
         let name = uniqueMarker("logged")
         let scripted = MCPTestServers.scripted()
         guard case .stdio(let command, let arguments, _, _) = scripted.transport else { throw CocoaError(.featureUnsupported) }
@@ -133,7 +127,7 @@ struct MCPCLIOptionsTests {
         let result = try await ProductRunner.run("agent-cli", ["--mcp-config", config, "--list-tools"], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Self.tools(from: name, in: result.stdout).contains("echo_args"))
-        let log = home.appending(path: "state/\(AppIdentity.applicationID)/mcp/\(name).log")
+        let log = home.state.appending(path: "\(AppIdentity.applicationID)/mcp/\(name).log")
         let text = try String(contentsOf: log, encoding: .utf8)
         #expect(text.contains("scripted server: started pid") && text.contains("scripted server: initialize asked for"), "\(text)")
         let permissions = try FileManager.default.attributesOfItem(atPath: log.path)[.posixPermissions] as? Int

@@ -55,14 +55,12 @@ struct KnowledgePassagesCLITests {
             let text = "Field note \(note): " + String(repeating: "The albatross glided over the grey southern sea without a beat of its wings. ", count: 5)
             _ = try folder.write("albatross-\(note).txt", Array(text.utf8))
         }
-        var environment = AgentCLIChatTests.home()
-        environment["GSETTINGS_BACKEND"] = "keyfile"
-        let keyFile = URL(filePath: try #require(environment["XDG_CONFIG_HOME"])).appending(path: "glib-2.0/settings/keyfile")
-        try FileManager.default.createDirectory(at: keyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let home = PrivateHome("agent-share-home")
+        defer { home.remove() }
         func passages(settings: String) async throws -> [(source: String, text: String)] {
-            try "[io/github/agentdesktop/Agent]\n\(settings)\n".write(to: keyFile, atomically: true, encoding: .utf8)
+            try home.setSettings(settings)
             let result = try await ProductRunner.run("agent-cli", ["--knowledge", folder.url.path, "--passages", "How does the albatross glide?"],
-                                                     environment: environment)
+                                                     environment: home.environment)
             #expect(result.status == 0, "\(result.stderr)")
             return Self.passages(in: result.stdout)
         }
