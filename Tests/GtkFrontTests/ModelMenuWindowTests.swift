@@ -37,9 +37,13 @@ extension GtkSuites {
                                           "the server's models in the menu")
         }
 
-        func row(_ index: Int, of menu: ModelMenu) throws -> UnsafeMutablePointer<GtkWidget> {
-            UnsafeMutableRawPointer(try #require(gtk_list_box_get_row_at_index(menu.listBox.opaque, Int32(index))))
+        /// Menu row `index`, laid out where a click will find it (the popover may still be
+        /// placing itself when its rows are filled in).
+        func row(_ index: Int, of menu: ModelMenu) async throws -> UnsafeMutablePointer<GtkWidget> {
+            let row = UnsafeMutableRawPointer(try #require(gtk_list_box_get_row_at_index(menu.listBox.opaque, Int32(index))))
                 .assumingMemoryBound(to: GtkWidget.self)
+            try await GtkTestHarness.laidOut(row)
+            return row
         }
 
         @Test("Open by click and Ctrl+M, type to filter, arrows, Enter, click and Escape; the header and the next request follow; each chat keeps its own model")
@@ -104,7 +108,7 @@ extension GtkSuites {
             try await Xdo.click(header.widget)
             try await waitForMenu(menu)
             let defaultRow = try #require(menu.rows.firstIndex { $0?.title == "test-model" })
-            try await Xdo.click(try row(defaultRow, of: menu))
+            try await Xdo.click(try await row(defaultRow, of: menu))
             try await GtkTestHarness.pump(until: { !menu.isOpen && header.subtitleText == "test-model · 127.0.0.1" }, "the default again")
             #expect(window.viewModel.chosenModel == nil)
             #expect(try window.viewModel.store?.chat(second.id)?.chosenModel == nil)
@@ -136,7 +140,7 @@ extension GtkSuites {
             try await waitForMenu(menu)
             #expect(menu.shownEntries.filter { $0.choice.place == .server }.map(\.title) == ["test-model", "test-model-large"])
             let large = try #require(menu.rows.firstIndex { $0?.title == "test-model-large" })
-            try await Xdo.click(try row(large, of: menu))
+            try await Xdo.click(try await row(large, of: menu))
             try await GtkTestHarness.pump(until: { banner.text == nil }, "the message goes")
             try await GtkTestHarness.send("still there?", in: window)
             #expect(try await requestedModels(marker) == ["test-model-large"])

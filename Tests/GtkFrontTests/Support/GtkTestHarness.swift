@@ -97,11 +97,30 @@ enum GtkTestHarness {
     /// Closes the app's window. A GTK, GLib or libadwaita warning or critical logged while
     /// it ran fails the test: each is a misuse of the toolkit, and some read freed memory.
     static func close(_ app: AgentApplication) {
-        if let window = app.window?.window { gtk_window_destroy(window.cast()) }
+        if let window = app.window?.window {
+            // A popover a failed test left open would keep its grab of the X pointer and
+            // keyboard past the window: every later test's clicks and keys would go to it.
+            popDownPopovers(in: window)
+            pumpPending()
+            gtk_window_destroy(window.cast())
+        }
         pumpPending()
         let logged = GLibWarnings.messages(since: warningsBefore)
         warningsBefore = GLibWarnings.count
         if !logged.isEmpty { Issue.record("GLib logged while the app ran:\n\(logged.joined(separator: "\n"))") }
+    }
+
+    /// Closes every popover open inside `widget`.
+    private static func popDownPopovers(in widget: UnsafeMutablePointer<GtkWidget>) {
+        let instance = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self)
+        if g_type_check_instance_is_a(instance, gtk_popover_get_type()) != 0, gtk_widget_get_visible(widget) != 0 {
+            gtk_popover_popdown(widget.cast())
+        }
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            popDownPopovers(in: current)
+            child = gtk_widget_get_next_sibling(current)
+        }
     }
 
     /// Runs everything GLib has ready, without blocking.
