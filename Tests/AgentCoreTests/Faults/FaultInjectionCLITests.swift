@@ -82,10 +82,12 @@ struct FaultInjectionCLITests {
 
     @Test("A server that goes silent: the idle timeout gives up and says so; what arrived is printed")
     func stall() async throws {
-        let result = try await run(["--server", server.url("stall"), "--idle-timeout", "2", "go"])
+        // Longer than a loaded test server takes to send the stall's first word.
+        let limit = 3 * TestTiming.scale
+        let result = try await run(["--server", server.url("stall"), "--idle-timeout", String(limit), "go"])
         #expect(result.status == 1)
         #expect(result.stdout == "Waiting\n")
-        #expect(result.stderr.contains("sent nothing for 2 seconds"), "\(result.stderr)")
+        #expect(result.stderr.contains("sent nothing for \(limit) seconds"), "\(result.stderr)")
     }
 
     @Test("--idle-timeout 0 waits out a pause of 4 seconds that --idle-timeout 2 gives up on, when the 2 seconds are up")

@@ -54,7 +54,9 @@ struct ConnectionFromSettingsTests {
         #expect(try await idleTimeout(settings) == .seconds(60))
         settings.root.set("idle-timeout", 0)
         #expect(try await idleTimeout(settings) == nil)
-        settings.root.set("idle-timeout", 1)
+        // Longer than a loaded test server takes to send the stall's first word.
+        let limit = 3 * TestTiming.scale
+        settings.root.set("idle-timeout", limit)
         let backend = try await connection(settings).backend()
         var text = ""
         var caught: (any Error)?
@@ -66,7 +68,7 @@ struct ConnectionFromSettingsTests {
             caught = error
         }
         #expect(text == "Waiting")
-        #expect(caught as? ChatError == .stalled(url: server.url("stall/\(marker)") + "/v1/chat/completions", seconds: 1))
+        #expect(caught as? ChatError == .stalled(url: server.url("stall/\(marker)") + "/v1/chat/completions", seconds: limit))
         #expect(try await server.event("client-closed", containing: marker), "the stalled connection was closed")
     }
 }
