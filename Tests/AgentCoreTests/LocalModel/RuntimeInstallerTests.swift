@@ -49,8 +49,7 @@ struct RuntimeInstallerTests {
     /// A script in `directory` that stands in for install-runtime.
     static func script(_ body: String, in directory: URL) throws -> URL {
         let file = directory.appending(path: "install-runtime")
-        try ("#!/usr/bin/env bash\n" + body).write(to: file, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        try ExecutableScript.write("#!/usr/bin/env bash\n" + body, to: file)
         return file
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The desktop's default app for text files, in this test session's own XDG folders: a
 /// script that records the file it was asked to open. Registered before GTK starts
@@ -11,8 +12,7 @@ enum TestOpener {
         let script = data.appending(path: "agent-test-opener")
         let applications = data.appending(path: "applications")
         try? FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-        try? "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(record.path)'\n".write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
+        try? ExecutableScript.write("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(record.path)'\n", to: script)
         try? "[Desktop Entry]\nType=Application\nName=Test Opener\nExec=\(script.path) %f\nMimeType=text/plain;text/markdown;\n"
             .write(to: applications.appending(path: "agent-test-opener.desktop"), atomically: true, encoding: .utf8)
         try? FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
