@@ -36,6 +36,12 @@ final class TransferEngine: Sendable {
     private struct Handles: @unchecked Sendable {
         let multi: UnsafeMutableRawPointer
         let share: UnsafeMutableRawPointer?
+
+        /// Frees the multi handle, closing the connections it kept, then the share it used.
+        func free() {
+            agent_curl_multi_cleanup(multi)
+            if let share { agent_curl_share_cleanup(share) }
+        }
     }
 
     private let queue = Mutex(Queue())
@@ -73,8 +79,7 @@ final class TransferEngine: Sendable {
             defer { queue = Queue() }
             return queue.added
         }
-        agent_curl_multi_cleanup(handles.multi)
-        if let share = handles.share { agent_curl_share_cleanup(share) }
+        handles.free()
         for other in stranded where other !== transfer { other.handlers.complete(Self.cannotStart) }
         return Self.cannotStart
     }
@@ -160,8 +165,7 @@ final class TransferEngine: Sendable {
                 }
                 agent_curl_multi_poll(handles.multi, Int32(clamping: wait.milliseconds + 1))
             }
-            agent_curl_multi_cleanup(handles.multi)
-            if let share = handles.share { agent_curl_share_cleanup(share) }
+            handles.free()
         }
 
         /// Ends the exchanges that have been quiet for their idle timeout; how long the loop
