@@ -46,9 +46,14 @@ public final class ChatViewModel {
     /// Told when the current chat was created or changed, so the chat list can follow.
     public var onChatSaved: ((ChatSummary) -> Void)?
 
-    /// The text in the entry. Kept here so a failed send can give it back.
+    /// The text in the entry. Kept here so a failed send can give it back. The first text
+    /// written starts loading libcurl, so that sending does not wait for it.
     public var draft = "" {
-        didSet { if draft != oldValue { notify(.composer) } }
+        didSet {
+            guard draft != oldValue else { return }
+            if oldValue.isEmpty { LibcurlPreload.begin() }
+            notify(.composer)
+        }
     }
 
     /// The placeholder the entry shows.
