@@ -74,8 +74,9 @@ final class ComposerBar {
         gtk_box_append(widget.cast(), row)
         Signals.connect(cancelEdit.raw, "clicked") { [weak self] in self?.viewModel.cancelEdit() }
 
-        input.onChanged = { text in
+        input.onChanged = { [weak self] text in
             guard text != viewModel.draft else { return }
+            if viewModel.draft.isEmpty, let self { IconPreload.begin("process-working-symbolic", for: spinner) }
             viewModel.draft = text
         }
         input.onSubmit = { [weak self] in self?.viewModel.send() }

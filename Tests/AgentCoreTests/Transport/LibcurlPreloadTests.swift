@@ -8,15 +8,6 @@ import Testing
 @MainActor
 @Suite("Writing a message loads libcurl before it is sent")
 struct LibcurlPreloadTests {
-    /// Whether libcurl is mapped into this process.
-    static func libcurlLoaded() throws -> Bool {
-        let maps = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
-        defer { try? maps.close() }
-        let text = String(decoding: try maps.readToEnd() ?? Data(), as: UTF8.self)
-        try #require(text.contains("libswiftCore") || text.contains("AgentPackageTests"), "the maps were read")
-        return text.contains("libcurl.so.4")
-    }
-
     @Test("The first character in the entry loads libcurl; an empty view model does not")
     func firstCharacterLoadsLibcurl() async throws {
         guard ChildTestRun.isChild else {
@@ -25,12 +16,12 @@ struct LibcurlPreloadTests {
         }
         let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: "http://127.0.0.1:9/v1", model: "m")))
         try await Task.sleep(for: .milliseconds(200))
-        #expect(try !Self.libcurlLoaded(), "loaded before anything was written")
+        #expect(try !LoadedLibraries.contain("libcurl.so.4"), "loaded before anything was written")
         model.draft = "H"
         let deadline = ContinuousClock.now + .seconds(30)
-        while try !Self.libcurlLoaded(), ContinuousClock.now < deadline {
+        while try !LoadedLibraries.contain("libcurl.so.4"), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(try Self.libcurlLoaded())
+        #expect(try LoadedLibraries.contain("libcurl.so.4"))
     }
 }
