@@ -46,14 +46,9 @@ public final class ChatViewModel {
     /// Told when the current chat was created or changed, so the chat list can follow.
     public var onChatSaved: ((ChatSummary) -> Void)?
 
-    /// The text in the entry. Kept here so a failed send can give it back. The first text
-    /// written starts loading libcurl, so that sending does not wait for it.
+    /// The text in the entry. Kept here so a failed send can give it back.
     public var draft = "" {
-        didSet {
-            guard draft != oldValue else { return }
-            if oldValue.isEmpty { LibcurlPreload.begin() }
-            notify(.composer)
-        }
+        didSet { if draft != oldValue { notify(.composer) } }
     }
 
     /// The placeholder the entry shows.

@@ -76,7 +76,7 @@ final class ComposerBar {
 
         input.onChanged = { [weak self] text in
             guard text != viewModel.draft else { return }
-            if viewModel.draft.isEmpty, let self { IconPreload.begin("process-working-symbolic", for: spinner) }
+            if viewModel.draft.isEmpty, let self { prepareToSend() }
             viewModel.draft = text
         }
         input.onSubmit = { [weak self] in self?.viewModel.send() }
@@ -86,6 +86,17 @@ final class ComposerBar {
         Signals.connect(sendButton.raw, "clicked") { [weak self] in self?.viewModel.send() }
         Signals.connect(stopButton.raw, "clicked") { [weak self] in self?.viewModel.stop() }
         refresh()
+    }
+
+    /// Once the frame showing the first character of a message is painted, loads off the main
+    /// thread what the frame showing the send would otherwise load: libcurl for the request and
+    /// the spinner's icon (an SVG: librsvg and gdk-pixbuf's SVG loader). After the paint, so
+    /// that the loading does not compete with that frame on a machine of few cores.
+    private func prepareToSend() {
+        AfterPaint.once(widget) { [spinner] in
+            LibcurlPreload.begin()
+            IconPreload.begin("process-working-symbolic", for: spinner)
+        }
     }
 
     /// Asks for a file to attach (the desktop's file chooser).

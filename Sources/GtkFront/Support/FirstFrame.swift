@@ -3,7 +3,6 @@ import CGtk
 /// Runs a closure once, just after a window's first frame is painted.
 @MainActor
 enum FirstFrame {
-    /// A signal connection that runs once, then disconnects itself.
     private final class Once {
         var handler: gulong = 0
     }
@@ -12,12 +11,8 @@ enum FirstFrame {
         let mapped = Once()
         mapped.handler = Signals.connect(window.raw, "map") {
             g_signal_handler_disconnect(window.raw, mapped.handler)
-            guard let clock = gtk_widget_get_frame_clock(window) else { return }
-            let painted = Once()
-            painted.handler = Signals.connect(UnsafeMutableRawPointer(clock), "after-paint", after: true) {
-                g_signal_handler_disconnect(UnsafeMutableRawPointer(clock), painted.handler)
-                action()
-            }
+            guard gtk_widget_get_frame_clock(window) != nil else { return }
+            AfterPaint.once(window, action)
         }
     }
 }
