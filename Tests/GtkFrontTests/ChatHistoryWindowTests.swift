@@ -54,7 +54,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { gtk_search_bar_get_search_mode(sidebar.searchBar.opaque) != 0 }, "the search bar")
             try await Xdo.type("pelican")
             try await GtkTestHarness.pump(until: { library.searchQuery == "pelican" && sidebar.results.shownTexts.contains { $0.hasPrefix("Pelicans live near water — ") } },
-                                          "the message among the results")
+                                          "the message among the results (query \"\(library.searchQuery)\", entry \"\(String(cString: gtk_editable_get_text(sidebar.searchEntry.opaque)))\", shown \(sidebar.results.shownTexts), composer \"\(window.viewModel.draft)\")")
             // The search entry waits a moment after the last key before it searches: let it settle.
             try await GtkTestHarness.pump(for: .milliseconds(400))
             let hitIndex = try #require(library.searchResults.firstIndex { $0.messageID != nil })

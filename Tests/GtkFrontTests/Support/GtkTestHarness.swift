@@ -128,14 +128,15 @@ enum GtkTestHarness {
         while g_main_context_iteration(nil, 0) != 0 {}
     }
 
-    /// Pumps GLib and lets Swift tasks run until `condition` holds (or fails after `timeout`).
+    /// Pumps GLib and lets Swift tasks run until `condition` holds (or fails after `timeout`,
+    /// with `description` read at that moment, so that it can tell what was there instead).
     static func pump(until condition: () -> Bool, timeout: Duration = .seconds(20),
-                     _ description: String = "condition") async throws {
+                     _ description: @autoclosure () -> String = "condition") async throws {
         let deadline = ContinuousClock.now + timeout * TestTiming.scale
         while !condition() {
             pumpPending()
             guard ContinuousClock.now < deadline else {
-                throw TimedOut(what: description)
+                throw TimedOut(what: description())
             }
             try await Task.sleep(for: .milliseconds(4))
         }
