@@ -12,11 +12,8 @@ extension GtkSuites {
     struct SendWarmUpWindowTests {
         @Test("Typing loads libcurl and the spinner's SVG loader before Return; an idle window loads neither")
         func typingPreparesTheSend() async throws {
-            guard ChildTestRun.isChild else {
-                // In a fresh process: the tests before this one have loaded both.
-                try ChildTestRun.pass("SendWarmUpWindowTests/typingPreparesTheSend")
-                return
-            }
+            // In a fresh process: the tests before this one have loaded both.
+            if try ChildTestRun.passedInAFreshProcess("SendWarmUpWindowTests/typingPreparesTheSend") { return }
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: TestServer.shared.url("echo"), model: "m"))
             defer { GtkTestHarness.close(app) }
             let window = try #require(app.window)

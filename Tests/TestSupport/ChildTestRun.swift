@@ -28,6 +28,15 @@ public enum ChildTestRun {
         }
     }
 
+    /// For a test that must run in a fresh process: in the test run, runs it there (`pass`)
+    /// and returns true, the test being done; in that child process, returns false, for the
+    /// test to go on. `if try ChildTestRun.passedInAFreshProcess("Suite/test") { return }`
+    public static func passedInAFreshProcess(_ filter: String) throws -> Bool {
+        guard !isChild else { return false }
+        try pass(filter)
+        return true
+    }
+
     /// Runs the tests matching `filter` (a Swift Testing filter) with `environment` added;
     /// returns the exit status and the combined output.
     public static func run(filter: String, environment: [String: String]) throws -> (status: Int32, output: String) {

@@ -10,10 +10,7 @@ import Testing
 struct LibcurlPreloadTests {
     @Test("Nothing loads libcurl before a transfer or the preload; the preload returns at once and loads it")
     func preloadLoadsLibcurl() async throws {
-        guard ChildTestRun.isChild else {
-            try ChildTestRun.pass("LibcurlPreloadTests/preloadLoadsLibcurl")
-            return
-        }
+        if try ChildTestRun.passedInAFreshProcess("LibcurlPreloadTests/preloadLoadsLibcurl") { return }
         _ = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: "http://127.0.0.1:9/v1", model: "m")))
         #expect(try !LoadedLibraries.contain("libcurl.so.4"), "loaded before it was asked for")
         LibcurlPreload.begin()
