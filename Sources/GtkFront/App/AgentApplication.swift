@@ -203,7 +203,8 @@ public final class AgentApplication {
         }
         library?.openInitialChat()
         chatWindow.chatPage.lastingProblem = storeProblem
-        FirstFrame.after(chatWindow.window) { [weak self] in
+        // What can wait until the first frame is on screen.
+        AfterPaint.next(chatWindow.window) { [weak self] in
             guard let self else { return }
             if let report = firstFrameReport { reportFirstFrame(thenQuit: report == "exit") }
             if let mcp = preferences?.mcp { Task { await mcp.load() } }

@@ -18,6 +18,8 @@ final class ComposerBar {
     let editingNotice: UnsafeMutablePointer<GtkWidget>
     private let spinner: UnsafeMutablePointer<GtkWidget>
     private let viewModel: ChatViewModel
+    /// Whether `prepareToSend` has run: once per window.
+    private var preparedToSend = false
 
     init(viewModel: ChatViewModel) {
         self.viewModel = viewModel
@@ -74,9 +76,8 @@ final class ComposerBar {
         gtk_box_append(widget.cast(), row)
         Signals.connect(cancelEdit.raw, "clicked") { [weak self] in self?.viewModel.cancelEdit() }
 
-        input.onChanged = { [weak self] text in
+        input.onChanged = { text in
             guard text != viewModel.draft else { return }
-            if viewModel.draft.isEmpty, let self { prepareToSend() }
             viewModel.draft = text
         }
         input.onSubmit = { [weak self] in self?.viewModel.send() }
@@ -88,12 +89,15 @@ final class ComposerBar {
         refresh()
     }
 
-    /// Once the frame showing the first character of a message is painted, loads off the main
-    /// thread what the frame showing the send would otherwise load: libcurl for the request and
-    /// the spinner's icon (an SVG: librsvg and gdk-pixbuf's SVG loader). After the paint, so
-    /// that the loading does not compete with that frame on a machine of few cores.
+    /// The first time there is something to send (text written, a file attached, a message
+    /// being edited), once the frame showing it is painted: loads off the main thread what
+    /// the frame showing the send would otherwise load — libcurl for the request, librsvg and
+    /// gdk-pixbuf's SVG loader for the spinner's icon. After the paint, so that the loading
+    /// does not compete with that frame on a machine of few cores.
     private func prepareToSend() {
-        AfterPaint.once(widget) { [spinner] in
+        guard !preparedToSend else { return }
+        preparedToSend = true
+        AfterPaint.next(widget) { [spinner] in
             LibcurlPreload.begin()
             IconPreload.begin("process-working-symbolic", for: spinner)
         }
@@ -114,6 +118,7 @@ final class ComposerBar {
         input.text = viewModel.draft
         shelf.refresh()
         gtk_widget_set_sensitive(sendButton, viewModel.canSend ? 1 : 0)
+        if viewModel.canSend { prepareToSend() }
         gtk_widget_set_visible(editingNotice, viewModel.editingMessageID == nil ? 0 : 1)
         gtk_widget_set_visible(stopButton, viewModel.isSending ? 1 : 0)
         if viewModel.isSending {

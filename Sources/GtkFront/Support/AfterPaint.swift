@@ -1,21 +1,16 @@
 import CGtk
 
-/// Runs a closure once, just after the next frame of a widget's frame clock is painted: for
-/// work that should not compete with the frame showing what the user just did.
+/// Runs a closure once, just after a widget's next frame is painted — for a widget not yet
+/// on screen, its first: for work that should not compete with the frame showing what the
+/// user just did, or with the window's first frame.
 @MainActor
 enum AfterPaint {
-    /// A signal connection that runs once, then disconnects itself.
-    private final class Once {
-        var handler: gulong = 0
-    }
-
-    /// Runs `action` after the next paint of `widget`'s frame clock, which `widget` must have (be realized).
-    static func once(_ widget: UnsafeMutablePointer<GtkWidget>, _ action: @escaping @MainActor () -> Void) {
-        guard let clock = gtk_widget_get_frame_clock(widget) else { return action() }
-        let painted = Once()
-        painted.handler = Signals.connect(UnsafeMutableRawPointer(clock), "after-paint", after: true) {
-            g_signal_handler_disconnect(UnsafeMutableRawPointer(clock), painted.handler)
-            action()
+    static func next(_ widget: UnsafeMutablePointer<GtkWidget>, _ action: @escaping @MainActor () -> Void) {
+        if let clock = gtk_widget_get_frame_clock(widget) {
+            Signals.connectOnce(UnsafeMutableRawPointer(clock), "after-paint", after: true, action)
+        } else {
+            // Not realized yet: its frame clock comes with its window, before it is mapped.
+            Signals.connectOnce(widget.raw, "map") { next(widget, action) }
         }
     }
 }

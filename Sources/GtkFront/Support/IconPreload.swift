@@ -1,8 +1,9 @@
 import CGtk
 
-/// Has GTK load an icon on a thread of its own before it is first shown. The spinner's
-/// `process-working-symbolic` is an SVG in the Adwaita theme, and the first SVG drawn loads
-/// librsvg and gdk-pixbuf's SVG loader — tens of milliseconds in the frame that shows it.
+/// Has GTK load an icon in the background (on GLib's thread pool) before it is first shown.
+/// The spinner's `process-working-symbolic` is an SVG in the Adwaita theme, and the first SVG
+/// drawn maps librsvg and gdk-pixbuf's SVG loader — tens of milliseconds in the frame that
+/// shows it; loaded here, they are mapped before.
 @MainActor
 enum IconPreload {
     /// Starts loading `name` at `widget`'s scale, at the 16-pixel size symbolic icons are drawn.

@@ -41,6 +41,18 @@ enum Signals {
                                      after ? G_CONNECT_AFTER : GConnectFlags(rawValue: 0))
     }
 
+    /// Like `connect`, for a handler that runs at the first emission only: the connection goes
+    /// before the handler runs.
+    static func connectOnce(_ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
+                            _ handler: @escaping @MainActor () -> Void) {
+        final class Connection { var id: gulong = 0 }
+        let connection = Connection()
+        connection.id = connect(instance, signal, after: after) {
+            g_signal_handler_disconnect(instance, connection.id)
+            handler()
+        }
+    }
+
     /// For signals whose handler takes the instance and one pointer: the list item
     /// factory's `setup`/`bind`/`unbind`/`teardown`, …
     @discardableResult

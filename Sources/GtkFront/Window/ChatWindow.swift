@@ -63,7 +63,7 @@ public final class ChatWindow {
         // The window manager's icon (X11 reads every size of it) waits until the first frame
         // is on screen: nothing in the window shows it.
         let shown = window
-        FirstFrame.after(window) {
+        AfterPaint.next(window) {
             g_object_ref(shown.raw)
             Task { @MainActor in
                 gtk_window_set_icon_name(shown.cast(), AppIdentity.applicationID)

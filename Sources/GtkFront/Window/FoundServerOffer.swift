@@ -23,7 +23,8 @@ final class FoundServerOffer {
         self.chatsGoToLocalModel = chatsGoToLocalModel
         Actions.add("use-found-server", to: window.raw) { [weak self] in self?.use() }
         banner.onDismissed = { [weak self] in self?.decline() }
-        FirstFrame.after(window) { [weak self] in self?.look() }
+        // Once the first frame is on screen.
+        AfterPaint.next(window) { [weak self] in self?.look() }
     }
 
     /// Asks this computer's ports, off the main thread; offers the first server worth offering.
