@@ -1,8 +1,8 @@
 import Foundation
 
-/// Runs one test of this test bundle again in a child process with a different
-/// environment — for what a process sets once and keeps, such as its D-Bus session bus.
-/// The child sees `AGENT_TEST_CHILD=1`.
+/// Runs one test of this test bundle again in a child process, with the same environment or
+/// another — for what a process sets once and keeps, such as its D-Bus session bus or the
+/// libraries it has loaded. The child sees `AGENT_TEST_CHILD=1`.
 public enum ChildTestRun {
     public static var isChild: Bool { ProcessInfo.processInfo.environment["AGENT_TEST_CHILD"] == "1" }
 

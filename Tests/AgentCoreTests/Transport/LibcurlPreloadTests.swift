@@ -8,7 +8,7 @@ import Testing
 @MainActor
 @Suite("libcurl loaded before the first transfer")
 struct LibcurlPreloadTests {
-    @Test("Nothing loads libcurl before a transfer or the preload; the preload returns at once and loads it")
+    @Test("Nothing loads libcurl before a transfer or the preload; the preload loads it")
     func preloadLoadsLibcurl() async throws {
         if try ChildTestRun.passedInAFreshProcess("LibcurlPreloadTests/preloadLoadsLibcurl") { return }
         _ = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: "http://127.0.0.1:9/v1", model: "m")))
