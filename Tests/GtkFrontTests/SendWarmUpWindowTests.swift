@@ -6,9 +6,10 @@ import Testing
 
 extension GtkSuites {
     /// What the first frame of a send would otherwise load — libcurl for the request, librsvg
-    /// for the spinner's SVG icon — is loaded off the main thread while the message is typed.
+    /// for the spinner's SVG icon — is loaded off the main thread once there is something to
+    /// send: a message typed, or one put back in the entry for editing.
     @MainActor
-    @Suite("The first character typed prepares the send (GTK under Xvfb)", .serialized)
+    @Suite("Something to send prepares the send (GTK under Xvfb)", .serialized)
     struct SendWarmUpWindowTests {
         @Test("Typing loads libcurl and the spinner's SVG loader before Return; an idle window loads neither")
         func typingPreparesTheSend() async throws {
@@ -28,6 +29,34 @@ extension GtkSuites {
             }, "libcurl and librsvg to be loaded")
             #expect(window.viewModel.isSending == false, "nothing was sent")
             #expect(window.composer.input.text == "H")
+        }
+
+        @Test("A stored message put back in the entry with its Edit button, nothing typed, loads libcurl before Return")
+        func editingPreparesTheSend() async throws {
+            if try ChildTestRun.passedInAFreshProcess("SendWarmUpWindowTests/editingPreparesTheSend") { return }
+            let store = try ChatStore(file: FileManager.default.temporaryDirectory.appending(path: "agent-warm-up-\(UUID())/chats.sqlite"))
+            let chat = try store.createChat(ChatSummary(title: "Pelicans"))
+            let messages = [ChatMessage(role: .user, text: "Where do pelicans live?", state: .done),
+                            ChatMessage(role: .assistant, text: "Near water.", state: .done)]
+            try store.saveAll(ChatMessage.chained(messages), in: chat.id, firstSeq: 0)
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: TestServer.shared.url("echo"), model: "m"),
+                                                store: store, settings: try TestTools.settings())
+            defer { GtkTestHarness.close(app) }
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            let sidebar = try #require(window.sidebar)
+            try await GtkTestHarness.pump(until: { sidebar.chatList.row(for: chat.id) != nil }, "the chat in the list")
+            try await Xdo.click(try #require(sidebar.chatList.row(for: chat.id)).root)
+            try await GtkTestHarness.pump(until: { window.transcript.boundRow(for: messages[0].id) != nil },
+                                          "the stored message's row (the chat open: \(window.viewModel.chat?.title ?? "none"))")
+            try await GtkTestHarness.pump(for: .milliseconds(300))
+            #expect(try !LoadedLibraries.contain("libcurl.so.4"), "libcurl loaded by the idle window")
+
+            let row = try #require(window.transcript.boundRow(for: messages[0].id))
+            try await Xdo.click(row.editButton)
+            try await GtkTestHarness.pump(until: { (try? LoadedLibraries.contain("libcurl.so.4")) == true }, "libcurl to be loaded")
+            #expect(window.viewModel.isSending == false, "nothing was sent")
+            #expect(window.composer.input.text == "Where do pelicans live?")
         }
     }
 }
