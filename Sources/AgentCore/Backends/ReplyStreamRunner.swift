@@ -11,11 +11,12 @@ enum ReplyStreamRunner {
         var errorBody = Data()
     }
 
-    static func run<Decoder: ReplyStreamDecoder>(_ request: HTTPRequest, decoder: Decoder,
+    /// `engine`: the process's own unless a test needs one to itself.
+    static func run<Decoder: ReplyStreamDecoder>(_ request: HTTPRequest, decoder: Decoder, engine: TransferEngine = .shared,
                                                  onEvent: @escaping @Sendable (ReplyEvent) -> Void) async throws -> [ToolCall] {
         let url = request.url
         let state = Mutex(State(decoder: decoder))
-        let error = await HTTPTransfer.run(request,
+        let error = await HTTPTransfer.run(request, engine: engine,
             head: { head in state.withLock { $0.head = head } },
             continuing: { bytes in
                 let (events, overflowed) = state.withLock { state -> ([ReplyEvent], Bool) in

@@ -1,19 +1,23 @@
-import AgentCore
+@testable import AgentCore
 import Foundation
 import TestSupport
 import Testing
 
 /// Consecutive requests to one server go over one kept-alive connection, over HTTP and
 /// HTTPS; Stop closes only its own transfer; a kept-alive connection the server has closed
-/// is retried on a new one without the user seeing it.
+/// is retried on a new one without the user seeing it. Each test runs its replies on a
+/// transfer engine of its own, as the app runs all of its on one: in the process's, shared by
+/// the whole test run's servers, a test's idle connection could be let go (libcurl keeps the
+/// 64 most recently used) while other tests open theirs.
 @Suite("Connection reuse")
 struct ConnectionReuseTests {
     /// The reply's text, or the error that ended it.
-    private func reply(_ url: String, caFile: String? = nil) async -> Result<String, any Error> {
-        let endpoint = ChatEndpoint(serverURL: url, model: "m", caFile: caFile)
+    private func reply(_ url: String, caFile: String? = nil, on engine: TransferEngine) async -> Result<String, any Error> {
+        var client = OpenAIChatClient(endpoint: ChatEndpoint(serverURL: url, model: "m", caFile: caFile))
+        client.engine = engine
         var text = ""
         do {
-            for try await event in OpenAIChatClient(endpoint: endpoint).replyEvents(to: [ChatMessage(role: .user, text: "hi", state: .done)]) {
+            for try await event in client.replyEvents(to: [ChatMessage(role: .user, text: "hi", state: .done)]) {
                 if case .text(let piece) = event { text += piece }
             }
             return .success(text)
@@ -26,8 +30,9 @@ struct ConnectionReuseTests {
     func fiveRepliesOneConnection(tls: Bool) async throws {
         let server = try KeepAliveServer()
         defer { server.stop() }
+        let engine = TransferEngine(linger: .seconds(120))
         for _ in 0..<5 {
-            let text = try await reply(server.url("tokens-5", tls: tls), caFile: tls ? server.caFile : nil).get()
+            let text = try await reply(server.url("tokens-5", tls: tls), caFile: tls ? server.caFile : nil, on: engine).get()
             #expect(text == "t0 t1 t2 t3 t4 ")
         }
         let stats = try await server.stats()
@@ -40,8 +45,9 @@ struct ConnectionReuseTests {
     func stopClosesOnlyItsOwn() async throws {
         let server = try KeepAliveServer()
         defer { server.stop() }
-        let kept = Task { await reply(server.url("held")) }
-        let stopped = Task { await reply(server.url("held")) }
+        let engine = TransferEngine(linger: .seconds(120))
+        let kept = Task { await reply(server.url("held"), on: engine) }
+        let stopped = Task { await reply(server.url("held"), on: engine) }
         let both = try await server.stats { $0.open == 2 }
         #expect(both.open == 2, "two replies at once need two connections")
         stopped.cancel()
@@ -52,7 +58,7 @@ struct ConnectionReuseTests {
         try await server.release()
         let text = try await kept.value.get()
         #expect(text.hasPrefix("t0 "), "the other reply goes on to its end")
-        #expect(try await reply(server.url("tokens-2")).get() == "t0 t1 ")
+        #expect(try await reply(server.url("tokens-2"), on: engine).get() == "t0 t1 ")
         let end = try await server.stats()
         #expect(end.connections == 2, "the third reply reuses the kept reply's connection")
     }
@@ -61,9 +67,10 @@ struct ConnectionReuseTests {
     func droppedConnectionRetried(tls: Bool) async throws {
         let server = try KeepAliveServer()
         defer { server.stop() }
+        let engine = TransferEngine(linger: .seconds(120))
         let caFile = tls ? server.caFile : nil
-        #expect(try await reply(server.url("drop", tls: tls), caFile: caFile).get() == "t0 t1 t2 ")
-        #expect(try await reply(server.url("drop", tls: tls), caFile: caFile).get() == "t0 t1 t2 ",
+        #expect(try await reply(server.url("drop", tls: tls), caFile: caFile, on: engine).get() == "t0 t1 t2 ")
+        #expect(try await reply(server.url("drop", tls: tls), caFile: caFile, on: engine).get() == "t0 t1 t2 ",
                 "the second reply arrives although its first connection was closed under it")
         let stats = try await server.stats()
         #expect(stats.dropped == 1)

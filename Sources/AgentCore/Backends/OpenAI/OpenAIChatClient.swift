@@ -6,6 +6,8 @@ import FoundationEssentials
 public struct OpenAIChatClient: ChatBackend {
     public let endpoint: ChatEndpoint
     public let options: GenerationOptions
+    /// What runs the requests: the process's transfer engine unless a test gives one of its own.
+    var engine = TransferEngine.shared
 
     public init(endpoint: ChatEndpoint, options: GenerationOptions = GenerationOptions()) {
         self.endpoint = endpoint
@@ -15,7 +17,7 @@ public struct OpenAIChatClient: ChatBackend {
     public func streamRound(_ round: ChatRound, onEvent: @escaping @Sendable (ReplyEvent) -> Void) async throws -> [ToolCall] {
         let body = OpenAIRequestBody.make(model: endpoint.model, round: round, options: options)
         let request = try endpoint.streamingRequest(body: body, accept: "text/event-stream")
-        return try await ReplyStreamRunner.run(request, decoder: OpenAIStreamDecoder(), onEvent: onEvent)
+        return try await ReplyStreamRunner.run(request, decoder: OpenAIStreamDecoder(), engine: engine, onEvent: onEvent)
     }
 }
 
