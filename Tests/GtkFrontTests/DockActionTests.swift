@@ -23,7 +23,7 @@ extension GtkSuites {
                 // This test's app takes Agent's name on the session bus, for as long as its
                 // process runs: the test runs again in a child process with a session bus of its own,
                 // which activates nothing that could outlive the test (nor the accessibility bus).
-                try ChildTestRun.passOnABusOfItsOwn("DockActionTests/newChatFromTheDock")
+                try await ChildTestRun.passOnABusOfItsOwn("DockActionTests/newChatFromTheDock")
                 return
             }
             let file = FileManager.default.temporaryDirectory.appending(path: "agent-dock-\(UUID())/chats.sqlite")

@@ -12,7 +12,7 @@ extension GtkSuites.PreferencesWindowTests {
             // libsecret talks to the process's session bus: run this test again in a process
             // whose session bus has no Secret Service and activates nothing — nor the
             // accessibility bus, which GTK then goes without.
-            try ChildTestRun.passOnABusOfItsOwn("PreferencesWindowTests/withoutAKeyring")
+            try await ChildTestRun.passOnABusOfItsOwn("PreferencesWindowTests/withoutAKeyring")
             return
         }
         let folder = FileManager.default.temporaryDirectory.appending(path: "agent-no-keyring-\(UUID().uuidString)")

@@ -14,7 +14,7 @@ extension GtkSuites {
         @Test("Typing loads libcurl and the spinner's SVG loader before Return; an idle window loads neither")
         func typingPreparesTheSend() async throws {
             // In a fresh process: the tests before this one have loaded both.
-            if try ChildTestRun.passedInAFreshProcess("SendWarmUpWindowTests/typingPreparesTheSend") { return }
+            if try await ChildTestRun.passedInAFreshProcess("SendWarmUpWindowTests/typingPreparesTheSend") { return }
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: TestServer.shared.url("echo"), model: "m"))
             defer { GtkTestHarness.close(app) }
             let window = try #require(app.window)
@@ -33,7 +33,7 @@ extension GtkSuites {
 
         @Test("A stored message put back in the entry with its Edit button, nothing typed, loads libcurl before Return")
         func editingPreparesTheSend() async throws {
-            if try ChildTestRun.passedInAFreshProcess("SendWarmUpWindowTests/editingPreparesTheSend") { return }
+            if try await ChildTestRun.passedInAFreshProcess("SendWarmUpWindowTests/editingPreparesTheSend") { return }
             let store = try ChatStore(file: FileManager.default.temporaryDirectory.appending(path: "agent-warm-up-\(UUID())/chats.sqlite"))
             let chat = try store.createChat(ChatSummary(title: "Pelicans"))
             let messages = [ChatMessage(role: .user, text: "Where do pelicans live?", state: .done),

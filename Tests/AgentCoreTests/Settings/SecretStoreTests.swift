@@ -39,7 +39,7 @@ struct SecretStoreTests {
         guard ChildTestRun.isChild else {
             // libsecret talks to the process's session bus: run this test again in a
             // process whose session bus has no Secret Service and activates nothing.
-            try ChildTestRun.passOnABusOfItsOwn("SecretStoreTests/noKeyring")
+            try await ChildTestRun.passOnABusOfItsOwn("SecretStoreTests/noKeyring")
             return
         }
         let secrets = SecretStore(timeout: .seconds(3))

@@ -10,7 +10,7 @@ import Testing
 struct LibcurlPreloadTests {
     @Test("Nothing loads libcurl before a transfer or the preload; the preload loads it")
     func preloadLoadsLibcurl() async throws {
-        if try ChildTestRun.passedInAFreshProcess("LibcurlPreloadTests/preloadLoadsLibcurl") { return }
+        if try await ChildTestRun.passedInAFreshProcess("LibcurlPreloadTests/preloadLoadsLibcurl") { return }
         _ = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: "http://127.0.0.1:9/v1", model: "m")))
         #expect(try !LoadedLibraries.contain("libcurl.so.4"), "loaded before it was asked for")
         LibcurlPreload.begin()
