@@ -11,8 +11,11 @@ import Testing
 /// 64 most recently used) while other tests open theirs.
 @Suite("Connection reuse")
 struct ConnectionReuseTests {
+    /// This test's own (each test has an instance of the suite), lingering as the process's does.
+    private let engine = TransferEngine(linger: TransferEngine.shared.linger)
+
     /// The reply's text, or the error that ended it.
-    private func reply(_ url: String, caFile: String? = nil, on engine: TransferEngine) async -> Result<String, any Error> {
+    private func reply(_ url: String, caFile: String? = nil) async -> Result<String, any Error> {
         var client = OpenAIChatClient(endpoint: ChatEndpoint(serverURL: url, model: "m", caFile: caFile))
         client.engine = engine
         var text = ""
@@ -30,9 +33,8 @@ struct ConnectionReuseTests {
     func fiveRepliesOneConnection(tls: Bool) async throws {
         let server = try KeepAliveServer()
         defer { server.stop() }
-        let engine = TransferEngine(linger: .seconds(120))
         for _ in 0..<5 {
-            let text = try await reply(server.url("tokens-5", tls: tls), caFile: tls ? server.caFile : nil, on: engine).get()
+            let text = try await reply(server.url("tokens-5", tls: tls), caFile: tls ? server.caFile : nil).get()
             #expect(text == "t0 t1 t2 t3 t4 ")
         }
         let stats = try await server.stats()
@@ -45,9 +47,8 @@ struct ConnectionReuseTests {
     func stopClosesOnlyItsOwn() async throws {
         let server = try KeepAliveServer()
         defer { server.stop() }
-        let engine = TransferEngine(linger: .seconds(120))
-        let kept = Task { await reply(server.url("held"), on: engine) }
-        let stopped = Task { await reply(server.url("held"), on: engine) }
+        let kept = Task { await reply(server.url("held")) }
+        let stopped = Task { await reply(server.url("held")) }
         let both = try await server.stats { $0.open == 2 }
         #expect(both.open == 2, "two replies at once need two connections")
         stopped.cancel()
@@ -58,7 +59,7 @@ struct ConnectionReuseTests {
         try await server.release()
         let text = try await kept.value.get()
         #expect(text.hasPrefix("t0 "), "the other reply goes on to its end")
-        #expect(try await reply(server.url("tokens-2"), on: engine).get() == "t0 t1 ")
+        #expect(try await reply(server.url("tokens-2")).get() == "t0 t1 ")
         let end = try await server.stats()
         #expect(end.connections == 2, "the third reply reuses the kept reply's connection")
     }
@@ -67,10 +68,9 @@ struct ConnectionReuseTests {
     func droppedConnectionRetried(tls: Bool) async throws {
         let server = try KeepAliveServer()
         defer { server.stop() }
-        let engine = TransferEngine(linger: .seconds(120))
         let caFile = tls ? server.caFile : nil
-        #expect(try await reply(server.url("drop", tls: tls), caFile: caFile, on: engine).get() == "t0 t1 t2 ")
-        #expect(try await reply(server.url("drop", tls: tls), caFile: caFile, on: engine).get() == "t0 t1 t2 ",
+        #expect(try await reply(server.url("drop", tls: tls), caFile: caFile).get() == "t0 t1 t2 ")
+        #expect(try await reply(server.url("drop", tls: tls), caFile: caFile).get() == "t0 t1 t2 ",
                 "the second reply arrives although its first connection was closed under it")
         let stats = try await server.stats()
         #expect(stats.dropped == 1)
