@@ -84,13 +84,13 @@ extension GtkSuites {
         func storedThinking() async throws {
             let file = FileManager.default.temporaryDirectory.appending(path: "agent-window-\(UUID())/chats.sqlite")
             let store = try ChatStore(file: file)
-            let greeting = try store.createChat(ChatSummary(title: "Greeting", updated: Date()))
             let reply = ChatMessage(role: .assistant, text: Self.answer, model: "qwen3", state: .done,
                                     reasoning: Reasoning(text: Self.thought, seconds: 3.2))
-            try store.saveAll(ChatMessage.chained([ChatMessage(role: .user, text: "hi", state: .done), reply]), in: greeting.id, firstSeq: 0)
-            let other = try store.createChat(ChatSummary(title: "Other", updated: Date(timeIntervalSinceNow: -60)))
-            try store.saveAll(ChatMessage.chained([ChatMessage(role: .user, text: "yo", state: .done),
-                                                   ChatMessage(role: .assistant, text: "Yo.", state: .done)]), in: other.id, firstSeq: 0)
+            let greeting = try store.storeChat(ChatSummary(title: "Greeting", updated: Date()),
+                                               messages: [ChatMessage(role: .user, text: "hi", state: .done), reply])
+            let other = try store.storeChat(ChatSummary(title: "Other", updated: Date(timeIntervalSinceNow: -60)),
+                                            messages: [ChatMessage(role: .user, text: "yo", state: .done),
+                                                       ChatMessage(role: .assistant, text: "Yo.", state: .done)])
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "qwen3"), store: store,
                                                 settings: try TestTools.settings())
             defer { GtkTestHarness.close(app) }

@@ -35,10 +35,9 @@ extension GtkSuites {
         func editingPreparesTheSend() async throws {
             if try await ChildTestRun.passedInAFreshProcess("SendWarmUpWindowTests/editingPreparesTheSend") { return }
             let store = try ChatStore(file: FileManager.default.temporaryDirectory.appending(path: "agent-warm-up-\(UUID())/chats.sqlite"))
-            let chat = try store.createChat(ChatSummary(title: "Pelicans"))
             let messages = [ChatMessage(role: .user, text: "Where do pelicans live?", state: .done),
                             ChatMessage(role: .assistant, text: "Near water.", state: .done)]
-            try store.saveAll(ChatMessage.chained(messages), in: chat.id, firstSeq: 0)
+            let chat = try store.storeChat(ChatSummary(title: "Pelicans"), messages: messages)
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: TestServer.shared.url("echo"), model: "m"),
                                                 store: store, settings: try TestTools.settings())
             defer { GtkTestHarness.close(app) }

@@ -85,9 +85,8 @@ struct ChatPersistenceTests: ViewModelTesting {
     func paging() async throws {
         let marker = uniqueMarker()
         let store = try ChatStore(file: temporaryDatabase())
-        let chat = try store.createChat(ChatSummary(title: "long"))
-        try store.saveAll(ChatMessage.chained((0..<150).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "message \($0)", state: .done) }),
-                          in: chat.id, firstSeq: 0)
+        let chat = try store.storeChat(ChatSummary(title: "long"),
+                                       messages: (0..<150).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "message \($0)", state: .done) })
         let model = viewModel("echo/\(marker)", store: store)
         try model.open(chat.id)
         #expect(model.conversation.count == ChatPager.pageSize)
@@ -119,9 +118,8 @@ struct ChatPersistenceTests: ViewModelTesting {
     @Test("A search hit in an old part of a long chat opens a page around the hit, not the tail; later pages and sending still work")
     func searchHitOpensAPageAroundIt() async throws {
         let store = try ChatStore(file: temporaryDatabase())
-        let chat = try store.createChat(ChatSummary(title: "long"))
         let messages = (0..<300).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "message \($0)", state: .done) }
-        try store.saveAll(ChatMessage.chained(messages), in: chat.id, firstSeq: 0)
+        let chat = try store.storeChat(ChatSummary(title: "long"), messages: messages)
         let model = viewModel("echo", store: store)
         try model.open(chat.id, focusing: messages[40].id)
         #expect(model.conversation.messages.map(\.text) == (30..<60).map { "message \($0)" }, "a page around the hit")
