@@ -144,10 +144,10 @@ def main():
         copy = named(conversation, "Copy", [Atspi.Role.PUSH_BUTTON, Atspi.Role.TOGGLE_BUTTON])
         if copy is None:
             fail("no reply has a button named 'Copy'")
-        authors = [t for t in texts if t == "assistant (SmolLM2-135M-Instruct)"]
+        authors = [t for t in texts if t == "SmolLM2-135M-Instruct"]
         if len(authors) != 2:
             fail(f"expected two replies from SmolLM2, labels are {texts}")
-        print("replies:", [t for t in texts if t not in prompts and not t.startswith("assistant") and ":" not in t][:6])
+        print("replies:", [t for t in texts if t not in prompts and t != "SmolLM2-135M-Instruct" and ":" not in t][:6])
         if screenshot:
             time.sleep(0.5)
             window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Agent$"], capture_output=True,

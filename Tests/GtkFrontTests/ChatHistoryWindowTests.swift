@@ -76,13 +76,12 @@ extension GtkSuites {
         func searchHitInALongChat() async throws {
             let file = Self.temporaryFile()
             let store = try ChatStore(file: file)
-            let chat = try store.createChat(ChatSummary(title: "Long chat"))
             let messages = (0..<400).map { index in
                 ChatMessage(role: index % 2 == 0 ? .user : .assistant,
                             text: index == 41 ? "The word albatross appears here only." : "Message \(index): " + String(repeating: "words ", count: 20),
                             state: .done)
             }
-            try store.saveAll(ChatMessage.chained(messages), in: chat.id, firstSeq: 0)
+            let chat = try store.storeChat(ChatSummary(title: "Long chat"), messages: messages)
             let (app, window) = try await launch(file: file, settings: try TestTools.settings())
             defer { GtkTestHarness.close(app) }
             let library = try #require(window.library)
@@ -115,23 +114,29 @@ extension GtkSuites {
             #expect(!window.transcript.followsNewest)
         }
 
-        @Test("Delete from the chat list: a toast with Undo; clicking Undo brings the chat back")
+        @Test("Delete from the chat list: a toast with Undo; clicking Undo brings the chat back; an empty list says so")
         func deleteAndUndo() async throws {
             let (app, window) = try await launch(file: Self.temporaryFile(), settings: try TestTools.settings())
             defer { GtkTestHarness.close(app) }
+            let chatList = try #require(window.sidebar?.chatList)
+            #expect(GtkTestHarness.isMapped(chatList.placeholder), "no chats: the list says so")
+            #expect(GtkTestHarness.label(chatList.placeholder) == "No chats yet")
             try await GtkTestHarness.send("Keep me", in: window, settling: true)
+            #expect(!GtkTestHarness.isMapped(chatList.placeholder) && GtkTestHarness.isMapped(chatList.listView), "the chat listed in its place")
             let library = try #require(window.library)
             let chat = try #require(library.chats.first)
-            let row = try #require(window.sidebar?.chatList.row(for: chat.id))
+            let row = try #require(chatList.row(for: chat.id))
             try await Xdo.click(row.deleteButton)
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("“Keep me” deleted") }, "the undo toast")
             #expect(library.chats.isEmpty)
             #expect(window.viewModel.chat == nil, "a new chat is on screen")
+            #expect(GtkTestHarness.isMapped(chatList.placeholder), "the last chat deleted: the list says it is empty")
             let undo = try GtkTestHarness.requireButton("Undo", in: window.toasts.overlay)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(undo) }, "Undo on screen")
             try await Xdo.click(undo)
             try await GtkTestHarness.pump(until: { library.chats.map(\.id) == [chat.id] }, "the chat back")
             #expect(window.viewModel.chat?.id == chat.id)
+            #expect(!GtkTestHarness.isMapped(chatList.placeholder))
         }
 
         @Test("Two deletes in a row: the second chat's Undo works")
@@ -195,9 +200,8 @@ extension GtkSuites {
         func rowsShowTheirOwnMessage() async throws {
             let file = Self.temporaryFile()
             let store = try ChatStore(file: file)
-            let chat = try store.createChat(ChatSummary(title: "Paged"))
-            try store.saveAll(ChatMessage.chained((0..<200).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "Message number \($0)", state: .done) }),
-                              in: chat.id, firstSeq: 0)
+            let chat = try store.storeChat(ChatSummary(title: "Paged"),
+                                           messages: (0..<200).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "Message number \($0)", state: .done) })
             let settings = try TestTools.settings()
             settings.lastChat = chat.id
             let (app, window) = try await launch(file: file, settings: settings)

@@ -77,11 +77,12 @@ public struct ChatMessage: Identifiable, Sendable, Equatable {
         time.formatted(.iso8601)
     }
 
-    /// The label above an assistant reply: "assistant (model)", in the user's language.
+    /// The label above an assistant reply: the model that wrote it, as the server names it,
+    /// or "Assistant" in the user's language when the server did not say.
     public var authorLabel: String {
         switch role {
-        // TRANSLATORS: the label above a reply; %s is the model that wrote it.
-        case .assistant: model.map { tr("assistant (%s)", $0) } ?? tr("assistant")
+        // TRANSLATORS: the label above a reply whose model is unknown.
+        case .assistant: model ?? tr("Assistant")
         default: role.rawValue
         }
     }

@@ -6,11 +6,15 @@ import FoundationEssentials
 /// The chats, newest first, in a `GtkListView`. The list model holds a page of chats and
 /// grows by a page when the user scrolls near its end, so start-up costs the same with a
 /// thousand chats as with forty. A row finds its chat by the id its item holds, never by
-/// position. Selecting a row opens its chat.
+/// position. Selecting a row opens its chat. With no chats, a line says so in its place.
 @MainActor
 final class ChatListView {
+    /// The list, or the placeholder while there are no chats.
     let widget: UnsafeMutablePointer<GtkWidget>
     let listView: UnsafeMutablePointer<GtkWidget>
+    /// "No chats yet", in place of the list while the library is empty.
+    let placeholder: UnsafeMutablePointer<GtkWidget>
+    private let scroller: UnsafeMutablePointer<GtkWidget>
     private let store: OpaquePointer
     private let selection: OpaquePointer
     private let library: ChatLibrary
@@ -35,12 +39,19 @@ final class ChatListView {
         listView = gtk_list_view_new(selection, factory)
         GtkText.addClasses(listView, "navigation-sidebar")
         agent_accessible_set_label(listView, tr("Chats"))
-        widget = gtk_scrolled_window_new()
-        gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_child(widget.opaque, listView)
+        scroller = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_policy(scroller.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(scroller.opaque, listView)
+        placeholder = gtk_label_new(tr("No chats yet"))
+        GtkText.addClasses(placeholder, "dim-label")
+        gtk_widget_set_valign(placeholder, GTK_ALIGN_START)
+        gtk_widget_set_margin_top(placeholder, 24)
+        widget = gtk_stack_new()
+        gtk_stack_add_named(widget.opaque, scroller, "list")
+        gtk_stack_add_named(widget.opaque, placeholder, "empty")
         gtk_widget_set_vexpand(widget, 1)
         connectFactory(UnsafeMutableRawPointer(factory))
-        if let adjustment = gtk_scrolled_window_get_vadjustment(widget.opaque) {
+        if let adjustment = gtk_scrolled_window_get_vadjustment(scroller.opaque) {
             Signals.connect(UnsafeMutableRawPointer(adjustment), "value-changed") { [weak self] in
                 guard let self else { return }
                 let value = gtk_adjustment_get_value(adjustment), page = gtk_adjustment_get_page_size(adjustment)
@@ -70,6 +81,7 @@ final class ChatListView {
             }
         }
         settingSelection = false
+        gtk_stack_set_visible_child_name(widget.opaque, library.chats.isEmpty ? "empty" : "list")
         // Rows kept show their chat's new title and time.
         for row in rowsByItem.values {
             if let id = row.chatID, let chat = library.chat(withID: id.uuidString) { row.bind(chat) }

@@ -3,7 +3,7 @@ import CGtk
 import FoundationEssentials
 
 /// One message in the transcript, its chrome and its actions: a bubble on the right for
-/// the user, on the left with "assistant (model)" for a reply; the time; under it the
+/// the user, on the left under the model's name for a reply; the time; under it the
 /// message's state ("Stopped", "Cut off"), its versions (`‹ 2/3 ›`), its token count, and
 /// Copy / Edit / Regenerate, and Stop Reading while a reply is read aloud; a right-click menu.
 /// What the bubble holds is a `ReplyBody` or a `UserBody`. Rows are recycled by the list view:
