@@ -39,9 +39,10 @@ extension GtkSuites {
 
         /// The app with the chat going to `scenario` of the test server, its tools joined by
         /// the MCP servers of `servers` (written to a fresh `mcp.json` first; a command listed
-        /// in `approved` runs without asking).
+        /// in `approved` runs without asking). `firstPaint` runs once the window's first frame
+        /// is painted, with the app's MCP servers.
         func launch(_ scenario: String, servers: [(name: String, entry: JSONValue)] = [],
-                    approved: [MCPServerConfig] = []) async throws -> Launched {
+                    approved: [MCPServerConfig] = [], firstPaint: (@MainActor (MCPServersModel) -> Void)? = nil) async throws -> Launched {
             let settings = try TestTools.settings()
             for config in approved { settings.approvedMCPLaunches.insert(config.launchFingerprint) }
             let file = FileManager.default.temporaryDirectory.appending(path: "agent-mcp-\(UUID().uuidString)/mcp.json")
@@ -58,6 +59,7 @@ extension GtkSuites {
             }
             let app = try GtkTestHarness.launch(endpoint, consent: consent, preferences: preferences)
             let window = try #require(app.window)
+            if let firstPaint { AfterPaint.next(window.window) { firstPaint(model) } }
             try await GtkTestHarness.show(window)
             return Launched(app: app, window: window, model: model, settings: settings, file: file)
         }
@@ -127,6 +129,30 @@ extension GtkSuites {
             #expect(saved.serverNames == ["time"], "mcp.json holds the server")
             #expect(launched.settings.approvedMCPLaunches.contains(Self.timeConfig(path).launchFingerprint))
             try await preferencesSteps.close(preferences, of: window)
+            await launched.model.hub.stopAll()
+        }
+
+        @Test("MCP servers start once the window's first frame is painted, not before: their programs never delay it")
+        func serversStartAfterTheFirstFrame() async throws {
+            let path = try Self.timeServer()
+            let folder = FileManager.default.temporaryDirectory.appending(path: "agent-mcp-start-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let started = folder.appending(path: "started")
+            // The reference server, behind a script that leaves a file when it is run.
+            let program = folder.appending(path: "time-server")
+            try ExecutableScript.write("#!/bin/sh\n: > '\(started.path)'\nexec '\(path)' \"$@\"\n", to: program)
+            var atTheFirstFrame: (read: Bool, run: Bool)?
+            let launched = try await launch("echo", servers: [("time", Self.timeEntry(program.path))],
+                                            approved: [Self.timeConfig(program.path)]) { model in
+                atTheFirstFrame = (!model.configs.isEmpty, FileManager.default.fileExists(atPath: started.path))
+            }
+            defer { GtkTestHarness.close(launched.app) }
+            try await GtkTestHarness.pump(until: { atTheFirstFrame != nil }, "the window's first frame")
+            #expect(atTheFirstFrame?.read == false, "mcp.json was read before the window's first frame")
+            #expect(atTheFirstFrame?.run == false, "the server's program ran before the window's first frame")
+            try await GtkTestHarness.pump(until: { !(launched.model.server(named: "time")?.tools.isEmpty ?? true) }, timeout: .seconds(30),
+                                          "the server started after it, its tools listed")
+            #expect(FileManager.default.fileExists(atPath: started.path))
             await launched.model.hub.stopAll()
         }
 
