@@ -144,10 +144,10 @@ def main():
         copy = named(conversation, "Copy", [Atspi.Role.PUSH_BUTTON, Atspi.Role.TOGGLE_BUTTON])
         if copy is None:
             fail("no reply has a button named 'Copy'")
-        authors = [t for t in texts if t == "SmolLM2-135M-Instruct"]
+        authors = [t for t in texts if t == "Reply from SmolLM2-135M-Instruct"]
         if len(authors) != 2:
             fail(f"expected two replies from SmolLM2, labels are {texts}")
-        print("replies:", [t for t in texts if t not in prompts and t != "SmolLM2-135M-Instruct" and ":" not in t][:6])
+        print("replies:", [t for t in texts if t not in prompts and not is_reply_heading(t) and ":" not in t][:6])
         if screenshot:
             time.sleep(0.5)
             window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Agent$"], capture_output=True,
@@ -184,8 +184,13 @@ def zombie(pid):
 def turn_finished(frame, conversation, turn):
     stop = named(frame, "Stop", [Atspi.Role.PUSH_BUTTON, Atspi.Role.TOGGLE_BUTTON])
     streaming = stop is not None and stop.get_state_set().contains(Atspi.StateType.VISIBLE)
-    authors = [t for t in label_texts(conversation) if t.startswith("assistant (")]
+    authors = [t for t in label_texts(conversation) if is_reply_heading(t)]
     return not streaming and len(authors) >= turn
+
+
+def is_reply_heading(text):
+    """A reply's heading as a screen reader names it: "Reply from <model>", or "Reply"."""
+    return text == "Reply" or text.startswith("Reply from ")
 
 
 if __name__ == "__main__":

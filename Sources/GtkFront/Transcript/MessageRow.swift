@@ -332,6 +332,9 @@ final class MessageRow {
         if message.model != shownModel || shownTime == nil {
             shownModel = message.model
             gtk_label_set_text(authorLabel.opaque, message.authorLabel)
+            // The model's name alone does not say what follows to a screen reader.
+            // TRANSLATORS: what a screen reader says for the heading of a reply; %s is its model.
+            agent_accessible_set_label(authorLabel, message.model.map { tr("Reply from %s", $0) } ?? tr("Reply"))
         }
         if message.time != shownTime {
             shownTime = message.time
