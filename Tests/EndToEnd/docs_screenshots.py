@@ -215,6 +215,23 @@ def safe_name(node):
         return None
 
 
+def last_on_screen(root, name, roles):
+    """The last node called `name` in one of `roles` that has a size on screen. A page not
+    shown can hold a label of the same name, and a narrow Preferences window keeps its header's
+    view switcher, hidden but sized to AT-SPI (GTK 4.8 sets no SHOWING state), before the
+    bottom bar's, the one on screen."""
+    found = None
+    for node in e2e.descendants(root):
+        try:
+            if node.get_name() == name and node.get_role() in roles:
+                extents = node.get_extents(Atspi.CoordType.WINDOW)
+                if extents.width > 0 and extents.height > 0:
+                    found = node
+        except Exception:
+            continue
+    return found
+
+
 def click(node, window):
     """Clicks the middle of `node`, in the X window `window`, through the X server."""
     extents = node.get_extents(Atspi.CoordType.WINDOW)
@@ -330,9 +347,9 @@ def mcp(launch_path, tool_path, preferences_path):
                                                                                          Atspi.Role.DIALOG]))
         preferences = x_window("^Preferences$")
         subprocess.run(["xdotool", "windowsize", "--sync", preferences, "640", "800"], check=True)
-        tools = wait_for("the Tools page", lambda: named(window, "Tools", [Atspi.Role.LABEL]))
+        tools = wait_for("the Tools page", lambda: last_on_screen(window, "Tools", [Atspi.Role.LABEL]))
         click(tools, preferences)
-        row = wait_for("the server's row", lambda: named(window, "time", [Atspi.Role.LABEL]), timeout=10)
+        row = wait_for("the server's row", lambda: last_on_screen(window, "time", [Atspi.Role.LABEL]), timeout=10)
         wait_for("its tools", lambda: "2 tools" in label_texts(window), timeout=30)
         time.sleep(0.4)
         click(row, preferences)
@@ -457,15 +474,10 @@ def local_model_file(path):
                                                                                          Atspi.Role.DIALOG]))
         preferences = x_window("^Preferences$")
         subprocess.run(["xdotool", "windowsize", "--sync", preferences, "640", "640"], check=True)
-        def shown(name):
-            """The label `name` that is on screen, topmost first (the view switcher's before the page's)."""
-            nodes = [node for node in e2e.descendants(window) if safe_name(node) == name
-                     and node.get_extents(Atspi.CoordType.WINDOW).width > 0]
-            return min(nodes, key=lambda node: node.get_extents(Atspi.CoordType.WINDOW).y) if nodes else None
-        page = wait_for("the Local Model page's name", lambda: shown("Local Model"))
+        page = wait_for("the Local Model page's name", lambda: last_on_screen(window, "Local Model", [Atspi.Role.LABEL]))
         time.sleep(0.5)
         click(page, preferences)
-        choose = wait_for("Choose a GGUF File… on screen", lambda: shown("Choose a GGUF File…"))
+        choose = wait_for("Choose a GGUF File… on screen", lambda: last_on_screen(window, "Choose a GGUF File…", [Atspi.Role.LABEL]))
         time.sleep(0.5)
         click(choose, preferences)
         chooser = x_window("^Choose a GGUF Model File$")
@@ -566,6 +578,9 @@ def found_preferences(path):
         shoot(x_window("^Preferences$"), path)
         subprocess.run(["xdotool", "windowfocus", "--sync", x_window("^Preferences$"), "key", "--clearmodifiers", "Escape"],
                        check=True)
+    return body
+
+
 OLLAMA_PROFILE = """[general]
 profile=ollama
 
@@ -586,7 +601,7 @@ def ollama_pull(path, events_url, store):
                                                                                          Atspi.Role.DIALOG]))
         preferences = x_window("^Preferences$")
         subprocess.run(["xdotool", "windowsize", "--sync", preferences, "640", "620"], check=True)
-        click(wait_for("the Ollama page", lambda: named(window, "Ollama", [Atspi.Role.LABEL])), preferences)
+        click(wait_for("the Ollama page", lambda: last_on_screen(window, "Ollama", [Atspi.Role.LABEL])), preferences)
         wait_for("the server's models", lambda: "qwen3:0.6b" in label_texts(window), timeout=10)
         entry = wait_for("the pull field", lambda: named(window, "Pull a Model (such as qwen3:4b)", [Atspi.Role.LABEL]))
         click(entry, preferences)
