@@ -197,6 +197,20 @@ extension GtkSuites {
             try await Xdo.click(chatRow.titleLabel)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(window.composer.widget) }, "the chat again")
 
+            // The last chat deleted from the list: "No chats yet" takes the list's place and
+            // the focus goes to the new-chat button, on the page shown.
+            try await GtkTestHarness.pump(for: .milliseconds(400))
+            try await Xdo.click(window.chatPage.backButton)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(sidebar.widget) && !GtkTestHarness.isMapped(window.composer.widget) },
+                                          "the chat list again")
+            try await Xdo.click(try #require(sidebar.chatList.row(for: chat.id)).deleteButton)
+            try await GtkTestHarness.pump(until: { library.chats.isEmpty }, "the last chat deleted")
+            #expect(GtkTestHarness.isMapped(sidebar.chatList.placeholder))
+            let face = try #require(window.newChatButton?.face)
+            let lastFocus = gtk_root_get_focus(gtk_widget_get_root(window.window))
+            #expect(lastFocus.map { $0 == face || gtk_widget_is_ancestor($0, face) != 0 } == true,
+                    "the focus is on the new-chat button, not lost with the list")
+
             try await Xdo.resize(window.window, width: 1000, height: 700)
             try await GtkTestHarness.pump(until: { !window.isFolded }, "the window to unfold")
             #expect(GtkTestHarness.isMapped(sidebar.widget) && GtkTestHarness.isMapped(window.composer.widget))

@@ -24,6 +24,8 @@ final class ChatListView {
     var onChatChosen: (() -> Void)?
     /// Takes the keyboard focus when the row holding it is removed (the composer does).
     var onFocusedRowRemoved: (() -> Void)?
+    /// Whether there are no chats: the placeholder is shown.
+    var isEmpty: Bool { library.chats.isEmpty }
     /// How many of the library's chats the list model holds.
     private(set) var shownCount = 0
     static let pageSize = 30
@@ -44,9 +46,14 @@ final class ChatListView {
         gtk_scrolled_window_set_child(scroller.opaque, listView)
         placeholder = gtk_label_new(tr("No chats yet"))
         GtkText.addClasses(placeholder, "dim-label")
+        gtk_label_set_wrap(placeholder.opaque, 1)
+        gtk_label_set_justify(placeholder.opaque, GTK_JUSTIFY_CENTER)
         gtk_widget_set_valign(placeholder, GTK_ALIGN_START)
         gtk_widget_set_margin_top(placeholder, 24)
         widget = gtk_stack_new()
+        // Only the child shown is measured: the placeholder sets no width for the list.
+        gtk_stack_set_hhomogeneous(widget.opaque, 0)
+        gtk_stack_set_vhomogeneous(widget.opaque, 0)
         gtk_stack_add_named(widget.opaque, scroller, "list")
         gtk_stack_add_named(widget.opaque, placeholder, "empty")
         gtk_widget_set_vexpand(widget, 1)

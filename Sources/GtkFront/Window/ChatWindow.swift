@@ -169,11 +169,16 @@ public final class ChatWindow {
     }
 
     /// Where the keyboard focus goes when the list row holding it is about to be removed
-    /// (see `FocusRescue`): the chat list while it is the page shown (a folded window), else
-    /// the message field.
+    /// (see `FocusRescue`): the chat list while it is the page shown (a folded window) — its
+    /// new-chat button once the last chat goes and "No chats yet" takes the list's place —
+    /// else the message field.
     private func takeFocusFromRemovedRow() {
         if isFolded, let leaflet, let sidebar, adw_leaflet_get_visible_child(OpaquePointer(leaflet)) == sidebarPage {
-            gtk_widget_grab_focus(sidebar.chatList.listView)
+            if sidebar.chatList.isEmpty, let face = newChatButton?.face {
+                gtk_widget_grab_focus(face)
+            } else {
+                gtk_widget_grab_focus(sidebar.chatList.listView)
+            }
         } else {
             composer.input.focus()
         }
