@@ -9,7 +9,8 @@ extension GtkSuites {
     /// MCP servers in the window, with the real stdio server `mcp-server-time`: one added in
     /// Preferences › Tools by pasting its configuration — its launch asked over Preferences,
     /// its tools listed in its row — and the question before a model's call to its tool,
-    /// answered Allow Once or Deny, with what the reply then shows. Clicks and key presses
+    /// answered Allow Once or Deny, with what the reply then shows; and the servers started
+    /// only after the window's first frame. Clicks and key presses
     /// go through the X server; results are read back from the widgets and the files.
     @MainActor
     @Suite("MCP servers in the window (GTK under Xvfb)", .serialized)

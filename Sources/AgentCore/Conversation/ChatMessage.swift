@@ -87,7 +87,7 @@ public struct ChatMessage: Identifiable, Sendable, Equatable {
         }
     }
 
-    /// The same in English, for Markdown exports: "assistant (model)".
+    /// A reply's author in Markdown exports, in English: "assistant (model)".
     public var englishAuthorLabel: String {
         switch role {
         case .assistant: model.map { "assistant (\($0))" } ?? "assistant"

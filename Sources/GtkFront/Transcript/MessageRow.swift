@@ -333,8 +333,13 @@ final class MessageRow {
             shownModel = message.model
             gtk_label_set_text(authorLabel.opaque, message.authorLabel)
             // The model's name alone does not say what follows to a screen reader.
-            // TRANSLATORS: what a screen reader says for the heading of a reply; %s is its model.
-            agent_accessible_set_label(authorLabel, message.model.map { tr("Reply from %s", $0) } ?? tr("Reply"))
+            if let model = message.model {
+                // TRANSLATORS: the heading of a reply to a screen reader, and a reply notification's title; %s is the model.
+                agent_accessible_set_label(authorLabel, tr("Reply from %s", model))
+            } else {
+                // TRANSLATORS: the heading of a reply whose model is unknown, to a screen reader.
+                agent_accessible_set_label(authorLabel, tr("Reply"))
+            }
         }
         if message.time != shownTime {
             shownTime = message.time

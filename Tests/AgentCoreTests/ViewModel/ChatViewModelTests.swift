@@ -53,7 +53,6 @@ struct ChatViewModelTests {
         #expect(messages[1].state == .done)
         #expect(messages[1].model == "test-model", "the reply names the model the server reports")
         #expect(messages[1].authorLabel == "test-model", "the heading is the model's name")
-        #expect(ChatMessage(role: .assistant, text: "Hi.", state: .done).authorLabel == "Assistant", "or, unknown, Assistant")
         #expect(changedBeforeRelease >= 1, "the first word was shown")
         #expect(changes.filter { $0 == .messageChanged(1) }.count > changedBeforeRelease, "and the rest as it arrived")
         #expect(!model.status.showError)
