@@ -36,8 +36,11 @@ def cli(data, folder, question):
     elapsed = time.monotonic() - start
     if done.returncode != 0:
         sys.exit(f"agent-cli failed: {done.stderr}")
-    found = re.search(r"passages found in ([0-9.]+) ms", done.stderr)
-    return elapsed, float(found.group(1)) if found else None, done.stdout
+    # "1 passage found in 0.37 ms", "12 passages found in 3.25 ms"
+    found = re.search(r"passages? found in ([0-9.,]+) ms", done.stderr)
+    if not found:
+        sys.exit(f"agent-cli did not say how long the search took: {done.stderr}")
+    return elapsed, float(found.group(1).replace(",", "")), done.stdout
 
 
 def main():

@@ -31,7 +31,8 @@ def latency(server, command):
         if closed:
             return (closed[0] - asked) * 1000
         if time.monotonic() > deadline:
-            raise RuntimeError("the server never saw the connection close")
+            raise RuntimeError(f"the server never saw {os.path.basename(command[0])}'s connection close "
+                               f"(exit status {process.returncode}; events {server.events()[before:]})")
         time.sleep(0.005)
 
 
