@@ -13,9 +13,16 @@ from common import AGENT_CLI, TestServer, median, row
 RUNS = int(os.environ.get("BENCH_RUNS", "20"))
 
 
+def interruptible():
+    """In the child before exec: SIGINT back to its default. A shell starts a background job
+    (`bench/run &`) with SIGINT ignored, and an ignored signal stays ignored across exec, so
+    curl, which sets no handler of its own, would go on until the server gave up."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def latency(server, command):
     before = len(server.events())
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, preexec_fn=interruptible)
     deadline = time.monotonic() + 10
     while not any(e["event"] == "stalled" for e in server.events()[before:]):
         if time.monotonic() > deadline:
