@@ -88,7 +88,7 @@ extension GtkSuites {
             #expect(row.displayedText == reply.text)
             #expect(reply.text.hasPrefix("Streaming reply to: What is streaming?"))
             #expect(snapshots.count > 1 && snapshots.last == reply.text, "the row grew as the tokens arrived: \(snapshots)")
-            #expect(GtkTestHarness.label(row.authorLabel) == "test-model")
+            #expect(GtkTestHarness.label(row.heading.authorLabel) == "test-model")
             let userRow = try #require(window.transcript.boundRow(for: viewModel.conversation[0].id))
             #expect(userRow.displayedText == "What is streaming?")
             // On screen: the reply's bubble at the left, the user's at the right, each as wide as its text.

@@ -3,7 +3,7 @@ import CGtk
 import FoundationEssentials
 
 /// One message in the transcript, its chrome and its actions: a bubble on the right for
-/// the user, on the left under the model's name for a reply; the time; under it the
+/// the user, on the left for a reply, under its `MessageHeading` (model, time); under it the
 /// message's state ("Stopped", "Cut off"), its versions (`‹ 2/3 ›`), its token count, and
 /// Copy / Edit / Regenerate, and Stop Reading while a reply is read aloud; a right-click menu.
 /// What the bubble holds is a `ReplyBody` or a `UserBody`. Rows are recycled by the list view:
@@ -11,9 +11,8 @@ import FoundationEssentials
 @MainActor
 final class MessageRow {
     let root: UnsafeMutablePointer<GtkWidget>
-    private let metaLine: UnsafeMutablePointer<GtkWidget>
-    let authorLabel: UnsafeMutablePointer<GtkWidget>
-    private let timeLabel: UnsafeMutablePointer<GtkWidget>
+    /// The model and the time, above the bubble.
+    let heading = MessageHeading()
     let bubble: UnsafeMutablePointer<GtkWidget>
     /// Puts the bubble on the right (the user's) or the left, as wide as its text.
     private let bubbleSide: UnsafeMutablePointer<GtkWidget>
@@ -38,8 +37,6 @@ final class MessageRow {
     /// message's text only grows while it streams; any other change is a new message.
     private var shownID: UUID?
     private var shownText = ""
-    private var shownModel: String?
-    private var shownTime: Date?
     private var shownState: MessageState?
     private var shownRole: Role?
     /// Whether the message can be read aloud: a reply with words, not being written.
@@ -91,14 +88,6 @@ final class MessageRow {
     init(actions: Handlers) {
         root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 3)
         GtkText.addClasses(root, "message-row")
-        metaLine = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)
-        authorLabel = gtk_label_new(nil)
-        GtkText.addClasses(authorLabel, "author")
-        gtk_label_set_ellipsize(authorLabel.opaque, PANGO_ELLIPSIZE_END)
-        timeLabel = gtk_label_new(nil)
-        GtkText.addClasses(timeLabel, "time", "dim-label")
-        gtk_box_append(metaLine.cast(), authorLabel)
-        gtk_box_append(metaLine.cast(), timeLabel)
 
         bubble = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
         GtkText.addClasses(bubble, "bubble")
@@ -126,7 +115,7 @@ final class MessageRow {
         }
 
         bubbleSide = agent_aligned_box_new(bubble)
-        gtk_box_append(root.cast(), metaLine)
+        gtk_box_append(root.cast(), heading.widget)
         gtk_box_append(root.cast(), bubbleSide)
         gtk_box_append(root.cast(), sources.widget)
         gtk_box_append(root.cast(), footer)
@@ -271,8 +260,7 @@ final class MessageRow {
     func bind(_ message: ChatMessage, controls: Controls = Controls(), thinkingExpanded: Bool = false) -> Bool {
         messageID = message.id
         if shownID != message.id || shownText != message.text {
-            shownModel = nil
-            shownTime = nil
+            heading.reset()
             shownState = nil
             reply.reset()
             user.reset()
@@ -329,23 +317,7 @@ final class MessageRow {
     func update(_ message: ChatMessage) -> Bool {
         shownID = message.id
         shownText = message.text
-        if message.model != shownModel || shownTime == nil {
-            shownModel = message.model
-            gtk_label_set_text(authorLabel.opaque, message.authorLabel)
-            // The model's name alone does not say what follows to a screen reader.
-            if let model = message.model {
-                // TRANSLATORS: the heading of a reply to a screen reader, and a reply notification's title; %s is the model.
-                agent_accessible_set_label(authorLabel, tr("Reply from %s", model))
-            } else {
-                // TRANSLATORS: the heading of a reply whose model is unknown, to a screen reader.
-                agent_accessible_set_label(authorLabel, tr("Reply"))
-            }
-        }
-        if message.time != shownTime {
-            shownTime = message.time
-            gtk_label_set_text(timeLabel.opaque, TimeText.short(message.time))
-            gtk_widget_set_tooltip_text(timeLabel, message.isoTime)
-        }
+        heading.show(message)
         if message.state != shownState {
             shownState = message.state
             showState(message)
@@ -368,9 +340,8 @@ final class MessageRow {
         shownRole = role
         let isUser = role == .user
         agent_aligned_box_set_end(bubbleSide, isUser ? 1 : 0)
-        gtk_widget_set_halign(metaLine, isUser ? GTK_ALIGN_END : GTK_ALIGN_START)
+        heading.showRole(isUser: isUser)
         gtk_widget_set_halign(footer, isUser ? GTK_ALIGN_END : GTK_ALIGN_START)
-        gtk_widget_set_visible(authorLabel, isUser ? 0 : 1)
         gtk_widget_set_visible(copyButton, isUser ? 0 : 1)
         gtk_widget_set_visible(editButton, isUser ? 1 : 0)
         gtk_widget_set_visible(regenerateButton, controls.regenerateButton ? 1 : 0)
