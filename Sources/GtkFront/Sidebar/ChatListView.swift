@@ -88,7 +88,7 @@ final class ChatListView {
             }
         }
         settingSelection = false
-        gtk_stack_set_visible_child_name(widget.opaque, library.chats.isEmpty ? "empty" : "list")
+        gtk_stack_set_visible_child_name(widget.opaque, isEmpty ? "empty" : "list")
         // Rows kept show their chat's new title and time.
         for row in rowsByItem.values {
             if let id = row.chatID, let chat = library.chat(withID: id.uuidString) { row.bind(chat) }
