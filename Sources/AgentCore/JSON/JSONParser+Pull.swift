@@ -4,20 +4,33 @@
 /// kept). For a payload read once per streamed token, most of which is not wanted. The same
 /// grammar and limits as `parse`: what `parse` refuses, this refuses.
 extension JSONParser {
-    /// A member's name, compared without making a String of it unless it has escapes.
+    /// A member's name where it lies, compared without making a String of it; a name with
+    /// escapes is decoded only when its text is asked for. Holds no reference: a pointer into
+    /// the text being read, valid while `body` runs.
     struct Key {
-        fileprivate let raw: UnsafeBufferPointer<UInt8>?
-        fileprivate let decoded: String?
+        /// The name with its quotes, escapes as written.
+        fileprivate let quoted: UnsafeBufferPointer<UInt8>
+        /// The bytes between the quotes.
+        fileprivate let name: UnsafeBufferPointer<UInt8>
+        fileprivate let hasEscapes: Bool
+
+        fileprivate init(quoted: UnsafeBufferPointer<UInt8>, hasEscapes: Bool) {
+            self.quoted = quoted
+            name = UnsafeBufferPointer(rebasing: quoted[(quoted.startIndex + 1)..<(quoted.endIndex - 1)])
+            self.hasEscapes = hasEscapes
+        }
 
         /// The name as text.
         var text: String {
-            decoded ?? raw.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            guard hasEscapes else { return String(decoding: name, as: UTF8.self) }
+            var parser = JSONParser(quoted)
+            return (try? parser.parseString()) ?? ""
         }
 
-        func `is`(_ name: StaticString) -> Bool {
-            if let raw { return ByteSearch.bytes(raw, equal: name) }
-            guard var decoded else { return false }
-            return decoded.withUTF8 { ByteSearch.bytes($0, equal: name) }
+        @inline(__always)
+        func `is`(_ expected: StaticString) -> Bool {
+            guard hasEscapes else { return ByteSearch.bytes(name, equal: expected) }
+            return text.utf8.elementsEqual(UnsafeBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount))
         }
     }
 
@@ -117,7 +130,9 @@ extension JSONParser {
     private mutating func skipString() throws(SyntaxError) {
         index += 1
         var scratch: [UInt8] = []
-        while let byte = current {
+        while true {
+            skipPlainStringBytes()
+            guard let byte = current else { break }
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
@@ -135,20 +150,18 @@ extension JSONParser {
         throw error("unterminated string")
     }
 
-    /// A member name: its bytes where it lies when it has no escapes, else decoded.
+    /// A member name, checked as a string is and read where it lies.
     private mutating func readKey() throws(SyntaxError) -> Key {
         let quote = index
         index += 1
-        while let byte = current, byte != UInt8(ascii: "\"") {
-            if byte == UInt8(ascii: "\\") || byte < 0x20 {
-                index = quote
-                return Key(raw: nil, decoded: try parseString())
-            }
+        skipPlainStringBytes()
+        let hasEscapes = current != UInt8(ascii: "\"")
+        if hasEscapes {
+            index = quote
+            try skipString()
+        } else {
             index += 1
         }
-        guard current != nil else { throw error("unterminated string") }
-        let key = Key(raw: UnsafeBufferPointer(rebasing: bytes[(quote + 1)..<index]), decoded: nil)
-        index += 1
-        return key
+        return Key(quoted: UnsafeBufferPointer(rebasing: bytes[quote..<index]), hasEscapes: hasEscapes)
     }
 }

@@ -143,15 +143,11 @@ public struct JSONParser {
         index += 1  // the opening quote
         let start = index
         // Fast path: no escapes.
-        while let byte = current {
-            if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                index += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            guard byte >= 0x20 else { throw error("control character in a string") }
+        skipPlainStringBytes()
+        if current == UInt8(ascii: "\"") {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             index += 1
+            return text
         }
         var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while let byte = current {
@@ -170,6 +166,21 @@ public struct JSONParser {
             }
         }
         throw error("unterminated string")
+    }
+
+    /// Moves past the bytes a string holds as they are: to its closing quote, an escape, a
+    /// control character (an error) or the end. Most of a JSON text's bytes are these.
+    @inline(__always)
+    mutating func skipPlainStringBytes() {
+        guard let base = bytes.baseAddress else { return }
+        var position = index
+        let end = bytes.count
+        while position < end {
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            position += 1
+        }
+        index = position
     }
 
     mutating func parseEscape(into buffer: inout [UInt8]) throws(SyntaxError) {

@@ -5,10 +5,17 @@ import Glibc
 /// rest of reading a chunk.
 enum ByteSearch {
     /// Whether `bytes` are exactly the UTF-8 of `text`.
+    /// Short ones (a JSON member's name, an SSE field) byte by byte: a call to `memcmp`
+    /// costs more than the comparison.
+    @inline(__always)
     static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, equal text: StaticString) -> Bool {
-        guard bytes.count == text.utf8CodeUnitCount else { return false }
+        let count = text.utf8CodeUnitCount
+        guard bytes.count == count else { return false }
         guard let base = bytes.baseAddress else { return true }
-        return memcmp(base, text.utf8Start, bytes.count) == 0
+        let expected = text.utf8Start
+        guard count <= 16 else { return memcmp(base, expected, count) == 0 }
+        for offset in 0..<count where base[offset] != expected[offset] { return false }
+        return true
     }
 
     /// The position of the first CR or LF in `buffer[from..<to]`, or `to`.

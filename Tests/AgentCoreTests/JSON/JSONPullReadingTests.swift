@@ -11,6 +11,7 @@ struct JSONPullReadingTests {
         #"  "just a string"  "#, "42", #"{"k\u0065y": "v"}"#,
         #"{"a": 1,}"#, #"{"a" 1}"#, #"[1 2]"#, #"{"a": "\x"}"#, "\"tab\there\"", #"{"a": tru}"#,
         #"{"a": 1} trailing"#, #"{"a": "unterminated}"#, "", "{", #"{"a": 01}"#,
+        "{\"a\tb\": 1}", #"{"a\xb": 1}"#, #"{"unterminated"#, #"{"""#, #"{"\"": 1}"#, "{\"caf\u{E9}\": 1}",
         String(repeating: "[", count: 300) + String(repeating: "]", count: 300),
     ])
     func skipMatchesParse(text: String) {
@@ -32,6 +33,25 @@ struct JSONPullReadingTests {
         #expect(chunk.reasoning == "r")
         #expect(chunk.finishReason == nil)
         #expect(chunk.usage?.promptTokens == 3 && chunk.usage?.completionTokens == 5)
+    }
+
+    @Test("Member names are checked as strings are, and one with escapes reads as its text")
+    func memberNames() throws {
+        let value = try JSONParser.parse(#"{"k\u0065y": 1, "a\"b": 2, "\u00e9t\u00e9": 3, "plain": 4}"#)
+        #expect(value["key"]?.intValue == 1)
+        #expect(value["a\"b"]?.intValue == 2)
+        #expect(value["été"]?.intValue == 3)
+        #expect(value["plain"]?.intValue == 4)
+        var names: [String] = []
+        var matched: [Bool] = []
+        try JSONParser.read(Array(#"{"k\u0065y": 1, "key": 2, "kex": 3}"#.utf8)) { parser throws(JSONParser.SyntaxError) in
+            try parser.members { _, key in
+                names.append(key.text)
+                matched.append(key.is("key"))
+            }
+        }
+        #expect(names == ["key", "key", "kex"])
+        #expect(matched == [true, true, false])
     }
 
     @Test("Choices of other shapes: none, not an array, a first choice that is not an object; a later choices list wins")
