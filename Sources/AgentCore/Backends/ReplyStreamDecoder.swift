@@ -51,7 +51,12 @@ struct ReplyEventBatch {
 
     /// Content that may open with `<think>…</think>`, told apart by `splitter`.
     mutating func content(_ text: String, through splitter: inout ThinkTagSplitter) {
-        add(splitter.feed(text))
+        // Past the thinking, each token is answer: no pieces to make.
+        if splitter.isAnswering {
+            add(text, isReasoning: false)
+        } else {
+            add(splitter.feed(text))
+        }
     }
 
     /// What `splitter` still held, now that the content is over.

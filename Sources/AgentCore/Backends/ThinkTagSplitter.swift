@@ -26,6 +26,9 @@ struct ThinkTagSplitter: Sendable {
     /// Content not yet told apart: the start of a possible marker.
     private var held = ""
 
+    /// Everything from here on is answer, as it comes: nothing is held back or split.
+    var isAnswering: Bool { phase == .answering }
+
     /// The pieces `text` completes, in order.
     mutating func feed(_ text: String) -> [Piece] {
         var pieces: [Piece] = []
