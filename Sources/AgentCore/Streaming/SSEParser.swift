@@ -173,10 +173,13 @@ public struct SSEParser: Sendable {
         }
         if dataBuffer.last == Self.lf { dataBuffer.removeLast() }
         let type = eventTypeBuffer.isEmpty ? "message" : String(decoding: eventTypeBuffer, as: UTF8.self)
-        // A copy of exactly its size: the buffer keeps its capacity for the next event.
-        let event = SSEEvent(type: type, dataBytes: Array(dataBuffer), lastEventID: lastEventID)
-        dataBuffer.removeAll(keepingCapacity: true)
+        // The event borrows the buffer and gives it back: no copy, and no allocation for the
+        // next event unless `onEvent` kept this one's data.
+        var event = SSEEvent(type: type, dataBytes: [], lastEventID: lastEventID)
+        swap(&event.dataBytes, &dataBuffer)
         eventTypeBuffer.removeAll(keepingCapacity: true)
         onEvent(event)
+        swap(&event.dataBytes, &dataBuffer)
+        dataBuffer.removeAll(keepingCapacity: true)
     }
 }

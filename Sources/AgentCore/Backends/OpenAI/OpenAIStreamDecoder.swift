@@ -2,23 +2,11 @@ import FoundationEssentials
 
 /// Decodes a streamed OpenAI chat completion (SSE carrying JSON chunks): text, reasoning
 /// (`reasoning_content`, `reasoning`, or `<think>` opening the content), tool-call fragments
-/// joined per `index`, errors in the stream, `[DONE]`.
+/// joined per `index`, errors in the stream, `[DONE]`. Each event is read as the SSE parser
+/// completes it (`OpenAIChunkReader`), its data where the parser holds it.
 public struct OpenAIStreamDecoder: ReplyStreamDecoder {
-    private struct PendingCall {
-        var id: String?
-        var name = ""
-        var arguments = ""
-    }
-
     private var parser: SSEParser
-    private var sawDone = false
-    private var finishReason: String?
-    private var startedReported = false
-    private var serverErrors: [String] = []
-    private var sawText = false
-    private var firstMalformedPayload: String?
-    private var pendingCalls: [Int: PendingCall] = [:]
-    private var thinkSplitter = ThinkTagSplitter()
+    private var reader = OpenAIChunkReader()
 
     /// `limit`: the most one streamed unit may hold (`StreamLimit`).
     public init(limit: Int = StreamLimit.bytes) {
@@ -26,11 +14,9 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
     }
 
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [ReplyEvent] {
-        var sseEvents: [SSEEvent] = []
-        parser.feed(bytes) { sseEvents.append($0) }
         var batch = ReplyEventBatch()
-        for event in sseEvents { handle(event, into: &batch) }
-        batch.reportOverflow(parser.overflowed, errors: &serverErrors)
+        parser.feed(bytes) { reader.handle($0, into: &batch) }
+        reader.reportOverflow(parser.overflowed, into: &batch)
         return batch.finish()
     }
 
@@ -39,85 +25,7 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
     public mutating func finish() -> (events: [ReplyEvent], outcome: StreamOutcome) {
         parser.finish()
         var batch = ReplyEventBatch()
-        batch.endContent(of: &thinkSplitter)
-        return (batch.finish(), outcome)
-    }
-
-    private var outcome: StreamOutcome {
-        if !serverErrors.isEmpty { return .failed(message: serverErrors.joined(separator: "\n")) }
-        if sawDone || finishReason != nil { return .complete(toolCalls: toolCalls) }
-        if !sawText, pendingCalls.isEmpty, let firstMalformedPayload {
-            return .failed(message: tr("The server sent data that is not a chat completion:\n%s", firstMalformedPayload))
-        }
-        return .cutOff
-    }
-
-    /// The tool calls assembled so far, in index order.
-    var toolCalls: [ToolCall] {
-        pendingCalls.sorted { $0.key < $1.key }.map { index, call in
-            ToolCall(id: call.id ?? "call_\(index)", name: call.name, arguments: ToolCall.arguments(fromText: call.arguments))
-        }
-    }
-
-    private mutating func handle(_ event: SSEEvent, into batch: inout ReplyEventBatch) {
-        guard !sawDone else { return }
-        switch event.type {
-        case "error":
-            let message = errorMessage(inEventData: event.data)
-            serverErrors.append(message)
-            batch.append(.serverError(message))
-        case "message":
-            if event.dataIs("[DONE]") || event.dataIs(" [DONE]") {
-                sawDone = true
-                batch.endContent(of: &thinkSplitter)
-                if finishReason == nil { batch.append(.finished(reason: nil)) }
-                return
-            }
-            guard let chunk = try? ChatCompletionChunk(json: event.dataBytes) else {
-                if firstMalformedPayload == nil { firstMalformedPayload = String(event.data.prefix(200)) }
-                return
-            }
-            if let message = chunk.errorMessage {
-                serverErrors.append(message)
-                batch.append(.serverError(message))
-                return
-            }
-            if !startedReported, chunk.model != nil || chunk.hasChoices {
-                startedReported = true
-                batch.append(.started(model: chunk.model, created: chunk.created.map { Date(timeIntervalSince1970: $0) }))
-            }
-            if let reasoning = chunk.reasoning, !reasoning.isEmpty {
-                sawText = true
-                batch.reasoning(reasoning)
-            }
-            if let content = chunk.content, !content.isEmpty {
-                sawText = true
-                batch.content(content, through: &thinkSplitter)
-            }
-            for fragment in chunk.toolCalls {
-                var call = pendingCalls[fragment.index] ?? PendingCall()
-                if let id = fragment.id, !id.isEmpty { call.id = id }
-                if let name = fragment.name { call.name += name }
-                if let arguments = fragment.arguments { call.arguments += arguments }
-                pendingCalls[fragment.index] = call
-            }
-            if let usage = chunk.usage { batch.append(.usage(usage)) }
-            if let reason = chunk.finishReason {
-                finishReason = reason
-                batch.endContent(of: &thinkSplitter)
-                batch.append(.finished(reason: reason))
-            }
-        default:
-            break  // other named events carry nothing for a chat reply
-        }
-    }
-
-    private func errorMessage(inEventData data: String) -> String {
-        guard let json = try? JSONParser.parse(data) else { return data }
-        if let chunk = try? ChatCompletionChunk(json: Array(data.utf8)) {
-            if let message = chunk.errorMessage { return message }
-            if let content = chunk.content, !content.isEmpty { return content }
-        }
-        return ServerErrorBody.message(in: json) ?? data
+        reader.finish(into: &batch)
+        return (batch.finish(), reader.outcome)
     }
 }
