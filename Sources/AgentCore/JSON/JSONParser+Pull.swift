@@ -63,6 +63,25 @@ extension JSONParser {
         try parseValue()
     }
 
+    /// The next value if it is a string, without building a `JSONValue`; nil (the value
+    /// passed over) if it is anything else.
+    mutating func string() throws(SyntaxError) -> String? {
+        guard current == UInt8(ascii: "\"") else {
+            try skipValue()
+            return nil
+        }
+        return try parseString()
+    }
+
+    /// The next value if it is a number; nil (the value passed over) if it is anything else.
+    mutating func number() throws(SyntaxError) -> Double? {
+        guard let byte = current, byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
+            try skipValue()
+            return nil
+        }
+        return try parseNumber()
+    }
+
     /// Goes through the object that comes next, calling `body` with each member's name when
     /// its value is next; a value `body` does not read is skipped.
     mutating func members(_ body: (inout JSONParser, Key) throws(SyntaxError) -> Void) throws(SyntaxError) {

@@ -177,7 +177,8 @@ public struct JSONParser {
         let end = bytes.count
         while position < end {
             let byte = base[position]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            // Most bytes are lower-case letters, above all three: one comparison for them.
+            if byte <= UInt8(ascii: "\\"), byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
             position += 1
         }
         index = position

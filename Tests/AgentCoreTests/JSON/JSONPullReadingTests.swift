@@ -64,6 +64,12 @@ struct JSONPullReadingTests {
         #expect(oddFirst.hasChoices && oddFirst.content == nil)
         let twice = try #require(try ChatCompletionChunk(json: Array(#"{"choices":[{"delta":{"content":"a"}}],"choices":[{"finish_reason":"stop"}]}"#.utf8)))
         #expect(twice.content == nil && twice.finishReason == "stop")
+        let oddTypes = try #require(try ChatCompletionChunk(json: Array(
+            #"{"model":7,"created":"yesterday","choices":[{"delta":{"content":["x"],"reasoning":null},"finish_reason":false}]}"#.utf8)))
+        #expect(oddTypes.model == nil && oddTypes.created == nil && oddTypes.hasChoices)
+        #expect(oddTypes.content == nil && oddTypes.reasoning == nil && oddTypes.finishReason == nil)
+        #expect(throws: JSONParser.SyntaxError.self) { try ChatCompletionChunk(json: Array(#"{"model":[1,]}"#.utf8)) }
+        #expect(throws: JSONParser.SyntaxError.self) { try ChatCompletionChunk(json: Array(#"{"created":-}"#.utf8)) }
         #expect(try ChatCompletionChunk(json: Array(#"["not", "an object"]"#.utf8)) == nil)
         #expect(throws: JSONParser.SyntaxError.self) { try ChatCompletionChunk(json: Array(#"{"choices":[{"delta":}]}"#.utf8)) }
     }

@@ -99,9 +99,9 @@ struct ChatCompletionChunk {
             guard parser.atObject else { return false }
             try parser.members { parser, key throws(JSONParser.SyntaxError) in
                 if key.is("model") {
-                    model = try parser.value().stringValue
+                    model = try parser.string()
                 } else if key.is("created") {
-                    created = try parser.value().numberValue
+                    created = try parser.number()
                 } else if key.is("choices") {
                     hasChoices = false
                     (finishReason, content, reasoningContent, reasoning, toolCalls) = (nil, nil, nil, nil, nil)
@@ -112,17 +112,17 @@ struct ChatCompletionChunk {
                         guard parser.atObject else { return }
                         try parser.members { parser, key throws(JSONParser.SyntaxError) in
                             if key.is("finish_reason") {
-                                finishReason = try parser.value().stringValue
+                                finishReason = try parser.string()
                             } else if key.is("delta") {
                                 (content, reasoningContent, reasoning, toolCalls) = (nil, nil, nil, nil)
                                 guard parser.atObject else { return }
                                 try parser.members { parser, key throws(JSONParser.SyntaxError) in
                                     if key.is("content") {
-                                        content = try parser.value().stringValue
+                                        content = try parser.string()
                                     } else if key.is("reasoning_content") {
-                                        reasoningContent = try parser.value().stringValue
+                                        reasoningContent = try parser.string()
                                     } else if key.is("reasoning") {
-                                        reasoning = try parser.value().stringValue
+                                        reasoning = try parser.string()
                                     } else if key.is("tool_calls") {
                                         toolCalls = try parser.value()
                                     }
