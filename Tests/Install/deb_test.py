@@ -82,6 +82,10 @@ def check_package(deb):
     for package in LOADED_AT_RUN_TIME + ["libgtk-4-1", "libadwaita-1-0"]:
         if package not in depends:
             fail(f"Depends lacks {package}: {fields['Depends']}")
+    recommends = [relation.split()[0] for relation in fields["Recommends"].split(", ")]
+    for package in ["python3-venv", "build-essential"]:  # what agent-install-runtime builds with
+        if package not in recommends:
+            fail(f"Recommends lacks {package}: {fields['Recommends']}")
     if "swift" in fields["Depends"]:
         fail(f"Depends names the Swift runtime, which is linked in: {fields['Depends']}")
     control = os.path.join(os.path.dirname(deb), "DEBIAN")
@@ -157,9 +161,15 @@ def check_installed(clone, version, files, since):
     return languages
 
 
-def launch():
-    """Launches /usr/bin/agent from its menu entry, as a new user with no local model runtime."""
-    home = tempfile.mkdtemp(prefix="agent-deb-home-")
+def user_files(home):
+    """Every file under a user's folders, with its size."""
+    return {os.path.join(folder, name): os.path.getsize(os.path.join(folder, name))
+            for folder, _, names in os.walk(home) for name in names}
+
+
+def launch(home):
+    """Launches /usr/bin/agent from its menu entry, as a new user (folders under `home`) with no
+    local model runtime."""
     for name in ["DATA", "CONFIG", "CACHE", "STATE"]:
         os.environ[f"XDG_{name}_HOME"] = os.path.join(home, name.lower())
     os.environ["AGENT_RUNTIME_DIR"] = os.path.join(home, "runtime")
@@ -171,7 +181,6 @@ def launch():
         fail(f"the menu entry is {info.get_name()!r}, shown={info.should_show()}, runs {info.get_executable()}")
     window, pid = launch_from_menu(info, "/usr/bin/agent")
     stop(pid)
-    shutil.rmtree(home, ignore_errors=True)
     return window
 
 
@@ -203,9 +212,16 @@ def main():
         if set(files) != set(paths) - {"/"}:
             fail(f"dpkg -L and the package's contents differ: {sorted(set(files) ^ (set(paths) - {'/'}))}")
         languages = check_installed(os.path.dirname(deb), version, files, since)
-        window = launch()
+        home = os.path.join(work, "home")
+        window = launch(home)
+        # What the user's run left (chats, settings), and a runtime as the set-up leaves it.
+        os.makedirs(os.path.join(home, "runtime"), exist_ok=True)
+        with open(os.path.join(home, "runtime", "manifest.json"), "w") as f:
+            f.write('{"server": "bin/llama-server"}\n')
+        kept = user_files(home)
         print(f"PASS: installed agent {version}: {len(files)} paths, translations {languages or 'none (no po/)'}; "
-              f"/usr/bin/agent opened window {window} from the menu entry", flush=True)
+              f"/usr/bin/agent opened window {window} from the menu entry; its user's files: "
+              f"{', '.join(sorted(os.path.relpath(path, home) for path in kept))}", flush=True)
 
         print("== apt-get purge agent", flush=True)
         purge()
@@ -216,7 +232,10 @@ def main():
             fail(f"Agent's files are left under /usr: {traces()}")
         if run(["gsettings", "list-keys", APP_ID]).returncode == 0:
             fail("the settings schema is still compiled in after the purge")
-        print(f"PASS: purged; all {len(files)} paths of the package gone, the schema compiled out", flush=True)
+        if user_files(home) != kept:
+            fail(f"apt-get purge changed the user's files: {sorted(set(kept.items()) ^ set(user_files(home).items()))}")
+        print(f"PASS: purged; all {len(files)} paths of the package gone, the schema compiled out, "
+              f"the user's {len(kept)} files as they were", flush=True)
     finally:
         if installed():
             purge()
