@@ -59,6 +59,21 @@ struct ReplyEventBatch {
         }
     }
 
+    /// A chunk's thinking and answer text, in that order (`content` through `splitter`);
+    /// whether either held any.
+    mutating func chunkText(reasoning: String?, content: String?, through splitter: inout ThinkTagSplitter) -> Bool {
+        var sawText = false
+        if let reasoning, !reasoning.isEmpty {
+            sawText = true
+            self.reasoning(reasoning)
+        }
+        if let content, !content.isEmpty {
+            sawText = true
+            self.content(content, through: &splitter)
+        }
+        return sawText
+    }
+
     /// What `splitter` still held, now that the content is over.
     mutating func endContent(of splitter: inout ThinkTagSplitter) {
         add(splitter.finish())

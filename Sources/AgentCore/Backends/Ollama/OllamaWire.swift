@@ -102,14 +102,7 @@ struct OllamaChunkReader {
             startedReported = true
             batch.append(.started(model: chunk.model, created: nil))
         }
-        if let thinking = chunk.thinking, !thinking.isEmpty {
-            sawContent = true
-            batch.reasoning(thinking)
-        }
-        if let content = chunk.content, !content.isEmpty {
-            sawContent = true
-            batch.content(content, through: &thinkSplitter)
-        }
+        if batch.chunkText(reasoning: chunk.thinking, content: chunk.content, through: &thinkSplitter) { sawContent = true }
         for call in chunk.toolCalls {
             toolCalls.append(ToolCall(id: call.id ?? "call_\(toolCalls.count)", name: call.name, arguments: call.arguments))
         }

@@ -64,14 +64,7 @@ struct OpenAIChunkReader {
                 startedReported = true
                 batch.append(.started(model: chunk.model, created: chunk.created.map { Date(timeIntervalSince1970: $0) }))
             }
-            if let reasoning = chunk.reasoning, !reasoning.isEmpty {
-                sawText = true
-                batch.reasoning(reasoning)
-            }
-            if let content = chunk.content, !content.isEmpty {
-                sawText = true
-                batch.content(content, through: &thinkSplitter)
-            }
+            if batch.chunkText(reasoning: chunk.reasoning, content: chunk.content, through: &thinkSplitter) { sawText = true }
             for fragment in chunk.toolCalls {
                 var call = pendingCalls[fragment.index] ?? PendingCall()
                 if let id = fragment.id, !id.isEmpty { call.id = id }
