@@ -26,6 +26,8 @@ public struct SSEParser: Sendable {
     private var previousByteWasCR = false
 
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    /// The most room the data buffer keeps from one event to the next.
+    private static let keptCapacity = 64 * 1024
     private static let cr: UInt8 = 0x0D
     private static let lf: UInt8 = 0x0A
     private static let colon: UInt8 = 0x3A
@@ -37,7 +39,9 @@ public struct SSEParser: Sendable {
         dataBuffer.reserveCapacity(256)
     }
 
-    /// Parses the next chunk of the stream; `onEvent` runs for each event it completes.
+    /// Parses the next chunk of the stream; `onEvent` runs for each event it completes. The
+    /// event's data is the parser's own buffer, lent for the call: read it there; an event
+    /// kept beyond the call keeps that buffer (copy-on-write), and the parser makes another.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, onEvent: (SSEEvent) -> Void) {
         var bytes = chunk.bindMemory(to: UInt8.self)[...]
         if atStreamStart {
@@ -180,6 +184,12 @@ public struct SSEParser: Sendable {
         eventTypeBuffer.removeAll(keepingCapacity: true)
         onEvent(event)
         swap(&event.dataBytes, &dataBuffer)
-        dataBuffer.removeAll(keepingCapacity: true)
+        if dataBuffer.capacity > Self.keptCapacity {
+            // One large event does not make every later one carry its room.
+            dataBuffer = []
+            dataBuffer.reserveCapacity(256)
+        } else {
+            dataBuffer.removeAll(keepingCapacity: true)
+        }
     }
 }

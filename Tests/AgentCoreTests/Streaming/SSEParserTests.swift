@@ -174,4 +174,15 @@ struct SSEParserTests {
             #expect(events == expected)
         }
     }
+
+    @Test("Events kept past the call keep their own data; after a large event the small ones do not carry its room")
+    func keptEvents() {
+        var parser = SSEParser()
+        var kept: [SSEEvent] = []
+        let large = String(repeating: "x", count: 200_000)
+        parser.feed(Array("data: \(large)\n\ndata: one\n\ndata: two\n\n".utf8)) { kept.append($0) }
+        parser.feed(Array("data: three\n\n".utf8)) { kept.append($0) }
+        #expect(kept.map(\.data) == [large, "one", "two", "three"])
+        #expect(kept.dropFirst().allSatisfy { $0.dataBytes.capacity < 64 * 1024 })
+    }
 }
