@@ -6,7 +6,7 @@
 extension JSONParser {
     /// A member's name where it lies, compared without making a String of it; a name with
     /// escapes is decoded only when its text is asked for. Holds no reference: a pointer into
-    /// the text being read, valid while `body` runs.
+    /// the text being read, valid while `body` runs — read it there, never keep it.
     struct Key {
         /// The name with its quotes, escapes as written.
         fileprivate let quoted: UnsafeBufferPointer<UInt8>
@@ -151,22 +151,17 @@ extension JSONParser {
         var scratch: [UInt8] = []
         while true {
             skipPlainStringBytes()
-            guard let byte = current else { break }
-            switch byte {
-            case UInt8(ascii: "\""):
+            // What stopped the scan: the closing quote, an escape or a control character.
+            guard let byte = current else { throw error("unterminated string") }
+            if byte == UInt8(ascii: "\"") {
                 index += 1
                 return
-            case UInt8(ascii: "\\"):
-                index += 1
-                try parseEscape(into: &scratch)
-                scratch.removeAll(keepingCapacity: true)
-            case 0..<0x20:
-                throw error("control character in a string")
-            default:
-                index += 1
             }
+            guard byte == UInt8(ascii: "\\") else { throw error("control character in a string") }
+            index += 1
+            try parseEscape(into: &scratch)
+            scratch.removeAll(keepingCapacity: true)
         }
-        throw error("unterminated string")
     }
 
     /// A member name, checked as a string is and read where it lies.

@@ -41,6 +41,7 @@ struct JSONParserTests {
     @Test("What is not JSON is refused", arguments: [
         "", " ", "{", "[1,]", "{\"a\" 1}", "{\"a\":1,}", "01", "1.", ".5", "-", "1e", "+1", "tru", "nul",
         "\"unterminated", "\"bad \\x escape\"", "\"short \\u12\"", "[1] 2", "{'a': 1}", "\"tab\there\"", "NaN",
+        "{\"a\tb\": 1}", "{\"a\\xb\": 1}", "{\"a", "{\"a\\u12\": 1}", "{\"a\\", "{\"\\\"",
     ])
     func rejects(text: String) {
         #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(text) }
