@@ -162,9 +162,10 @@ def check_installed(clone, version, files, since):
 
 
 def user_files(home):
-    """Every file under a user's folders, with its size."""
-    return {os.path.join(folder, name): os.path.getsize(os.path.join(folder, name))
-            for folder, _, names in os.walk(home) for name in names}
+    """Every file under a user's folders, with its size and modification time."""
+    stats = {os.path.join(folder, name): os.lstat(os.path.join(folder, name))
+             for folder, _, names in os.walk(home) for name in names}
+    return {path: (stat.st_size, stat.st_mtime_ns) for path, stat in stats.items()}
 
 
 def launch(home):
@@ -214,10 +215,13 @@ def main():
         languages = check_installed(os.path.dirname(deb), version, files, since)
         home = os.path.join(work, "home")
         window = launch(home)
-        # What the user's run left (chats, settings), and a runtime as the set-up leaves it.
+        # What the user's run left (chats, settings), and a stand-in for a runtime the set-up
+        # made (its manifest's shape). What keeps them is that the package has no maintainer
+        # scripts (check_package): dpkg removes the package's own files and nothing else. This
+        # checks the outcome in a home of the test's own.
         os.makedirs(os.path.join(home, "runtime"), exist_ok=True)
         with open(os.path.join(home, "runtime", "manifest.json"), "w") as f:
-            f.write('{"server": "bin/llama-server"}\n')
+            f.write('{"llama_server": "bin/llama-server", "models": {}}\n')
         kept = user_files(home)
         print(f"PASS: installed agent {version}: {len(files)} paths, translations {languages or 'none (no po/)'}; "
               f"/usr/bin/agent opened window {window} from the menu entry; its user's files: "
