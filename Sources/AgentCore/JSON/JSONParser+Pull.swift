@@ -30,7 +30,8 @@ extension JSONParser {
         @inline(__always)
         func `is`(_ expected: StaticString) -> Bool {
             guard hasEscapes else { return ByteSearch.bytes(name, equal: expected) }
-            return text.utf8.elementsEqual(UnsafeBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount))
+            var decoded = text
+            return decoded.withUTF8 { ByteSearch.bytes($0, equal: expected) }
         }
     }
 
