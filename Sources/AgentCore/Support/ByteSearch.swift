@@ -18,6 +18,13 @@ enum ByteSearch {
         return true
     }
 
+    /// Whether `buffer` holds `expected` from `offset` on (false when it is too short).
+    static func bytes(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int, equal expected: [UInt8]) -> Bool {
+        guard offset >= 0, buffer.count - offset >= expected.count else { return false }
+        guard let base = buffer.baseAddress, !expected.isEmpty else { return true }
+        return memcmp(base + offset, expected, expected.count) == 0
+    }
+
     /// The position of the first CR or LF in `buffer[from..<to]`, or `to`.
     static func lineEnd(in buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
         guard let base = buffer.baseAddress, from < to else { return to }

@@ -18,6 +18,7 @@ struct OpenAIChunkReader {
     private var firstMalformedPayload: String?
     private var pendingCalls: [Int: PendingCall] = [:]
     private var thinkSplitter = ThinkTagSplitter()
+    private var template = ChatCompletionChunkTemplate()
 
     /// How the round ended, judged from what was read.
     var outcome: StreamOutcome {
@@ -51,7 +52,7 @@ struct OpenAIChunkReader {
                 if finishReason == nil { batch.append(.finished(reason: nil)) }
                 return
             }
-            guard let chunk = try? ChatCompletionChunk(json: event.dataBytes) else {
+            guard let chunk = try? template.chunk(in: event.dataBytes) else {
                 if firstMalformedPayload == nil { firstMalformedPayload = String(event.data.prefix(200)) }
                 return
             }

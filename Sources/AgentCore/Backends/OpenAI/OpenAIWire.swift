@@ -60,9 +60,9 @@ enum OpenAIRequestBody {
 
 /// One `data:` payload of a streamed chat completion. Every field is optional: servers
 /// send `content: null`, empty `choices` (usage chunks) and bare `error` objects.
-struct ChatCompletionChunk {
+struct ChatCompletionChunk: Equatable {
     /// A piece of one tool call; pieces with the same `index` make one call.
-    struct ToolCallFragment {
+    struct ToolCallFragment: Equatable {
         let index: Int
         let id: String?
         let name: String?
@@ -73,7 +73,11 @@ struct ChatCompletionChunk {
     let created: Double?
     let hasChoices: Bool
     /// `choices[0].delta.content`.
-    let content: String?
+    private(set) var content: String?
+    /// Where in the text the string `content` was read from lies, quotes included, when it
+    /// is a string: the same text with another string there is the same chunk with that
+    /// string as its content (`ChatCompletionChunkTemplate`).
+    private(set) var contentRange: Range<Int>?
     /// `choices[0].delta.reasoning_content` (llama.cpp, DeepSeek, vLLM) or `.reasoning`
     /// (OpenRouter, Ollama's OpenAI endpoint).
     let reasoning: String?
@@ -94,6 +98,7 @@ struct ChatCompletionChunk {
         var model: String?, created: Double?, hasChoices = false
         var error: JSONValue?, reportedUsage: JSONValue?, timingsValue: JSONValue?
         var finishReason: String?, content: String?, reasoningContent: String?, reasoning: String?
+        var contentRange: Range<Int>?
         var toolCalls: JSONValue?
         let isObject = try JSONParser.read(bytes) { parser throws(JSONParser.SyntaxError) -> Bool in
             guard parser.atObject else { return false }
@@ -104,7 +109,7 @@ struct ChatCompletionChunk {
                     created = try parser.number()
                 } else if key.is("choices") {
                     hasChoices = false
-                    (finishReason, content, reasoningContent, reasoning, toolCalls) = (nil, nil, nil, nil, nil)
+                    (finishReason, content, contentRange, reasoningContent, reasoning, toolCalls) = (nil, nil, nil, nil, nil, nil)
                     guard parser.atArray else { return }
                     try parser.elements { parser, position throws(JSONParser.SyntaxError) in
                         guard position == 0 else { return }
@@ -114,11 +119,13 @@ struct ChatCompletionChunk {
                             if key.is("finish_reason") {
                                 finishReason = try parser.string()
                             } else if key.is("delta") {
-                                (content, reasoningContent, reasoning, toolCalls) = (nil, nil, nil, nil)
+                                (content, contentRange, reasoningContent, reasoning, toolCalls) = (nil, nil, nil, nil, nil)
                                 guard parser.atObject else { return }
                                 try parser.members { parser, key throws(JSONParser.SyntaxError) in
                                     if key.is("content") {
+                                        let start = parser.index
                                         content = try parser.string()
+                                        contentRange = content == nil ? nil : start..<parser.index
                                     } else if key.is("reasoning_content") {
                                         reasoningContent = try parser.string()
                                     } else if key.is("reasoning") {
@@ -145,6 +152,7 @@ struct ChatCompletionChunk {
         self.created = created
         self.hasChoices = hasChoices
         self.content = content
+        self.contentRange = contentRange
         self.reasoning = reasoningContent ?? reasoning
         self.toolCalls = (toolCalls?.arrayValue ?? []).enumerated().map { position, fragment in
             ToolCallFragment(index: fragment["index"]?.intValue ?? position,
@@ -166,5 +174,16 @@ struct ChatCompletionChunk {
                                                generationSeconds: timings["predicted_ms"]?.numberValue.map { $0 / 1000 })
         }
         usage = reported.map { timings?.updated(with: $0) ?? $0 } ?? timings
+    }
+}
+
+extension ChatCompletionChunk {
+    /// This chunk with `text`, read from `range` of a text that is this chunk's with another
+    /// string in place of its content, as its content.
+    func replacingContent(with text: String, readFrom range: Range<Int>) -> ChatCompletionChunk {
+        var chunk = self
+        chunk.content = text
+        chunk.contentRange = range
+        return chunk
     }
 }
