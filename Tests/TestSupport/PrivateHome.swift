@@ -19,6 +19,14 @@ public struct PrivateHome: Sendable {
         ["XDG_CONFIG_HOME": config.path, "XDG_DATA_HOME": data.path, "XDG_STATE_HOME": state.path, "GSETTINGS_BACKEND": "keyfile"]
     }
 
+    /// The environment that puts a program in this home through its home folder alone, as a
+    /// user without XDG variables has it: Foundation reads the home from `CFFIXED_USER_HOME`
+    /// before the password file (the tests run as root, whose home it would be), GLib from `HOME`.
+    public var homeEnvironment: [String: String] {
+        ["XDG_CONFIG_HOME": "", "XDG_DATA_HOME": "", "XDG_STATE_HOME": "", "XDG_CACHE_HOME": "",
+         "CFFIXED_USER_HOME": folder.path, "HOME": folder.path, "GSETTINGS_BACKEND": "keyfile"]
+    }
+
     /// Sets Agent's GSettings keys to `lines` (`key=value` in GVariant text), replacing what was set.
     public func setSettings(_ lines: String) throws {
         let keyFile = config.appending(path: "glib-2.0/settings/keyfile")

@@ -118,19 +118,33 @@ struct MCPCLIOptionsTests {
     func serverLog() async throws {
         let home = PrivateHome("agent-cli-mcp")
         defer { home.remove() }
-        let environment = home.environment
+        try await Self.expectServerLog(environment: home.environment, in: home.state)
+    }
+
+    @Test("Without $XDG_STATE_HOME the log goes to ~/.local/state/io.github.agentdesktop.Agent/mcp/NAME.log")
+    func serverLogInTheHome() async throws {
+        let home = PrivateHome("agent-cli-mcp-home")
+        defer { home.remove() }
+        try await Self.expectServerLog(environment: home.homeEnvironment, in: home.folder.appending(path: ".local/state"))
+    }
+
+    /// Lists a scripted stdio server's tools with `environment`; its stderr must be in the
+    /// app's folder of `stateFolder`, readable by the user alone.
+    private static func expectServerLog(environment: [String: String], in stateFolder: URL,
+                                        sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let name = uniqueMarker("logged")
         let scripted = MCPTestServers.scripted()
         guard case .stdio(let command, let arguments, _, _) = scripted.transport else { throw CocoaError(.featureUnsupported) }
         let config = try MCPCLITests.configFile([(name, .object([("command", .string(command)),
                                                                  ("args", .array(arguments.map(JSONValue.string)))]))])
         let result = try await ProductRunner.run("agent-cli", ["--mcp-config", config, "--list-tools"], environment: environment)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(Self.tools(from: name, in: result.stdout).contains("echo_args"))
-        let log = home.state.appending(path: "\(AppIdentity.applicationID)/mcp/\(name).log")
+        #expect(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(tools(from: name, in: result.stdout).contains("echo_args"), sourceLocation: sourceLocation)
+        let log = stateFolder.appending(path: "\(AppIdentity.applicationID)/mcp/\(name).log")
         let text = try String(contentsOf: log, encoding: .utf8)
-        #expect(text.contains("scripted server: started pid") && text.contains("scripted server: initialize asked for"), "\(text)")
+        #expect(text.contains("scripted server: started pid") && text.contains("scripted server: initialize asked for"), "\(text)",
+                sourceLocation: sourceLocation)
         let permissions = try FileManager.default.attributesOfItem(atPath: log.path)[.posixPermissions] as? Int
-        #expect(permissions == 0o600)
+        #expect(permissions == 0o600, sourceLocation: sourceLocation)
     }
 }

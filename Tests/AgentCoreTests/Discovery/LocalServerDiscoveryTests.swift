@@ -172,20 +172,35 @@ struct LocalServerDiscoveryTests {
 
         @Test("Without AGENT_RUNTIME_DIR the runtime is looked for in $XDG_DATA_HOME/<app id>/runtime")
         func runtimeInTheDataFolder() async throws {
-            let installed = LocalRuntime.defaultDirectory
-            _ = try #require(try? LocalRuntime.locate(in: installed), "the test runtime is installed (scripts/install-runtime)")
             let data = TemporaryFolder("runtime-data").url
             defer { try? FileManager.default.removeItem(at: data) }
-            let folder = data.appending(path: "\(AppIdentity.applicationID)/runtime")
-            let unset = ["AGENT_RUNTIME_DIR": "", "XDG_DATA_HOME": data.path]
-            let missing = try await ProductRunner.run("agent-cli", ["--list-models"], environment: unset)
-            #expect(missing.status == 1)
-            #expect(missing.stderr.contains("looked in \(folder.path)"), "\(missing.stderr)")
+            try await Self.expectRuntimeLookedFor(in: data.appending(path: "\(AppIdentity.applicationID)/runtime"),
+                                                  environment: ["AGENT_RUNTIME_DIR": "", "XDG_DATA_HOME": data.path])
+        }
+
+        @Test("Without $XDG_DATA_HOME either the runtime is looked for in ~/.local/share/<app id>/runtime")
+        func runtimeInTheHome() async throws {
+            let home = PrivateHome("runtime-home")
+            defer { home.remove() }
+            try await Self.expectRuntimeLookedFor(in: home.folder.appending(path: ".local/share/\(AppIdentity.applicationID)/runtime"),
+                                                  environment: home.homeEnvironment.merging(["AGENT_RUNTIME_DIR": ""]) { $1 })
+        }
+
+        /// `agent-cli --list-models` with `environment`: says it looked in `folder` while
+        /// nothing is there, and lists the test runtime's models once it is linked there.
+        private static func expectRuntimeLookedFor(in folder: URL, environment: [String: String],
+                                                   sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            let installed = LocalRuntime.defaultDirectory
+            _ = try #require(try? LocalRuntime.locate(in: installed), "the test runtime is installed (scripts/install-runtime)",
+                             sourceLocation: sourceLocation)
+            let missing = try await ProductRunner.run("agent-cli", ["--list-models"], environment: environment)
+            #expect(missing.status == 1, sourceLocation: sourceLocation)
+            #expect(missing.stderr.contains("looked in \(folder.path)"), "\(missing.stderr)", sourceLocation: sourceLocation)
             try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: installed)
-            let found = try await ProductRunner.run("agent-cli", ["--list-models"], environment: unset)
-            #expect(found.status == 0, "\(found.stderr)")
-            #expect(found.stdout.contains("SmolLM2-135M-Instruct\n"))
+            let found = try await ProductRunner.run("agent-cli", ["--list-models"], environment: environment)
+            #expect(found.status == 0, "\(found.stderr)", sourceLocation: sourceLocation)
+            #expect(found.stdout.contains("SmolLM2-135M-Instruct\n"), sourceLocation: sourceLocation)
         }
 
         @Test("--list-models failures: status 1, the reason on stderr, nothing on stdout")
