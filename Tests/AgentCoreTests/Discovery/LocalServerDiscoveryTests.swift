@@ -73,7 +73,7 @@ struct LocalServerDiscoveryTests {
         #expect(ContinuousClock.now - started < .seconds(1) * TestTiming.scale, "a refused connection is an answer")
     }
 
-    @Test("A server answering garbage or stalling is not offered, and does not hold the others past the time-out")
+    @Test("A server answering garbage or stalling is not offered, and does not hold the others past the default time-out of 1.5 s")
     func garbageAndStalls() async throws {
         let garbage = try LocalModelServerImitation(.garbage)
         defer { garbage.stop() }
@@ -86,7 +86,7 @@ struct LocalServerDiscoveryTests {
                           LocalServerDiscovery.Candidate(port: stall.port, protocol: .openai, name: "Stall"),
                           LocalServerDiscovery.Candidate(port: ollama.port, protocol: .ollama, name: "Ollama")]
         let started = ContinuousClock.now
-        let found = await LocalServerDiscovery.discover(candidates, totalTimeout: .milliseconds(1500))
+        let found = await LocalServerDiscovery.discover(candidates)
         let elapsed = ContinuousClock.now - started
         #expect(found.map(\.url) == [ollama.url])
         #expect(elapsed >= .milliseconds(1400), "the stalled server was waited for until the time-out")
