@@ -6,10 +6,10 @@
    the chat's settings, every page of Preferences and the Keyboard Shortcuts window show no
    ASCII word that escaped gettext,
    apart from data (the model's name, what was typed, the echo) and GTK's own strings.
-2. German, from the catalog the build tree compiled (.build/locale), with the local model
-   (its empty chat fills in once the model has started): the controls carry their German
-   names, and a window made 360 pixels wide, as on a phone, stays that wide with the longer
-   words, as in English.
+2. German, Spanish and French, from the catalogs the build tree compiled (.build/locale),
+   with the local model (its empty chat fills in once the model has started): the controls
+   carry their names in that language, and a window made 360 pixels wide, as on a phone,
+   stays that wide with the longer words, as in English.
 3. A right-to-left pseudo-run (ar: GTK's own Arabic catalog turns the layout around, ours
    gives Arabic letters): the Send button is left of the message field, and the window
    stays 360 pixels wide too.
@@ -232,17 +232,19 @@ def main():
         pseudo_run(binary, port)
 
         english, english_rtl = width_and_layout(binary, "en", LANG="C.UTF-8", LANGUAGE="")
-        german, _ = width_and_layout(binary, "de", LANG="de_DE.UTF-8", LANGUAGE="de")
-        german_send = gettext.translation(DOMAIN, os.path.join(ROOT, ".build", "locale"), ["de"]).gettext("Send")
-        if german_send == "Send":
-            fail("the German catalog does not translate “Send”")
         if english_rtl:
             fail("in English the Send button is left of the message field")
         if english != 360:
             fail(f"in English the window did not stay 360 pixels wide: {english}")
-        if german != english:
-            fail(f"in German the window is {german} pixels wide where in English it is {english}")
-        print(f"German: the controls in German; the window stays {german} px wide (English: {english} px)")
+        for name, language, lang in (("German", "de", "de_DE.UTF-8"), ("Spanish", "es", "es_ES.UTF-8"),
+                                     ("French", "fr", "fr_FR.UTF-8")):
+            width, _ = width_and_layout(binary, language, LANG=lang, LANGUAGE=language)
+            send = gettext.translation(DOMAIN, os.path.join(ROOT, ".build", "locale"), [language]).gettext("Send")
+            if send == "Send":
+                fail(f"the {name} catalog does not translate “Send”")
+            if width != english:
+                fail(f"in {name} the window is {width} pixels wide where in English it is {english}")
+            print(f"{name}: the controls in {name}; the window stays {width} px wide (English: {english} px)")
 
         directory = tempfile.mkdtemp(prefix="agent-rtl-")
         pseudo_locale.catalog("ar", "arabic", directory)
@@ -252,7 +254,7 @@ def main():
         if arabic != english:
             fail(f"in Arabic the window is {arabic} pixels wide where in English it is {english}")
         print(f"Arabic: laid out right to left; the window stays {arabic} px wide")
-        print("PASS: no string escaped gettext; German and right-to-left layouts hold")
+        print("PASS: no string escaped gettext; German, Spanish, French and right-to-left layouts hold")
     finally:
         server.kill()
 

@@ -4,7 +4,7 @@ import TestSupport
 
 /// agent-cli in the user's language: its messages from the catalogs `make locale` compiles
 /// into `.build/locale` (found beside the executable), numbers in the locale's format.
-@Suite("agent-cli in German and French")
+@Suite("agent-cli in German, Spanish and French")
 struct AgentCLILanguageTests {
     private func environment(_ lang: String, _ language: String) -> [String: String] {
         ["LANG": lang, "LANGUAGE": language, "LC_ALL": "",
@@ -40,6 +40,18 @@ struct AgentCLILanguageTests {
         let result = try await ProductRunner.run("agent-cli", ["--list-presets"], environment: environment("de_DE.UTF-8", "de"))
         #expect(result.status == 0)
         #expect(result.stdout.contains("Translator\tTemperatur 0,3, keine Werkzeuge, „You translate."), "\(result.stdout)")
+    }
+
+    @Test("In Spanish: a wrong option refused, and a server that cannot be reached reported")
+    func spanishErrors() async throws {
+        let refused = try await ProductRunner.run("agent-cli", ["--bogus"], environment: environment("es_ES.UTF-8", "es"))
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "agent-cli: opción desconocida «--bogus»\nPruebe 'agent-cli --help'.\n", "\(refused.stderr)")
+        let unreachable = try await ProductRunner.run("agent-cli", ["--server", "http://127.0.0.1:9", "hola"],
+                                                      environment: environment("es_ES.UTF-8", "es"))
+        #expect(unreachable.status == 1)
+        #expect(unreachable.stderr.hasPrefix("agent-cli: error: No se pudo obtener una respuesta de http://127.0.0.1:9/v1/chat/completions:"),
+                "\(unreachable.stderr)")
     }
 
     @Test("--help in French keeps the option column and translates the rest")
