@@ -34,7 +34,7 @@ def release_builds(clone):
             with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
                 arguments = cmdline.read().split(b"\0")
             if any(argument.endswith(b"swift-build") for argument in arguments) and b"release" in arguments \
-                    and os.readlink(f"/proc/{entry}/cwd") == clone:
+                    and os.readlink(f"/proc/{entry}/cwd") == os.path.realpath(clone):
                 pids.append(int(entry))
         except OSError:
             pass

@@ -13,6 +13,9 @@ struct ChatCompletionChunkTemplateTests {
             let throughTemplate = Result { () throws(JSONParser.SyntaxError) in try template.chunk(in: bytes) }
             let whole = Result { () throws(JSONParser.SyntaxError) in try ChatCompletionChunk(json: bytes) }
             #expect(throughTemplate == whole, "\(text)", sourceLocation: sourceLocation)
+            // Byte for byte: String's == would let a normalised spelling pass.
+            let contents = [throughTemplate, whole].map { (try? $0.get())?.flatMap { $0.content }.map { Array($0.utf8) } }
+            #expect(contents[0] == contents[1], "\(text)", sourceLocation: sourceLocation)
         }
     }
 
@@ -37,6 +40,21 @@ struct ChatCompletionChunkTemplateTests {
         let repaired = try? template.chunk(in: bytes)
         #expect(repaired?.content == "\u{FFFD}(")
         #expect(repaired == (try? ChatCompletionChunk(json: bytes)))
+    }
+
+    @Test("A token's chunk fits the template of the one before: its string found where the other's lay, nothing else fits")
+    func fits() throws {
+        var template = ChatCompletionChunkTemplate()
+        _ = try template.chunk(in: Array(Self.token(#""Hi""#).utf8))
+        let next = Array(Self.token(#"" there\n""#).utf8)
+        let found = try #require(template.content(in: next))
+        #expect(found.text == " there\n")
+        #expect(Array(next[found.range]) == Array(#"" there\n""#.utf8))
+        #expect(template.content(in: Array(Self.token(#""x""#, finish: #""stop""#).utf8)) == nil)
+        #expect(template.content(in: Array(Self.token("null").utf8)) == nil)
+        #expect(template.content(in: Array((Self.token(#""x""#) + " ").utf8)) == nil)
+        _ = try template.chunk(in: Array(#"{"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":5}}"#.utf8))
+        #expect(template.content(in: next) != nil, "a chunk without content between tokens leaves the template")
     }
 
     @Test("Anything else that differs is read whole: the finish, the id, trailing data, a usage chunk between tokens")

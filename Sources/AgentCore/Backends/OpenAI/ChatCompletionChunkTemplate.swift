@@ -1,11 +1,10 @@
-import FoundationEssentials
-
-/// The text of the last chunk read whole, around its content: a server sends every token's
-/// chunk alike but for that string (the same id, model, time and choice), so a chunk whose
-/// bytes are this text with another string in that place is that chunk with another content,
-/// read by comparing bytes and decoding one string instead of reading every member again.
-/// Anything else (another id, a reasoning or tool-call chunk, escapes in a name) is read whole
-/// and, if it has a content string, becomes the template.
+/// The text of the last chunk read whole, around its content: a server such as llama-server
+/// sends every token's chunk alike but for that string (the same id, model, time and choice),
+/// so a chunk whose bytes are this text with another string in that place is that chunk with
+/// another content, read by comparing bytes and decoding one string instead of reading every
+/// member again. Anything else (another id, a reasoning or tool-call chunk, a server that
+/// varies another member per chunk) is read whole and, if it has a content string, becomes
+/// the template.
 struct ChatCompletionChunkTemplate {
     /// The chunk's bytes up to its content string's opening quote, and after its closing one.
     private var prefix: [UInt8] = []
@@ -21,8 +20,9 @@ struct ChatCompletionChunkTemplate {
         return read
     }
 
-    /// The content string in `bytes`, and where it lies, when everything around it is the template's.
-    private func content(in bytes: [UInt8]) -> (text: String, range: Range<Int>)? {
+    /// The content string in `bytes`, and where it lies, when everything around it is the
+    /// template's; nil when the template does not fit them.
+    func content(in bytes: [UInt8]) -> (text: String, range: Range<Int>)? {
         bytes.withUnsafeBufferPointer { buffer -> (text: String, range: Range<Int>)? in
             guard ByteSearch.bytes(buffer, at: 0, equal: prefix), buffer.count > prefix.count,
                   buffer[prefix.count] == UInt8(ascii: "\"") else { return nil }
