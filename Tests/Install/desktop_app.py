@@ -27,6 +27,19 @@ def windows_named(name):
     return result.stdout.split()
 
 
+def wait_for_new_window(before, process, what, timeout):
+    """Waits until an "Agent" window not among `before` shows; fails when `process` (a Popen)
+    ends first, or when none shows within `timeout` seconds (`what` names the run)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if set(windows_named("^Agent$")) - before:
+            return
+        if process.poll() is not None:
+            fail(f"{what} ended (status {process.returncode}) before its window showed")
+        time.sleep(0.2)
+    fail(f"no Agent window appeared within {timeout} s for {what}")
+
+
 def launch_from_menu(info, executable, timeout=30):
     """Launches the menu entry and waits for a new "Agent" window; returns the window and the
     pid of the running `executable`. Fails when no window appears or no such process runs."""

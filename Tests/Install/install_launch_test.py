@@ -14,11 +14,10 @@ import re
 import signal
 import subprocess
 import tempfile
-import time
 
 import gi
 
-from desktop_app import APP_ID, INSTALLED_FILES, fail, launch_from_menu, stop, windows_named
+from desktop_app import APP_ID, INSTALLED_FILES, fail, launch_from_menu, stop, wait_for_new_window, windows_named
 
 gi.require_version("Gio", "2.0")
 from gi.repository import Gio  # noqa: E402
@@ -36,13 +35,7 @@ def source_tree_files_touched(executable, timeout=60):
     # PWD too: GLib takes it for the current folder once it checks it is the same folder.
     tracer = subprocess.Popen(["strace", "-f", "-qq", "-e", "trace=%file", "-o", log, executable], cwd=elsewhere,
                               env=dict(os.environ, PWD=elsewhere), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and not set(windows_named("^Agent$")) - before:
-        if tracer.poll() is not None:
-            fail(f"the installed agent ended under strace (status {tracer.returncode}) before its window showed")
-        time.sleep(0.2)
-    if not set(windows_named("^Agent$")) - before:
-        fail("no Agent window appeared for the agent run under strace")
+    wait_for_new_window(before, tracer, "the installed agent run under strace", timeout)
     for entry in os.listdir("/proc"):
         try:
             if entry.isdigit() and os.readlink(f"/proc/{entry}/exe") == executable:

@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 import time
 
-from desktop_app import APP_ID, fail, stop, windows_named
+from desktop_app import APP_ID, fail, stop, wait_for_new_window, windows_named
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -47,13 +47,7 @@ def start(clone, environment, expected, timeout):
     before = set(windows_named("^Agent$"))
     process = subprocess.Popen([os.path.join(clone, "scripts", "run"), "--server", "http://127.0.0.1:9"], cwd=clone,
                                env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and not set(windows_named("^Agent$")) - before:
-        if process.poll() is not None:
-            fail(f"scripts/run ended (status {process.returncode}) before a window showed")
-        time.sleep(1)
-    if not set(windows_named("^Agent$")) - before:
-        fail(f"no Agent window within {timeout} s of scripts/run")
+    wait_for_new_window(before, process, "scripts/run", timeout)
     running = os.readlink(f"/proc/{process.pid}/exe")
     if running != os.path.realpath(expected):
         fail(f"scripts/run started {running}, not {expected}")
