@@ -40,19 +40,13 @@ class KeepAliveServer:
         self.process.wait()
 
 
-def agent_run(bench, server):
+def timed_run(program, server):
+    """Runs `program URL CAFILE COUNT` (reuse-bench, or the libcurl reference in
+    bench/reference/curl_first_token.c: one thread, one easy handle, each request timed from the
+    start of its transfer to the first token in hand): each message's time to first token in
+    ms, and the connections the server accepted meanwhile."""
     server.call("/_reset")
-    output = subprocess.run([bench, server.url, server.ca_file, str(MESSAGES)], check=True,
-                            capture_output=True, text=True).stdout
-    return [float(line) for line in output.split()], server.call("/_stats")["connections"]
-
-
-def curl_run(server):
-    """libcurl in one thread, one easy handle for the ten requests (bench/reference/
-    curl_first_token.c): each request timed from the start of its transfer to the first token
-    in hand, in the same process, as Agent's are."""
-    server.call("/_reset")
-    output = subprocess.run([CURL_REFERENCE, server.url, server.ca_file, str(MESSAGES)], check=True,
+    output = subprocess.run([program, server.url, server.ca_file, str(MESSAGES)], check=True,
                             capture_output=True, text=True).stdout
     return [float(line) for line in output.split()], server.call("/_stats")["connections"]
 
@@ -66,8 +60,8 @@ def main():
     try:
         ours, theirs = [], []
         for _ in range(RUNS):
-            ours.append(agent_run(bench, server))
-            theirs.append(curl_run(server))
+            ours.append(timed_run(bench, server))
+            theirs.append(timed_run(CURL_REFERENCE, server))
     finally:
         server.close()
     agent_later = statistics.median(t for times, _ in ours for t in times[1:])

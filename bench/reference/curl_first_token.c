@@ -19,9 +19,9 @@
 struct message {
     struct timespec start;
     double first_token_ms;
-    /* The last bytes of the body so far: a token split between two chunks. */
-    char tail[TOKEN_LENGTH - 1];
-    size_t tail_length;
+    /* The body so far, searched whole: a token may be split between two chunks. */
+    char body[64 * 1024];
+    size_t length;
 };
 
 static double elapsed_ms(const struct timespec *start) {
@@ -34,21 +34,12 @@ static size_t on_body(char *data, size_t size, size_t count, void *context) {
     struct message *message = context;
     size_t length = size * count;
     if (message->first_token_ms >= 0) return length;
-    /* The seam: the previous chunk's tail, then as much of this one as could complete it. */
-    char seam[2 * (TOKEN_LENGTH - 1)];
-    size_t head = length < TOKEN_LENGTH - 1 ? length : TOKEN_LENGTH - 1;
-    memcpy(seam, message->tail, message->tail_length);
-    memcpy(seam + message->tail_length, data, head);
-    size_t seam_length = message->tail_length + head;
-    if (memmem(seam, seam_length, TOKEN, TOKEN_LENGTH) || memmem(data, length, TOKEN, TOKEN_LENGTH)) {
+    size_t room = sizeof message->body - message->length;
+    size_t kept = length < room ? length : room;
+    memcpy(message->body + message->length, data, kept);
+    message->length += kept;
+    if (memmem(message->body, message->length, TOKEN, TOKEN_LENGTH))
         message->first_token_ms = elapsed_ms(&message->start);
-    } else if (length >= TOKEN_LENGTH - 1) {
-        message->tail_length = TOKEN_LENGTH - 1;
-        memcpy(message->tail, data + length - message->tail_length, message->tail_length);
-    } else {
-        message->tail_length = seam_length < TOKEN_LENGTH - 1 ? seam_length : TOKEN_LENGTH - 1;
-        memcpy(message->tail, seam + seam_length - message->tail_length, message->tail_length);
-    }
     return length;
 }
 

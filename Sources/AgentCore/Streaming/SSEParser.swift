@@ -26,6 +26,8 @@ public struct SSEParser: Sendable {
     private var previousByteWasCR = false
 
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    /// The room a line and an event's data start with: a streamed chunk's JSON fits.
+    private static let startingCapacity = 256
     /// The most room the data buffer keeps from one event to the next.
     private static let keptCapacity = 64 * 1024
     private static let cr: UInt8 = 0x0D
@@ -35,8 +37,8 @@ public struct SSEParser: Sendable {
 
     public init(limit: Int = StreamLimit.bytes) {
         self.limit = limit
-        line.reserveCapacity(256)
-        dataBuffer.reserveCapacity(256)
+        line.reserveCapacity(Self.startingCapacity)
+        dataBuffer.reserveCapacity(Self.startingCapacity)
     }
 
     /// Parses the next chunk of the stream; `onEvent` runs for each event it completes. The
@@ -187,7 +189,7 @@ public struct SSEParser: Sendable {
         if dataBuffer.capacity > Self.keptCapacity {
             // One large event does not make every later one carry its room.
             dataBuffer = []
-            dataBuffer.reserveCapacity(256)
+            dataBuffer.reserveCapacity(Self.startingCapacity)
         } else {
             dataBuffer.removeAll(keepingCapacity: true)
         }
