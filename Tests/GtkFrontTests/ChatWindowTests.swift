@@ -187,6 +187,8 @@ extension GtkSuites {
             #expect(alert.body.contains("500") && alert.body.contains("the model crashed"), "\(alert.body)")
             let user = window.viewModel.conversation[0]
             #expect(user.text == "Will this fail?" && user.state == .failed)
+            // A row takes its message's changes at the next frame.
+            try await GtkTestHarness.settle(window)
             let row = try #require(window.transcript.boundRow(for: user.id))
             #expect(row.displayedText == "Will this fail?")
             #expect(GtkTestHarness.label(row.stateLabel) == "Not delivered")

@@ -166,6 +166,7 @@ extension GtkSuites {
             #expect(alert.contains("The local model (llama-server) stopped while answering: it was killed by signal 9"), "\(alert)")
             let reply = model.conversation[1]
             #expect(reply.state == .cutOff && !reply.text.isEmpty)
+            try await GtkTestHarness.settle(window)
             let row = try #require(window.transcript.boundRow(for: reply.id))
             #expect(stateText(row) == "Cut off")
             #expect(model.conversation[0].state == .done)
