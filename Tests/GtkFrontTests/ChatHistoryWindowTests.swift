@@ -196,7 +196,7 @@ extension GtkSuites {
             #expect(!GtkTestHarness.isVisible(window.composer.editingNotice))
         }
 
-        @Test("Rows find their message by id: while earlier pages load in above them, no row shows another message")
+        @Test("Rows find their message by id: while earlier pages load in above them and later ones below, and the far end is let go of, no row shows another message")
         func rowsShowTheirOwnMessage() async throws {
             let file = Self.temporaryFile()
             let store = try ChatStore(file: file)
@@ -221,16 +221,95 @@ extension GtkSuites {
             #expect(window.transcript.boundRow(for: newest.id)?.reply.textWidgets.first == shown,
                     "a row whose message moved down keeps its widgets, not built anew")
             var checks = 0
-            while model.pager?.hasEarlier == true {
-                try await Xdo.scroll(window.transcript.widget, up: true, clicks: 10)
+            func checkRows() {
                 for message in model.conversation.messages {
                     guard let row = window.transcript.boundRow(for: message.id) else { continue }
                     #expect(row.displayedText == message.text, "a row shows \(row.displayedText) for \(message.text)")
                     checks += 1
                 }
             }
-            #expect(model.conversation.count == 200, "every page came in")
+            while model.pager?.hasEarlier == true {
+                try await Xdo.scroll(window.transcript.widget, up: true, clicks: 10)
+                checkRows()
+            }
+            #expect(model.conversation.messages.first?.text == "Message number 0", "every earlier page came in")
+            #expect(model.conversation.count == ChatViewModel.loadedLimit, "the newest were let go of")
+            #expect(model.pager?.hasLater == true)
             #expect(checks > 100)
+
+            // Back down: the later messages come again, the oldest go, and the newest is shown.
+            checks = 0
+            while model.pager?.hasLater == true {
+                try await Xdo.scroll(window.transcript.widget, up: false, clicks: 10)
+                checkRows()
+            }
+            #expect(model.conversation.messages.last?.id == newest.id)
+            #expect(model.conversation.count <= ChatViewModel.loadedLimit + 2, "the oldest were let go of")
+            #expect(checks > 100)
+            let adjustment = window.transcript.adjustment
+            func atBottom() -> Bool { gtk_adjustment_get_value(adjustment) >= gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) - 1 }
+            turns = 0
+            while !atBottom() || window.transcript.boundRow(for: newest.id) == nil, turns < 40 {
+                try await Xdo.scroll(window.transcript.widget, up: false, clicks: 10)
+                try await GtkTestHarness.pump(for: .milliseconds(50))
+                turns += 1
+            }
+            #expect(atBottom() && window.transcript.boundRow(for: newest.id)?.displayedText == newest.text, "the newest message at the bottom")
+        }
+
+        @Test("The wheel through a long chat of short and tall replies, up to the first message and back down to the newest: the view never jumps back")
+        func wheelThroughALongChatNeverJumps() async throws {
+            let file = Self.temporaryFile()
+            let store = try ChatStore(file: file)
+            let tall = (1...40).map { "Line \($0) of a long answer." }.joined(separator: "\n\n")
+            // Two questions in a row halfway (one went unanswered), so pages loaded in pairs end
+            // on a question in one half and on an answer in the other.
+            let messages = (0..<320).map { index in
+                let asked = (index + (index > 160 ? 1 : 0)) % 2 == 0
+                return ChatMessage(role: asked ? .user : .assistant,
+                                   text: asked ? "Question \(index)" : (index / 2) % 2 == 0 ? "Answer \(index)\n\n\(tall)" : "Answer \(index)",
+                                   state: .done)
+            }
+            let chat = try store.storeChat(ChatSummary(title: "Long"), messages: messages)
+            let place = Dictionary(uniqueKeysWithValues: messages.enumerated().map { ($0.element.id, $0.offset) })
+            let settings = try TestTools.settings()
+            settings.lastChat = chat.id
+            let (app, window) = try await launch(file: file, settings: settings)
+            defer { GtkTestHarness.close(app) }
+            try await GtkTestHarness.settle(window)
+            let adjustment = window.transcript.adjustment
+            let model = window.viewModel
+
+            /// Turns the wheel until `reached`, noting the message at the top after each turn.
+            func wheel(up: Bool, until reached: () -> Bool) async throws -> [Int] {
+                var tops: [Int] = []
+                var turns = 0
+                while !reached(), turns < 400 {
+                    try await Xdo.scroll(window.transcript.widget, up: up, clicks: 20)
+                    try await GtkTestHarness.settle(window)
+                    if let top = window.transcript.topMessageID.flatMap({ place[$0] }) { tops.append(top) }
+                    turns += 1
+                }
+                #expect(model.conversation.count <= ChatViewModel.loadedLimit + ChatPager.pageSize, "a bounded window stays loaded")
+                return tops
+            }
+
+            let upward = try await wheel(up: true) { model.pager?.hasEarlier == false && gtk_adjustment_get_value(adjustment) == 0 }
+            #expect(model.conversation.messages.first?.id == messages.first?.id && gtk_adjustment_get_value(adjustment) == 0,
+                    "the first message reached")
+            #expect(window.transcript.boundRow(for: messages[0].id)?.displayedText == messages[0].text)
+            let newer = zip(upward, upward.dropFirst()).filter { $1 > $0 }
+            #expect(newer.isEmpty, "scrolling up, the view moved to newer messages: \(newer)")
+
+            let downward = try await wheel(up: false) {
+                model.pager?.hasLater == false
+                    && gtk_adjustment_get_value(adjustment) >= gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment) - 1
+            }
+            #expect(model.conversation.messages.last?.id == messages.last?.id, "the newest message reached")
+            let older = zip(downward, downward.dropFirst()).filter { $1 < $0 }
+            #expect(older.isEmpty, "scrolling down, the view moved to older messages: \(older)")
+            let leaps = zip(downward, downward.dropFirst()).filter { $1 - $0 > 12 }
+            #expect(leaps.isEmpty, "scrolling down, the view leapt past messages: \(leaps)")
         }
 
         @Test("A store that refuses (locked): renaming and deleting say so, and the list still shows what the store has")

@@ -55,6 +55,36 @@ public struct Conversation: Sendable, Equatable {
         self.index(from: index)
     }
 
+    /// Takes the first `count` messages off (a long chat's window moved on): the others keep
+    /// their places, `base` moves.
+    public mutating func removeFirst(_ count: Int) {
+        forgetPlaces(of: 0..<count)
+        messages.removeFirst(count)
+        base += count
+    }
+
+    /// Takes the last `count` messages off.
+    public mutating func removeLast(_ count: Int) {
+        let forgotten = forgetPlaces(of: (messages.count - count)..<messages.count)
+        messages.removeLast(count)
+        // An earlier message of the same id has the place now.
+        for id in forgotten {
+            if let position = messages.lastIndex(where: { $0.id == id }) { places[id] = base + position }
+        }
+    }
+
+    /// Forgets the places of the messages at `range` (not those of others with the same id);
+    /// the ids forgotten.
+    @discardableResult
+    private mutating func forgetPlaces(of range: Range<Int>) -> [UUID] {
+        var forgotten: [UUID] = []
+        for position in range where places[messages[position].id] == base + position {
+            places[messages[position].id] = nil
+            forgotten.append(messages[position].id)
+        }
+        return forgotten
+    }
+
     /// Changes a message in place (a growing reply's text is never copied).
     @discardableResult
     public mutating func update<Result>(_ index: Int, _ body: (inout ChatMessage) -> Result) -> Result {

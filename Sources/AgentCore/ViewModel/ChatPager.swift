@@ -94,13 +94,27 @@ public final class ChatPager {
         return page.map(\.message)
     }
 
-    /// The page after `last` (the last loaded message).
-    func laterPage(after last: UUID) throws -> [ChatMessage] {
+    /// The page after `last` (the last loaded message), at most `limit` messages.
+    func laterPage(after last: UUID, limit: Int = pageSize) throws -> [ChatMessage] {
         guard hasLater, let chat else { return [] }
-        let page = try store.branch(after: last, in: chat.id, limit: Self.pageSize)
+        let page = try store.branch(after: last, in: chat.id, limit: limit)
         try take(page, in: chat.id)
         hasLater = (page.last?.message.id ?? leafID) != leafID
         return page.map(\.message)
+    }
+
+    /// The loaded messages `ids`, the first ones, are let go of: the branch has earlier
+    /// messages than those loaded now.
+    func unloadEarlier(_ ids: some Sequence<UUID>) {
+        for id in ids { seqs[id] = nil }
+        hasEarlier = true
+    }
+
+    /// The loaded messages `ids`, the last ones, are let go of: the branch has later
+    /// messages than those loaded now.
+    func unloadLater(_ ids: some Sequence<UUID>) {
+        for id in ids { seqs[id] = nil }
+        hasLater = true
     }
 
     /// Stored messages of the branch before `first`, at most `limit` (a request's context

@@ -4,7 +4,12 @@ extension ChatViewModel {
         /// Messages at these indices came, in one go (an earlier or later page, a branch).
         case messagesInserted(Range<Int>)
         case messageChanged(Int)
-        case messageRemoved(Int)
+        /// Messages at these indices went, in one go (a reply that came to nothing, the
+        /// branch below another version, the far end of a long chat's loaded window).
+        case messagesRemoved(Range<Int>)
+        /// Messages at these indices left the loaded part of a long chat, at the end away from
+        /// where the user is reading (still stored: paging brings them back).
+        case messagesUnloaded(Range<Int>)
         /// The whole conversation was replaced (another chat opened, the newest page loaded).
         case reloaded
         /// Draft, sending state, editing state or whether Send is possible.

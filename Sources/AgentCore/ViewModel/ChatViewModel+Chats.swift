@@ -60,17 +60,18 @@ extension ChatViewModel {
         guard !page.isEmpty else { return 0 }
         conversation.prepend(page)
         notify(.messagesInserted(0..<page.count))
+        unloadBeyondLimit(later: true)
         return page.count
     }
 
-    /// Loads the page after the last loaded message (a chat opened at a search hit);
-    /// returns how many came.
+    /// Loads the page after the last loaded message (at most `limit` messages: a chat opened
+    /// at a search hit, or scrolled far up); returns how many came.
     @discardableResult
-    public func loadLater() -> Int {
+    public func loadLater(limit: Int = ChatPager.pageSize) -> Int {
         guard let pager, pager.hasLater, let last = conversation.messages.last else { return 0 }
         let page: [ChatMessage]
         do {
-            page = try pager.laterPage(after: last.id)
+            page = try pager.laterPage(after: last.id, limit: limit)
         } catch {
             status.report(error)
             return 0
@@ -79,9 +80,36 @@ extension ChatViewModel {
             let start = conversation.count
             for message in page { conversation.append(message) }
             notify(.messagesInserted(start..<conversation.count))
+            unloadBeyondLimit(later: false)
         }
         notify(.composer)
         return page.count
+    }
+
+    /// How many messages of a long chat stay loaded while the user pages through it: a page
+    /// loaded at one end lets go of as many at the other, so the messages held, and the
+    /// rows a list view builds for them, stay bounded however far the user scrolls. Well
+    /// under the 200 rows GTK's list view builds around what it shows: past those it
+    /// estimates the heights of the rest, and rows of very different heights coming in
+    /// move what is on screen.
+    public static let loadedLimit = 120
+
+    /// Lets go of the loaded messages beyond `loadedLimit` at the later end (`later`) or the
+    /// earlier one. Not while a reply is written or a message edited: those stay loaded.
+    private func unloadBeyondLimit(later: Bool) {
+        let excess = conversation.count - Self.loadedLimit
+        guard excess > 0, let pager, !isSending, editingMessageID == nil else { return }
+        let indices = later ? (conversation.count - excess)..<conversation.count : 0..<excess
+        let ids = indices.map { conversation[$0].id }
+        if later {
+            conversation.removeLast(excess)
+            pager.unloadLater(ids)
+        } else {
+            conversation.removeFirst(excess)
+            pager.unloadEarlier(ids)
+        }
+        if let focused = focusedMessageID, ids.contains(focused) { focusedMessageID = nil }
+        notify(.messagesUnloaded(indices))
     }
 
     /// Renames the current chat (the chat list does it for others).

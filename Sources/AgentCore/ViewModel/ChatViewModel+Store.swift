@@ -67,10 +67,9 @@ extension ChatViewModel {
     /// Takes the messages from `index` on off the screen (another version takes their place);
     /// the store keeps them.
     func removeShown(from index: Int) {
-        while conversation.count > index {
-            let last = conversation.count - 1
-            conversation.remove(at: last)
-            notify(.messageRemoved(last))
-        }
+        guard conversation.count > index else { return }
+        let removed = index..<conversation.count
+        conversation.removeLast(removed.count)
+        notify(.messagesRemoved(removed))
     }
 }

@@ -320,7 +320,7 @@ public final class ChatViewModel {
             pager?.forget(flight.replyID, branchEndsAt: flight.userID)
             if let chat { writer?.setCurrent(chat.id, flight.userID) }
             conversation.remove(at: replyIndex)
-            notify(.messageRemoved(replyIndex))
+            notify(.messagesRemoved(replyIndex..<(replyIndex + 1)))
             // A regeneration that came to nothing: the reply it was to replace is shown again.
             if let earlier = flight.earlierVersion { showVersion(earlier, after: flight.userID) }
         } else {

@@ -4,7 +4,8 @@ import FoundationEssentials
 
 /// Scrolling the transcript: following the newest text while the user is at the bottom,
 /// Page Up and Page Down from the message field, and loading the chat's earlier (or later)
-/// messages as the view nears its top (or bottom).
+/// messages as the view nears its top (or bottom); the view model lets go of as many at the
+/// other end (`ChatViewModel.loadedLimit`).
 extension TranscriptView {
     /// The message whose row is at the top edge of the view, as what is drawn there shows
     /// (benchmarks): the widget a click just below the edge would reach, and its row. Rows
@@ -53,12 +54,21 @@ extension TranscriptView {
     /// The user moved the view (see `scrollPositionChanged`).
     private func userScrolled() {
         let value = gtk_adjustment_get_value(adjustment)
-        let page = gtk_adjustment_get_page_size(adjustment)
-        let bottom = gtk_adjustment_get_upper(adjustment) - page
-        if value < 2 * page { fillAbove() }
-        if value > bottom - page, viewModel.pager?.hasLater == true { viewModel.loadLater() }
+        let bottom = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
+        fillNearEnds()
         followsNewest = value >= bottom - 2 && viewModel.pager?.hasLater != true
         followsReading = false
+    }
+
+    /// Near the top, the chat's earlier messages come; near the bottom, its later ones (a chat
+    /// opened at a search hit, or scrolled far up): within two pages of either end of what
+    /// is loaded.
+    private func fillNearEnds() {
+        let value = gtk_adjustment_get_value(adjustment)
+        let page = gtk_adjustment_get_page_size(adjustment)
+        let bottom = gtk_adjustment_get_upper(adjustment) - page
+        if value < 2 * page { fill(.earlier) }
+        if value > bottom - 2 * page { fill(.later) }
     }
 
     /// Scrolls the conversation a page up or down, as the user asked (Page Up and Page Down
@@ -70,8 +80,8 @@ extension TranscriptView {
         let bottom = gtk_adjustment_get_upper(adjustment) - page
         let target = up ? max(0, value - step) : min(bottom, value + step)
         guard target != value else {
-            // At the top already: the earlier messages come (the view cannot move to ask for them).
-            if up { fillAbove() }
+            // At the end already: the messages beyond it come (the view cannot move to ask for them).
+            fill(up ? .earlier : .later)
             return false
         }
         // The user's scroll whatever else this frame changed (`scrollPositionChanged` cannot
@@ -83,28 +93,39 @@ extension TranscriptView {
         return true
     }
 
-    /// Loads earlier messages a few a frame, from the next frame on, until two pages of them
-    /// are above the view: a page loaded at once would build all its rows in one frame, and
-    /// loads asked for by a held key faster than frames would come before any layout.
-    private func fillAbove() {
-        guard !earlierScheduled, viewModel.pager?.hasEarlier == true else { return }
-        earlierScheduled = true
+    /// Which end of the loaded messages to add to.
+    enum End {
+        case earlier, later
+    }
+
+    /// Loads messages beyond `end` a few a frame, from the next frame on, until two pages of
+    /// them are beyond the view: a page loaded at once would build all its rows in one frame,
+    /// and loads asked for by a held key faster than frames would come before any layout.
+    private func fill(_ end: End) {
+        guard !fillScheduled.contains(end),
+              (end == .earlier ? viewModel.pager?.hasEarlier : viewModel.pager?.hasLater) == true else { return }
+        fillScheduled.insert(end)
         let chat = viewModel.chat?.id
         FrameTick.once(on: listView) { [weak self] in
             guard let self else { return }
-            earlierScheduled = false
+            fillScheduled.remove(end)
             // Another chat opened since: its own scrolling asks for its own.
             guard viewModel.chat?.id == chat else { return }
-            viewModel.loadEarlier(limit: Self.earlierPerFrame)
+            switch end {
+            case .earlier: viewModel.loadEarlier(limit: Self.loadedPerFrame)
+            case .later: viewModel.loadLater(limit: Self.loadedPerFrame)
+            }
         }
     }
 
-    /// After each frame's layout: stay at the bottom while following; near the top, more
-    /// earlier messages come (`fillAbove`).
+    /// After each frame's layout: stay at the bottom while following; near either end of
+    /// what is loaded, more messages come (`fill`).
     private func keepNewestInView() {
         reconfiguredThisFrame = false
-        if !followsNewest, gtk_adjustment_get_value(adjustment) < 2 * gtk_adjustment_get_page_size(adjustment) { fillAbove() }
-        guard followsNewest else { return }
+        guard followsNewest else {
+            fillNearEnds()
+            return
+        }
         let bottom = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
         guard gtk_adjustment_get_value(adjustment) != bottom else { return }
         settingScroll = true

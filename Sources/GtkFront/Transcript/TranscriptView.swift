@@ -27,10 +27,10 @@ final class TranscriptView {
     private(set) var boundRows: [UUID: MessageRow] = [:]
     private var pendingUpdates: Set<UUID> = []
     private var frameScheduled = false
-    /// Earlier messages are to load at the next frame (`fillAbove`).
-    var earlierScheduled = false
-    /// How many earlier messages load in one frame: each is a row built in that frame.
-    static let earlierPerFrame = 2
+    /// The ends of the loaded messages that more are to load at, at the next frame (`fill`).
+    var fillScheduled: Set<End> = []
+    /// How many messages load in one frame while scrolling: each is a row built in that frame.
+    static let loadedPerFrame = 2
     /// Where the keyboard focus goes in the row of the version about to be shown.
     private var focusAfterSwitch: MessageRow.FocusTarget?
     /// A row to focus once it is bound: the version just shown.
@@ -85,16 +85,19 @@ final class TranscriptView {
     func apply(_ change: ChatViewModel.Change) {
         switch change {
         case .messagesInserted(let indices):
-            if indices.upperBound == viewModel.conversation.count, viewModel.conversation.messages.last?.role == .user { followsNewest = true }
+            // A message sent (not a page of later ones loaded): the view goes to it and follows the reply.
+            if let last = viewModel.conversation.messages.last, indices.upperBound == viewModel.conversation.count,
+               last.role == .user, last.state == .sending { followsNewest = true }
             // One change for the list view however many came: it builds the rows on screen once.
             StringLists.splice(store, at: indices.lowerBound, removing: 0, indices.map { viewModel.conversation[$0].id.uuidString })
-        case .messageRemoved(let index):
-            if let string = gtk_string_list_get_string(store, guint(index)), let id = UUID(uuidString: String(cString: string)) {
-                rescueFocus(fromRowsOf: [id])
-            }
-            gtk_string_list_remove(store, guint(index))
+        case .messagesRemoved(let indices):
+            remove(indices)
             refreshControls()
             stopReadingIfGone()
+        case .messagesUnloaded(let indices):
+            // A reply read aloud goes on: its row shows the word again once it is back.
+            remove(indices)
+            refreshControls()
         case .messageChanged(let index):
             pendingUpdates.insert(viewModel.conversation[index].id)
             scheduleFrame()
@@ -115,6 +118,15 @@ final class TranscriptView {
         case .error, .status, .consentRequested, .consentSettled, .replyFinished, .files, .knowledge, .settings:
             break
         }
+    }
+
+    /// Takes the rows of the items at `indices` away, the keyboard focus out of them first.
+    private func remove(_ indices: Range<Int>) {
+        let ids = indices.compactMap { index in
+            gtk_string_list_get_string(store, guint(index)).flatMap { UUID(uuidString: String(cString: $0)) }
+        }
+        rescueFocus(fromRowsOf: ids)
+        StringLists.splice(store, at: indices.lowerBound, removing: indices.count, [])
     }
 
     /// What each row's controls offer, after anything that changes it: sending started or
@@ -152,7 +164,7 @@ final class TranscriptView {
     func boundRow(for id: UUID) -> MessageRow? { boundRows[id] }
 
     /// Whether every message change has reached its row: none waits for a frame (for tests).
-    var isSettled: Bool { pendingUpdates.isEmpty && !frameScheduled && !earlierScheduled }
+    var isSettled: Bool { pendingUpdates.isEmpty && !frameScheduled && fillScheduled.isEmpty }
 
     /// Shows the version `offset` away from message `id` (a row's buttons or keys): its row
     /// will hold the keyboard focus where the old one held it.

@@ -131,10 +131,11 @@ final class ChatPage {
         case .messagesInserted(let indices):
             showContent()
             header.refresh()
-            // A message sent (not a page of earlier ones loaded): the keyboard stays ready for the next.
+            // A message sent (not a page loaded): the keyboard stays ready for the next.
             if indices.count == 1, indices.upperBound == viewModel.conversation.count,
-               viewModel.conversation[indices.lowerBound].role == .user { composer.input.focus() }
-        case .messageRemoved:
+               viewModel.conversation[indices.lowerBound].role == .user,
+               viewModel.conversation[indices.lowerBound].state == .sending { composer.input.focus() }
+        case .messagesRemoved:
             showContent()
         case .reloaded:
             showContent()
@@ -142,7 +143,7 @@ final class ChatPage {
             composer.refresh()
         case .settings:
             settingsSummary.refresh()
-        case .messageChanged, .error, .consentRequested, .consentSettled, .replyFinished, .focused, .versionShown:
+        case .messageChanged, .messagesUnloaded, .error, .consentRequested, .consentSettled, .replyFinished, .focused, .versionShown:
             break
         }
     }

@@ -222,7 +222,7 @@ public final class ChatWindow {
         case .replyFinished(let index):
             chatPage.announcer.announce(viewModel.conversation[index])
             if gtk_window_is_active(window.cast()) == 0 { ReplyNotification.send(for: viewModel.conversation[index], in: viewModel.chat?.id, from: window) }
-        case .composer, .files, .reloaded, .messagesInserted, .messageRemoved:
+        case .composer, .files, .reloaded, .messagesInserted, .messagesRemoved, .messagesUnloaded:
             updateActions()
         case .status:
             // The server's models may have arrived for the settings panel's Model row.

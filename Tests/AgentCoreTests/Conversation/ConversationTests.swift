@@ -42,4 +42,33 @@ struct ConversationTests {
         expectIndexed(conversation)
         #expect(conversation == Conversation(messages: conversation.messages), "equal by their messages alone")
     }
+
+    @Test("Messages let go of at either end (a long chat's loaded window moving) leave the others at their places")
+    func unloadedEnds() {
+        var conversation = Conversation(messages: messages(["c", "d", "e", "f"]))
+        conversation.prepend(messages(["a", "b"]))
+        let first = Array(conversation.messages.prefix(2))
+        conversation.removeFirst(2)
+        #expect(conversation.messages.map(\.text) == ["c", "d", "e", "f"])
+        expectIndexed(conversation, first)
+        let last = Array(conversation.messages.suffix(3))
+        conversation.removeLast(3)
+        #expect(conversation.messages.map(\.text) == ["c"])
+        expectIndexed(conversation, last)
+        conversation.prepend(first)
+        conversation.append(last[0])
+        expectIndexed(conversation)
+    }
+
+    @Test("A message shown twice (one id) is found at its later place, and at the earlier one once the later is let go of")
+    func unloadedDuplicate() {
+        let twice = ChatMessage(role: .user, text: "twice", state: .done)
+        var conversation = Conversation(messages: [twice] + messages(["b"]) + [twice] + messages(["d"]))
+        #expect(conversation.index(of: twice.id) == 2)
+        conversation.removeLast(2)
+        #expect(conversation.index(of: twice.id) == 0)
+        conversation.append(twice)
+        conversation.removeFirst(1)
+        #expect(conversation.index(of: twice.id) == 1)
+    }
 }

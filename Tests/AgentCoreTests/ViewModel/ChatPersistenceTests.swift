@@ -115,6 +115,60 @@ struct ChatPersistenceTests: ViewModelTesting {
         #expect(messages.first?["content"] as? String == "message 0")
     }
 
+    @Test("Paging through a long chat keeps a bounded window loaded: earlier pages let go of the newest, later ones bring them back; sending goes after the newest")
+    func loadedWindowSlides() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let texts = (0..<400).map { "message \($0)" }
+        let chat = try store.storeChat(ChatSummary(title: "long"),
+                                       messages: texts.enumerated().map { ChatMessage(role: $0.offset % 2 == 0 ? .user : .assistant, text: $0.element, state: .done) })
+        let model = viewModel("echo", store: store)
+        try model.open(chat.id)
+        var changes: [ChatViewModel.Change] = []
+        model.observe { changes.append($0) }
+        let limit = ChatViewModel.loadedLimit
+        while model.loadEarlier(limit: 2) > 0 {
+            #expect(model.conversation.count <= limit)
+        }
+        #expect(model.conversation.messages.map(\.text) == Array(texts.prefix(limit)), "the oldest messages, in order")
+        #expect(model.pager?.hasEarlier == false && model.pager?.hasLater == true)
+        #expect(!model.canRegenerate, "the last reply is not loaded")
+        let unloaded = changes.filter { if case .messagesUnloaded = $0 { true } else { false } }
+        #expect(unloaded.first == .messagesUnloaded(limit..<(limit + 2)), "the newest two went as two came")
+        #expect(model.conversation.messages.allSatisfy { model.conversation.index(of: $0.id) == model.conversation.messages.firstIndex(of: $0) })
+
+        changes = []
+        while model.loadLater(limit: 2) > 0 {
+            #expect(model.conversation.count <= limit)
+        }
+        #expect(model.conversation.messages.map(\.text) == Array(texts.suffix(limit)), "back to the newest")
+        #expect(model.pager?.hasEarlier == true && model.pager?.hasLater == false)
+        #expect(changes.contains(.messagesUnloaded(0..<2)), "the oldest loaded went as later ones came")
+        #expect(model.conversation.messages.allSatisfy { model.conversation.index(of: $0.id) == model.conversation.messages.firstIndex(of: $0) })
+
+        while model.loadEarlier(limit: 30) > 0 {}
+        #expect(model.conversation.count == limit)
+        await send("and now?", in: model)
+        #expect(model.conversation.messages.suffix(3).map(\.text) == ["message 399", "and now?", "Echo: and now? (401 messages)"],
+                "the message went after the chat's newest, with all of it in the context")
+    }
+
+    @Test("While a reply is written, paging back does not let go of it")
+    func writingReplyStaysLoaded() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let chat = try store.storeChat(ChatSummary(title: "long"),
+                                       messages: (0..<300).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "message \($0)", state: .done) })
+        let model = viewModel("stall", store: store)
+        try model.open(chat.id)
+        model.draft = "wait"
+        model.send()
+        #expect(model.isSending)
+        while model.loadEarlier(limit: 30) > 0 {}
+        #expect(model.conversation.count == 302, "everything paged in stays while the reply is written")
+        #expect(model.conversation.messages.last?.role == .assistant && model.pager?.hasLater == false)
+        model.stop()
+        await model.waitUntilIdle()
+    }
+
     @Test("A search hit in an old part of a long chat opens a page around the hit, not the tail; later pages and sending still work")
     func searchHitOpensAPageAroundIt() async throws {
         let store = try ChatStore(file: temporaryDatabase())
