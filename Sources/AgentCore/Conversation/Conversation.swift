@@ -65,11 +65,11 @@ public struct Conversation: Sendable, Equatable {
 
     /// Takes the last `count` messages off.
     public mutating func removeLast(_ count: Int) {
-        let forgotten = forgetPlaces(of: (messages.count - count)..<messages.count)
+        let forgotten = Set(forgetPlaces(of: (messages.count - count)..<messages.count))
         messages.removeLast(count)
-        // An earlier message of the same id has the place now.
-        for id in forgotten {
-            if let position = messages.lastIndex(where: { $0.id == id }) { places[id] = base + position }
+        // An earlier message of the same id has the place now (the later of them).
+        for (position, message) in messages.enumerated() where forgotten.contains(message.id) {
+            places[message.id] = base + position
         }
     }
 

@@ -283,12 +283,14 @@ public final class ChatViewModel {
         }
         relay.flush()
         guard generation == self.generation else { return }
+        // Read before the reply settles: once it has, paging may let go of the message.
+        let sentImages = flight.flatMap { conversation.index(of: $0.userID) }
+            .map { conversation[$0].attachments.contains { $0.kind == .image } } == true
         settle(ending)
         guard case .failed(let error) = ending else { return }
         let explained = await connection.explain(error)
         guard generation == self.generation else { return }
         if noticeMissingModel(explained, on: connection) { return }
-        let sentImages = conversation.messages.last { $0.role == .user }?.attachments.contains { $0.kind == .image } == true
         status.report(ChatError.describe(explained) + (sentImages ? "\n\n" + tr("This model may not accept images.") : ""))
     }
 

@@ -171,12 +171,13 @@ public final class AgentApplication {
         }
     }
 
-    /// Shows chat `id` at `message`: the chat on screen is only scrolled (opening it again
-    /// would stop a reply being written in it).
+    /// Shows chat `id` at `message`: the chat on screen is only scrolled to a message it has
+    /// loaded, and opened again at one it has not unless a reply is being written in it
+    /// (opening it would stop the reply).
     private func show(chat id: UUID, at message: UUID?) {
         guard let library, let window else { return }
         if viewModel.chat?.id == id {
-            if let message { _ = viewModel.focus(on: message) }
+            if let message, !viewModel.focus(on: message), !viewModel.isSending { library.open(id, focusing: message) }
         } else {
             library.open(id, focusing: message)
         }

@@ -67,8 +67,16 @@ extension TranscriptView {
         let value = gtk_adjustment_get_value(adjustment)
         let page = gtk_adjustment_get_page_size(adjustment)
         let bottom = gtk_adjustment_get_upper(adjustment) - page
-        if value < 2 * page { fill(.earlier) }
-        if value > bottom - 2 * page { fill(.later) }
+        let nearTop = value < 2 * page, nearBottom = value > bottom - 2 * page
+        // Both ends near with all that may be loaded (short messages in a tall window): each
+        // load would let go of what the other end just loaded, so only an end the view has
+        // reached loads more.
+        if nearTop, nearBottom, viewModel.conversation.count >= ChatViewModel.loadedLimit {
+            if value <= 0 { fill(.earlier) } else if value >= bottom { fill(.later) }
+            return
+        }
+        if nearTop { fill(.earlier) }
+        if nearBottom { fill(.later) }
     }
 
     /// Scrolls the conversation a page up or down, as the user asked (Page Up and Page Down

@@ -91,9 +91,9 @@ final class TranscriptView {
             // One change for the list view however many came: it builds the rows on screen once.
             StringLists.splice(store, at: indices.lowerBound, removing: 0, indices.map { viewModel.conversation[$0].id.uuidString })
         case .messagesRemoved(let indices):
-            remove(indices)
+            let removed = remove(indices)
             refreshControls()
-            stopReadingIfGone()
+            if let reading = readAloud.readingMessageID, removed.contains(reading) { readAloud.stop() }
         case .messagesUnloaded(let indices):
             // A reply read aloud goes on: its row shows the word again once it is back.
             remove(indices)
@@ -120,13 +120,16 @@ final class TranscriptView {
         }
     }
 
-    /// Takes the rows of the items at `indices` away, the keyboard focus out of them first.
-    private func remove(_ indices: Range<Int>) {
+    /// Takes the rows of the items at `indices` away, the keyboard focus out of them first;
+    /// the messages they showed.
+    @discardableResult
+    private func remove(_ indices: Range<Int>) -> [UUID] {
         let ids = indices.compactMap { index in
             gtk_string_list_get_string(store, guint(index)).flatMap { UUID(uuidString: String(cString: $0)) }
         }
         rescueFocus(fromRowsOf: ids)
         StringLists.splice(store, at: indices.lowerBound, removing: indices.count, [])
+        return ids
     }
 
     /// What each row's controls offer, after anything that changes it: sending started or

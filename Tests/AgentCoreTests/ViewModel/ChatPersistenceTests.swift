@@ -152,6 +152,22 @@ struct ChatPersistenceTests: ViewModelTesting {
                 "the message went after the chat's newest, with all of it in the context")
     }
 
+    @Test("While a message is edited, paging back does not let go of it; the edit is a version of it")
+    func editedMessageStaysLoaded() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let chat = try store.storeChat(ChatSummary(title: "long"),
+                                       messages: (0..<300).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "message \($0)", state: .done) })
+        let model = viewModel("echo", store: store)
+        try model.open(chat.id)
+        let edited = try #require(model.conversation.messages.last { $0.role == .user })
+        model.beginEdit(edited.id)
+        while model.loadEarlier(limit: 30) > 0 {}
+        #expect(model.conversation.count == 300, "everything paged in stays while the message is edited")
+        await send("message 298, edited", in: model)
+        #expect(model.versions(of: model.conversation.messages[298].id)?.count == 2, "a new version of the edited message")
+        #expect(model.conversation.messages.suffix(2).map(\.text) == ["message 298, edited", "Echo: message 298, edited (299 messages)"])
+    }
+
     @Test("While a reply is written, paging back does not let go of it")
     func writingReplyStaysLoaded() async throws {
         let store = try ChatStore(file: temporaryDatabase())
