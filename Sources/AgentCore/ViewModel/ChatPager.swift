@@ -103,18 +103,11 @@ public final class ChatPager {
         return page.map(\.message)
     }
 
-    /// The loaded messages `ids`, the first ones, are let go of: the branch has earlier
-    /// messages than those loaded now.
-    func unloadEarlier(_ ids: some Sequence<UUID>) {
+    /// The loaded messages `ids`, the last ones (`later`) or the first, are let go of: the
+    /// branch has messages beyond those loaded now at that end.
+    func unload(_ ids: some Sequence<UUID>, later: Bool) {
         for id in ids { seqs[id] = nil }
-        hasEarlier = true
-    }
-
-    /// The loaded messages `ids`, the last ones, are let go of: the branch has later
-    /// messages than those loaded now.
-    func unloadLater(_ ids: some Sequence<UUID>) {
-        for id in ids { seqs[id] = nil }
-        hasLater = true
+        if later { hasLater = true } else { hasEarlier = true }
     }
 
     /// Stored messages of the branch before `first`, at most `limit` (a request's context

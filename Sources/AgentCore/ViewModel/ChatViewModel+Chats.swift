@@ -101,13 +101,8 @@ extension ChatViewModel {
         guard excess > 0, let pager, !isSending, editingMessageID == nil else { return }
         let indices = later ? (conversation.count - excess)..<conversation.count : 0..<excess
         let ids = indices.map { conversation[$0].id }
-        if later {
-            conversation.removeLast(excess)
-            pager.unloadLater(ids)
-        } else {
-            conversation.removeFirst(excess)
-            pager.unloadEarlier(ids)
-        }
+        if later { conversation.removeLast(excess) } else { conversation.removeFirst(excess) }
+        pager.unload(ids, later: later)
         if let focused = focusedMessageID, ids.contains(focused) { focusedMessageID = nil }
         notify(.messagesUnloaded(indices))
     }

@@ -284,8 +284,11 @@ public final class ChatViewModel {
         relay.flush()
         guard generation == self.generation else { return }
         // Read before the reply settles: once it has, paging may let go of the message.
-        let sentImages = flight.flatMap { conversation.index(of: $0.userID) }
-            .map { conversation[$0].attachments.contains { $0.kind == .image } } == true
+        let sentImages = if case .failed = ending {
+            flight.flatMap { conversation.index(of: $0.userID) }.map { conversation[$0].attachments.contains { $0.kind == .image } } == true
+        } else {
+            false
+        }
         settle(ending)
         guard case .failed(let error) = ending else { return }
         let explained = await connection.explain(error)

@@ -152,13 +152,20 @@ struct ChatPersistenceTests: ViewModelTesting {
                 "the message went after the chat's newest, with all of it in the context")
     }
 
-    @Test("While a message is edited, paging back does not let go of it; the edit is a version of it")
-    func editedMessageStaysLoaded() async throws {
+    /// A view model on `scenario`'s server with a stored chat of `count` messages ("message 0",
+    /// a question, then its answer, and so on) open on its newest page.
+    func openLongChat(_ count: Int, scenario: String) throws -> ChatViewModel {
         let store = try ChatStore(file: temporaryDatabase())
         let chat = try store.storeChat(ChatSummary(title: "long"),
-                                       messages: (0..<300).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "message \($0)", state: .done) })
-        let model = viewModel("echo", store: store)
+                                       messages: (0..<count).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "message \($0)", state: .done) })
+        let model = viewModel(scenario, store: store)
         try model.open(chat.id)
+        return model
+    }
+
+    @Test("While a message is edited, paging back does not let go of it; the edit is a version of it")
+    func editedMessageStaysLoaded() async throws {
+        let model = try openLongChat(300, scenario: "echo")
         let edited = try #require(model.conversation.messages.last { $0.role == .user })
         model.beginEdit(edited.id)
         while model.loadEarlier(limit: 30) > 0 {}
@@ -170,11 +177,7 @@ struct ChatPersistenceTests: ViewModelTesting {
 
     @Test("While a reply is written, paging back does not let go of it")
     func writingReplyStaysLoaded() async throws {
-        let store = try ChatStore(file: temporaryDatabase())
-        let chat = try store.storeChat(ChatSummary(title: "long"),
-                                       messages: (0..<300).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "message \($0)", state: .done) })
-        let model = viewModel("stall", store: store)
-        try model.open(chat.id)
+        let model = try openLongChat(300, scenario: "stall")
         model.draft = "wait"
         model.send()
         #expect(model.isSending)
