@@ -50,6 +50,8 @@ PROMISE = 1.0
 # A token the server sent reaches the recorder through the socket, libcurl's thread and the
 # window's main loop, and its save then takes SQLite's commit: allowed on top of the promise.
 DELIVERY = 0.2
+# How long before the reply's last token the latest kill falls.
+MARGIN = 0.5
 APP_ID = "io.github.agentdesktop.Agent"
 
 
@@ -212,8 +214,10 @@ def main():
             asked = time.monotonic()
             xdotool("key", "--clearmodifiers", "Return")
             first = first_token_time(port)
-            # A moment before the last token, so the reply never ends on its own.
-            time.sleep(max(0.0, first + moments.uniform(0, (TOKENS - 1) * STEP) - time.monotonic()))
+            # A moment at least MARGIN before the last token: the reply never ends on its own,
+            # and the server still has tokens to write after the kill, whose failed writes
+            # tell it the client is gone.
+            time.sleep(max(0.0, first + moments.uniform(0, (TOKENS - 1) * STEP - MARGIN) - time.monotonic()))
             killed = time.monotonic()
             os.kill(app.pid, signal.SIGKILL)
             e2e.APP = None
