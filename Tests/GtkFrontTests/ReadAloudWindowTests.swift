@@ -180,6 +180,39 @@ extension GtkSuites {
             }
         }
 
+        @Test("Ctrl+Shift+S in a long chat paged far up reads the chat's last reply, its newest messages loaded again")
+        func readTheLastReplyOfALongChat() async throws {
+            let service = try SpeechService()
+            defer { service.stop() }
+            let store = try ChatStore(file: FileManager.default.temporaryDirectory.appending(path: "agent-window-\(UUID())/chats.sqlite"))
+            let messages = (0..<300).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "Message \($0) of a long chat.", state: .done) }
+            let chat = try store.storeChat(ChatSummary(title: "Long"), messages: messages)
+            let settings = try TestTools.settings()
+            settings.lastChat = chat.id
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "m"), store: store, settings: settings,
+                                                speech: service.address)
+            let window = try #require(app.window)
+            defer {
+                app.readAloud.shutDown()
+                GtkTestHarness.close(app)
+            }
+            try await GtkTestHarness.show(window)
+            try await GtkTestHarness.settle(window)
+            let model = window.viewModel
+            // Page Up in the message field until the chat's newest messages are let go of.
+            var presses = 0
+            while model.pager?.hasLater != true, presses < 200 {
+                try await Xdo.key("Page_Up")
+                try await GtkTestHarness.settle(window)
+                presses += 1
+            }
+            #expect(model.pager?.hasLater == true, "the newest messages let go of after \(presses) presses")
+            let last = try #require(messages.last)
+            try await Xdo.key("ctrl+shift+s")
+            try await GtkTestHarness.pump(until: { window.readAloud.readingMessageID == last.id }, "the chat's last reply read")
+            #expect(model.pager?.hasLater == false && model.conversation.messages.last?.id == last.id, "the newest messages loaded again")
+        }
+
         @Test("Closing the window with Ctrl+W stops the reply being read")
         func closingTheWindowStops() async throws {
             try await withReader { _, app, window in

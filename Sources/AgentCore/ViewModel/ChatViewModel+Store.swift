@@ -51,6 +51,16 @@ extension ChatViewModel {
         notify(.messagesInserted((conversation.count - 1)..<conversation.count))
     }
 
+    /// Shows the chat's newest messages when they are not loaded (the view went far up, or the
+    /// chat opened at a search hit), unless a message is being edited; whether it did.
+    @discardableResult
+    public func showNewest() -> Bool {
+        guard pager?.hasLater == true, editingMessageID == nil else { return false }
+        focusedMessageID = nil
+        showNewestPage()
+        return true
+    }
+
     /// The chat was opened in its middle: its newest page replaces what is shown before a
     /// message is added at its end.
     func showNewestPage() {

@@ -196,10 +196,10 @@ public final class ChatViewModel {
         startReply(to: message.id)
     }
 
-    /// Asks again for reply `id` (the last one when nil): a new version of it is answered to the
-    /// same message; the old one and what followed it stay, a click away.
+    /// Asks again for reply `id` (the chat's last one when nil, if loaded): a new version of it
+    /// is answered to the same message; the old one and what followed it stay, a click away.
     public func regenerate(_ id: UUID? = nil) {
-        guard let replyID = id ?? conversation.messages.last?.id, canRegenerate(replyID),
+        guard let replyID = id ?? (canRegenerate ? conversation.messages.last?.id : nil), canRegenerate(replyID),
               let replyIndex = conversation.index(of: replyID) else { return }
         removeShown(from: replyIndex)
         startReply(to: conversation[replyIndex - 1].id, versionOf: replyID)

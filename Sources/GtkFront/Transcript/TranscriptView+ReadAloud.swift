@@ -17,13 +17,16 @@ extension TranscriptView {
     }
 
     /// Ctrl+Shift+S: the reply whose row holds the keyboard focus is read aloud, or stops being
-    /// read; with no reply focused, what is read stops, or else the last reply is read.
+    /// read; with no reply focused, what is read stops, or else the chat's last reply is read
+    /// (its newest messages loaded again when the view had gone far up).
     func readFocusedReply() {
         if let focused = boundRows.first(where: { $0.value.focusedPart != nil && canRead($0.key) }) {
             toggleReading(focused.key)
         } else if readAloud.readingMessageID != nil {
             readAloud.stop()
-        } else if let last = viewModel.conversation.messages.last(where: { $0.role == .assistant }), canRead(last.id) {
+        } else {
+            viewModel.showNewest()
+            guard let last = viewModel.conversation.messages.last(where: { $0.role == .assistant }), canRead(last.id) else { return }
             if boundRows[last.id] != nil {
                 toggleReading(last.id)
             } else if let index = viewModel.conversation.index(of: last.id) {

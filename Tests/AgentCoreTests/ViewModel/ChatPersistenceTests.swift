@@ -132,6 +132,8 @@ struct ChatPersistenceTests: ViewModelTesting {
         #expect(model.conversation.messages.map(\.text) == Array(texts.prefix(limit)), "the oldest messages, in order")
         #expect(model.pager?.hasEarlier == false && model.pager?.hasLater == true)
         #expect(!model.canRegenerate, "the last reply is not loaded")
+        model.regenerate()
+        #expect(!model.isSending && model.conversation.count == limit, "no reply in the middle of the chat asked for again")
         let unloaded = changes.filter { if case .messagesUnloaded = $0 { true } else { false } }
         #expect(unloaded.first == .messagesUnloaded(limit..<(limit + 2)), "the newest two went as two came")
         #expect(model.conversation.messages.allSatisfy { model.conversation.index(of: $0.id) == model.conversation.messages.firstIndex(of: $0) })
@@ -161,6 +163,19 @@ struct ChatPersistenceTests: ViewModelTesting {
         let model = viewModel(scenario, store: store)
         try model.open(chat.id)
         return model
+    }
+
+    @Test("A chat paged far up shows its newest messages again when asked; not while a message is edited")
+    func showNewestLoadsTheNewestPage() throws {
+        let model = try openLongChat(300, scenario: "echo")
+        #expect(!model.showNewest(), "the newest are loaded already")
+        while model.loadEarlier(limit: 30) > 0 {}
+        #expect(model.pager?.hasLater == true)
+        model.beginEdit(model.conversation.messages[0].id)
+        #expect(!model.showNewest(), "not while a message is edited")
+        model.cancelEdit()
+        #expect(model.showNewest())
+        #expect(model.conversation.messages.last?.text == "message 299" && model.pager?.hasLater == false && model.canRegenerate)
     }
 
     @Test("While a message is edited, paging back does not let go of it; the edit is a version of it")
