@@ -36,3 +36,12 @@ extension ChatViewModel {
         case replyFinished(Int)
     }
 }
+
+extension ChatViewModel {
+    /// Whether the messages that came at `indices` end with one the user just sent, not a page
+    /// of stored ones loaded: the view follows its reply and the keyboard stays in the entry.
+    public func isJustSent(_ indices: Range<Int>) -> Bool {
+        guard indices.upperBound == conversation.count, let last = conversation.messages.last else { return false }
+        return last.role == .user && last.state == .sending
+    }
+}

@@ -85,9 +85,8 @@ final class TranscriptView {
     func apply(_ change: ChatViewModel.Change) {
         switch change {
         case .messagesInserted(let indices):
-            // A message sent (not a page of later ones loaded): the view goes to it and follows the reply.
-            if let last = viewModel.conversation.messages.last, indices.upperBound == viewModel.conversation.count,
-               last.role == .user, last.state == .sending { followsNewest = true }
+            // The view goes to the message sent and follows the reply.
+            if viewModel.isJustSent(indices) { followsNewest = true }
             // One change for the list view however many came: it builds the rows on screen once.
             StringLists.splice(store, at: indices.lowerBound, removing: 0, indices.map { viewModel.conversation[$0].id.uuidString })
         case .messagesRemoved(let indices):

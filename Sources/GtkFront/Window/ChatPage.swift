@@ -131,10 +131,8 @@ final class ChatPage {
         case .messagesInserted(let indices):
             showContent()
             header.refresh()
-            // A message sent (not a page loaded): the keyboard stays ready for the next.
-            if indices.count == 1, indices.upperBound == viewModel.conversation.count,
-               viewModel.conversation[indices.lowerBound].role == .user,
-               viewModel.conversation[indices.lowerBound].state == .sending { composer.input.focus() }
+            // The keyboard stays ready for the next message.
+            if viewModel.isJustSent(indices) { composer.input.focus() }
         case .messagesRemoved:
             showContent()
         case .reloaded:
