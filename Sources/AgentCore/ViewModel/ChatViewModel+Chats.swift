@@ -86,18 +86,26 @@ extension ChatViewModel {
         return page.count
     }
 
-    /// How many messages of a long chat stay loaded while the user pages through it: a page
-    /// loaded at one end lets go of as many at the other, so the messages held, and the
-    /// rows a list view builds for them, stay bounded however far the user scrolls. Well
-    /// under the 200 rows GTK's list view builds around what it shows: past those it
+    /// The most messages of a long chat that stay loaded while the user pages through it:
+    /// well under the 200 rows GTK's list view builds around what it shows (past those it
     /// estimates the heights of the rest, and rows of very different heights coming in
-    /// move what is on screen.
-    public static let loadedLimit = 120
+    /// move what is on screen).
+    public static let maximumLoaded = 120
+
+    /// How many messages of a long chat stay loaded while the user pages through it: a page
+    /// loaded at one end lets go of as many at the other, so the messages held, and the rows
+    /// a list view builds for them, stay bounded however far the user scrolls. A view that
+    /// knows how tall its rows are asks for fewer (`TranscriptView`); never fewer than a page
+    /// (`ChatPager.pageSize`) nor more than `maximumLoaded`.
+    public var loadedLimit: Int {
+        get { limitOfLoaded }
+        set { limitOfLoaded = min(max(newValue, ChatPager.pageSize), Self.maximumLoaded) }
+    }
 
     /// Lets go of the loaded messages beyond `loadedLimit` at the later end (`later`) or the
     /// earlier one. Not while a reply is written or a message edited: those stay loaded.
     private func unloadBeyondLimit(later: Bool) {
-        let excess = conversation.count - Self.loadedLimit
+        let excess = conversation.count - loadedLimit
         guard excess > 0, let pager, !isSending, editingMessageID == nil else { return }
         let indices = later ? (conversation.count - excess)..<conversation.count : 0..<excess
         let ids = indices.map { conversation[$0].id }

@@ -74,6 +74,8 @@ public final class ChatViewModel {
     var deletedVersion: (message: UUID, chat: UUID)?
     /// What the composer held when an edit began, given back when it is cancelled.
     private var composerBeforeEdit: (draft: String, files: [AttachedFile])?
+    /// `loadedLimit`'s value.
+    var limitOfLoaded = ChatViewModel.maximumLoaded
 
     /// The reply streaming now, if any.
     var replyInFlightID: UUID? { flight?.replyID }

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// Scrolling the transcript: following the newest text while the user is at the bottom,
 /// Page Up and Page Down from the message field, and loading the chat's earlier (or later)
 /// messages as the view nears its top (or bottom); the view model lets go of as many at the
-/// other end (`ChatViewModel.loadedLimit`).
+/// other end (`ChatViewModel.loadedLimit`, set here from how tall the rows are).
 extension TranscriptView {
     /// The message whose row is at the top edge of the view, as what is drawn there shows
     /// (benchmarks): the widget a click just below the edge would reach, and its row. Rows
@@ -55,6 +55,7 @@ extension TranscriptView {
     private func userScrolled() {
         let value = gtk_adjustment_get_value(adjustment)
         let bottom = gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment)
+        revealing = nil
         fillNearEnds()
         followsNewest = value >= bottom - 2 && viewModel.pager?.hasLater != true
         followsReading = false
@@ -64,6 +65,7 @@ extension TranscriptView {
     /// opened at a search hit, or scrolled far up): within two pages of either end of what
     /// is loaded.
     private func fillNearEnds() {
+        guard revealing == nil else { return }
         let value = gtk_adjustment_get_value(adjustment)
         let page = gtk_adjustment_get_page_size(adjustment)
         let bottom = gtk_adjustment_get_upper(adjustment) - page
@@ -71,7 +73,7 @@ extension TranscriptView {
         // Both ends near with all that may be loaded (short messages in a tall window): each
         // load would let go of what the other end just loaded, so only an end the view has
         // reached loads more.
-        if nearTop, nearBottom, viewModel.conversation.count >= ChatViewModel.loadedLimit {
+        if nearTop, nearBottom, viewModel.conversation.count >= viewModel.loadedLimit {
             if value <= 0 { fill(.earlier) } else if value >= bottom { fill(.later) }
             return
         }
@@ -119,6 +121,7 @@ extension TranscriptView {
             fillScheduled.remove(end)
             // Another chat opened since: its own scrolling asks for its own.
             guard viewModel.chat?.id == chat else { return }
+            fitLoadedLimit()
             switch end {
             case .earlier: viewModel.loadEarlier(limit: Self.loadedPerFrame)
             case .later: viewModel.loadLater(limit: Self.loadedPerFrame)
@@ -126,11 +129,27 @@ extension TranscriptView {
         }
     }
 
+    /// How many pages of the view the loaded messages should make: the page shown and the two
+    /// `fillNearEnds` keeps beyond it either way, with room to spare.
+    static let loadedPages = 8.0
+
+    /// Keeps about `loadedPages` of messages loaded, at the loaded rows' average height (the
+    /// list builds a row for each, so their heights are known). No more: every frame that
+    /// loads costs GTK work in proportion to the rows the list holds (measured with
+    /// bench/scroll.py: its CSS validation and the insertion go through them all).
+    private func fitLoadedLimit() {
+        let count = viewModel.conversation.count
+        let upper = gtk_adjustment_get_upper(adjustment), page = gtk_adjustment_get_page_size(adjustment)
+        guard count > 0, upper > 0, page > 0 else { return }
+        viewModel.loadedLimit = Int((Double(count) * Self.loadedPages * page / upper).rounded(.up))
+    }
+
     /// After each frame's layout: stay at the bottom while following; near either end of
     /// what is loaded, more messages come (`fill`).
     private func keepNewestInView() {
         reconfiguredThisFrame = false
         guard followsNewest else {
+            revealFocusedMessage()
             fillNearEnds()
             return
         }

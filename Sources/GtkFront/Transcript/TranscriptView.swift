@@ -47,6 +47,8 @@ final class TranscriptView {
 
     /// Whether the view keeps the newest text in sight.
     var followsNewest = true
+    /// A message to scroll into view once its row is laid out (a search hit).
+    var revealing: UUID?
     /// The view itself is moving the adjustment: not a scroll the user made.
     var settingScroll = false
     /// GTK changed the adjustment's bounds this frame: a scroll now is not the user's.
@@ -217,11 +219,35 @@ final class TranscriptView {
         gtk_widget_add_controller(listView, keys)
     }
 
-    /// A chat opened at a search hit: the hit is scrolled into view and marked.
+    /// A chat opened at a search hit: the hit is marked and scrolled into view once its row
+    /// is laid out (`revealFocusedMessage`).
     private func showFocusedMessage() {
         for (id, row) in boundRows { row.showFound(id == viewModel.focusedMessageID) }
-        guard let focused = viewModel.focusedMessageID, let index = viewModel.conversation.index(of: focused) else { return }
-        agent_list_view_scroll_to(listView, guint(index))
+        revealing = viewModel.focusedMessageID
+        revealFocusedMessage()
+    }
+
+    /// Scrolls the message being revealed into view; after each layout until its row is in
+    /// view, as GTK's list scrolls only to a row it has measured. Meanwhile no messages load
+    /// (`fillNearEnds`): the view at the top of rows not yet measured would load earlier ones
+    /// and let go of the hit's page at the other end.
+    func revealFocusedMessage() {
+        guard let id = revealing, let index = viewModel.conversation.index(of: id) else {
+            revealing = nil
+            return
+        }
+        if let row = boundRows[id], isInView(row.root) {
+            revealing = nil
+        } else {
+            agent_list_view_scroll_to(listView, guint(index))
+        }
+    }
+
+    /// Whether `widget` lies, at least in part, within the visible part of the list.
+    private func isInView(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        var bounds = graphene_rect_t()
+        guard gtk_widget_get_height(widget) > 0, gtk_widget_compute_bounds(widget, listView, &bounds) != 0 else { return false }
+        return bounds.origin.y + bounds.size.height > 0 && Double(bounds.origin.y) < Double(gtk_widget_get_height(listView))
     }
 
     private func scheduleFrame() {

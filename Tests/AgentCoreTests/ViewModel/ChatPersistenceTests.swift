@@ -125,7 +125,7 @@ struct ChatPersistenceTests: ViewModelTesting {
         try model.open(chat.id)
         var changes: [ChatViewModel.Change] = []
         model.observe { changes.append($0) }
-        let limit = ChatViewModel.loadedLimit
+        let limit = model.loadedLimit
         while model.loadEarlier(limit: 2) > 0 {
             #expect(model.conversation.count <= limit)
         }
@@ -152,6 +152,21 @@ struct ChatPersistenceTests: ViewModelTesting {
         await send("and now?", in: model)
         #expect(model.conversation.messages.suffix(3).map(\.text) == ["message 399", "and now?", "Echo: and now? (401 messages)"],
                 "the message went after the chat's newest, with all of it in the context")
+    }
+
+    @Test("How many messages stay loaded is what the view asks for, never fewer than a page nor more than the most")
+    func loadedLimitBounds() throws {
+        let model = try openLongChat(300, scenario: "echo")
+        #expect(model.loadedLimit == ChatViewModel.maximumLoaded, "the most until a view asks")
+        model.loadedLimit = 45
+        while model.loadEarlier(limit: 2) > 0 {
+            #expect(model.conversation.count <= 45)
+        }
+        #expect(model.conversation.messages.first?.text == "message 0" && model.conversation.count == 45)
+        model.loadedLimit = 3
+        #expect(model.loadedLimit == ChatPager.pageSize)
+        model.loadedLimit = 1000
+        #expect(model.loadedLimit == ChatViewModel.maximumLoaded)
     }
 
     /// A view model on `scenario`'s server with a stored chat of `count` messages ("message 0",
