@@ -181,6 +181,8 @@ public final class ChatViewModel {
         }
         var message = userMessage
         var sibling: UUID?
+        // The search hit's mark goes with the message sent (before the newest page, if it loads, is shown).
+        focusedMessageID = nil
         if let editing = editingMessageID, let index = conversation.index(of: editing) {
             message.parentID = conversation[index].parentID
             sibling = editing
@@ -190,7 +192,6 @@ public final class ChatViewModel {
         }
         editingMessageID = nil
         composerBeforeEdit = nil
-        focusedMessageID = nil
         ensureChat(firstMessage: message)
         draft = ""
         files.replace(with: [])

@@ -18,7 +18,8 @@ extension TranscriptView {
 
     /// Ctrl+Shift+S: the reply whose row holds the keyboard focus is read aloud, or stops being
     /// read; with no reply focused, what is read stops, or else the chat's last reply is read
-    /// (its newest messages loaded again when the view had gone far up).
+    /// (its newest messages loaded again when the view had gone far up, unless a message is
+    /// being edited).
     func readFocusedReply() {
         if let focused = boundRows.first(where: { $0.value.focusedPart != nil && canRead($0.key) }) {
             toggleReading(focused.key)
@@ -26,7 +27,9 @@ extension TranscriptView {
             readAloud.stop()
         } else {
             viewModel.showNewest()
-            guard let last = viewModel.conversation.messages.last(where: { $0.role == .assistant }), canRead(last.id) else { return }
+            // The newest messages stay away only while a message is edited: no last reply to read then.
+            guard viewModel.pager?.hasLater != true,
+                  let last = viewModel.conversation.messages.last(where: { $0.role == .assistant }), canRead(last.id) else { return }
             if boundRows[last.id] != nil {
                 toggleReading(last.id)
             } else if let index = viewModel.conversation.index(of: last.id) {

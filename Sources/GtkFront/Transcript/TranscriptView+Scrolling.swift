@@ -121,7 +121,7 @@ extension TranscriptView {
             fillScheduled.remove(end)
             // Another chat opened since: its own scrolling asks for its own.
             guard viewModel.chat?.id == chat else { return }
-            fitLoadedLimit()
+            fitLoadedLimit(keeping: end)
             switch end {
             case .earlier: viewModel.loadEarlier(limit: Self.loadedPerFrame)
             case .later: viewModel.loadLater(limit: Self.loadedPerFrame)
@@ -133,19 +133,32 @@ extension TranscriptView {
     /// `fillNearEnds` keeps beyond it either way, with room to spare.
     static let loadedPages = 8.0
 
-    /// Keeps about `loadedPages` of messages loaded, at the loaded rows' average height (the
-    /// list builds a row for each, so their heights are known). No more: every frame that
-    /// loads costs GTK work in proportion to the rows the list holds (measured with
-    /// bench/scroll.py: its CSS validation and the insertion go through them all).
-    private func fitLoadedLimit() {
-        let count = viewModel.conversation.count
+    /// Keeps as many messages loaded as make about `loadedPages` of the view from `end`, the
+    /// end being loaded (the other end is let go of): each row's height where the list has
+    /// laid it out (it builds a row for each), the loaded rows' average for the others. No
+    /// more: every frame that loads costs GTK work in proportion to the rows the list holds
+    /// (measured with bench/scroll.py: its CSS validation and the insertion go through them all).
+    private func fitLoadedLimit(keeping end: End) {
+        let messages = viewModel.conversation.messages
         let upper = gtk_adjustment_get_upper(adjustment), page = gtk_adjustment_get_page_size(adjustment)
-        guard count > 0, upper > 0, page > 0 else { return }
-        viewModel.loadedLimit = Int((Double(count) * Self.loadedPages * page / upper).rounded(.up))
+        guard !messages.isEmpty, upper > 0, page > 0 else { return }
+        let average = upper / Double(messages.count)
+        let wanted = Self.loadedPages * page
+        var covered = 0.0
+        var rows = 0
+        for message in end == .earlier ? Array(messages) : messages.reversed() {
+            guard covered < wanted else { break }
+            let height = boundRows[message.id].map { Double(gtk_widget_get_height($0.root)) } ?? 0
+            covered += height > 0 ? height : average
+            rows += 1
+        }
+        if covered < wanted { rows += Int(((wanted - covered) / average).rounded(.up)) }
+        viewModel.loadedLimit = rows
     }
 
-    /// After each frame's layout: stay at the bottom while following; near either end of
-    /// what is loaded, more messages come (`fill`).
+    /// After each frame's layout: stay at the bottom while following; else a search hit not
+    /// yet in view is scrolled to (`revealFocusedMessage`), and near either end of what is
+    /// loaded more messages come (`fill`).
     private func keepNewestInView() {
         reconfiguredThisFrame = false
         guard followsNewest else {

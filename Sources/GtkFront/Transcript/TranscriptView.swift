@@ -88,7 +88,10 @@ final class TranscriptView {
         switch change {
         case .messagesInserted(let indices):
             // The view goes to the message sent and follows the reply.
-            if viewModel.isJustSent(indices) { followsNewest = true }
+            if viewModel.isJustSent(indices) {
+                followsNewest = true
+                revealing = nil
+            }
             // One change for the list view however many came: it builds the rows on screen once.
             StringLists.splice(store, at: indices.lowerBound, removing: 0, indices.map { viewModel.conversation[$0].id.uuidString })
         case .messagesRemoved(let indices):
@@ -182,6 +185,7 @@ final class TranscriptView {
     /// and, when it was switched to from its row, takes the keyboard focus.
     private func showVersion(at index: Int) {
         followsNewest = false
+        revealing = nil
         refreshControls()
         guard index < viewModel.conversation.count else { return }
         agent_list_view_scroll_to(listView, guint(index))
@@ -232,7 +236,7 @@ final class TranscriptView {
     /// (`fillNearEnds`): the view at the top of rows not yet measured would load earlier ones
     /// and let go of the hit's page at the other end.
     func revealFocusedMessage() {
-        guard let id = revealing, let index = viewModel.conversation.index(of: id) else {
+        guard let id = revealing, id == viewModel.focusedMessageID, let index = viewModel.conversation.index(of: id) else {
             revealing = nil
             return
         }

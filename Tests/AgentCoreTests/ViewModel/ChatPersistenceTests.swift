@@ -189,7 +189,10 @@ struct ChatPersistenceTests: ViewModelTesting {
         model.beginEdit(model.conversation.messages[0].id)
         #expect(!model.showNewest(), "not while a message is edited")
         model.cancelEdit()
+        var changes: [ChatViewModel.Change] = []
+        model.observe { changes.append($0) }
         #expect(model.showNewest())
+        #expect(changes == [.reloaded])
         #expect(model.conversation.messages.last?.text == "message 299" && model.pager?.hasLater == false && model.canRegenerate)
     }
 
