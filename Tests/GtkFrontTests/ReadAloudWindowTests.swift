@@ -200,6 +200,8 @@ extension GtkSuites {
             try await GtkTestHarness.settle(window)
             let model = window.viewModel
             // Page Up in the message field until the chat's newest messages are let go of.
+            try await Xdo.click(window.composer.input.textView)
+            try await GtkTestHarness.pump(until: { gtk_widget_has_focus(window.composer.input.textView) != 0 }, "the focus in the message field")
             var presses = 0
             while model.pager?.hasLater != true, presses < 200 {
                 try await Xdo.key("Page_Up")
@@ -207,9 +209,17 @@ extension GtkSuites {
                 presses += 1
             }
             #expect(model.pager?.hasLater == true, "the newest messages let go of after \(presses) presses")
+            #expect(gtk_widget_has_focus(window.composer.input.textView) != 0 && window.readAloud.readingMessageID == nil,
+                    "no reply focused or read: Ctrl+Shift+S is to read the last")
             let last = try #require(messages.last)
+            // A reply this short may be read to its end between two looks: every reply read is noted.
+            var read: [UUID] = []
+            app.readAloud.observe { state in
+                if case .reading(let id, _) = state, read.last != id { read.append(id) }
+            }
             try await Xdo.key("ctrl+shift+s")
-            try await GtkTestHarness.pump(until: { window.readAloud.readingMessageID == last.id }, "the chat's last reply read")
+            try await GtkTestHarness.pump(until: { !read.isEmpty }, "a reply read")
+            #expect(read == [last.id], "the chat's last reply read")
             #expect(model.pager?.hasLater == false && model.conversation.messages.last?.id == last.id, "the newest messages loaded again")
         }
 
