@@ -92,16 +92,6 @@ extension ChatViewModel {
     /// move what is on screen).
     public static let maximumLoaded = 120
 
-    /// How many messages of a long chat stay loaded while the user pages through it: a page
-    /// loaded at one end lets go of as many at the other, so the messages held, and the rows
-    /// a list view builds for them, stay bounded however far the user scrolls. A view that
-    /// knows how tall its rows are asks for fewer (`TranscriptView`); never fewer than a page
-    /// (`ChatPager.pageSize`) nor more than `maximumLoaded`.
-    public var loadedLimit: Int {
-        get { limitOfLoaded }
-        set { limitOfLoaded = min(max(newValue, ChatPager.pageSize), Self.maximumLoaded) }
-    }
-
     /// Lets go of the loaded messages beyond `loadedLimit` at the later end (`later`) or the
     /// earlier one. Not while a reply is written or a message edited: those stay loaded.
     private func unloadBeyondLimit(later: Bool) {

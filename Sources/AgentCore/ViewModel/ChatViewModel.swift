@@ -74,8 +74,14 @@ public final class ChatViewModel {
     var deletedVersion: (message: UUID, chat: UUID)?
     /// What the composer held when an edit began, given back when it is cancelled.
     private var composerBeforeEdit: (draft: String, files: [AttachedFile])?
-    /// `loadedLimit`'s value.
-    var limitOfLoaded = ChatViewModel.maximumLoaded
+    /// How many messages of a long chat stay loaded while the user pages through it: a page
+    /// loaded at one end lets go of as many at the other, so the messages held, and the rows
+    /// a list view builds for them, stay bounded however far the user scrolls. A view that
+    /// knows how tall its rows are asks for fewer (`TranscriptView`); never fewer than a page
+    /// (`ChatPager.pageSize`) nor more than `maximumLoaded`.
+    public var loadedLimit = ChatViewModel.maximumLoaded {
+        didSet { loadedLimit = min(max(loadedLimit, ChatPager.pageSize), Self.maximumLoaded) }
+    }
 
     /// The reply streaming now, if any.
     var replyInFlightID: UUID? { flight?.replyID }

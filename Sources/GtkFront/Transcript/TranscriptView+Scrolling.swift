@@ -146,7 +146,7 @@ extension TranscriptView {
         let wanted = Self.loadedPages * page
         var covered = 0.0
         var rows = 0
-        for message in end == .earlier ? Array(messages) : messages.reversed() {
+        for message in end == .earlier ? messages : messages.reversed() {
             guard covered < wanted else { break }
             let height = boundRows[message.id].map { Double(gtk_widget_get_height($0.root)) } ?? 0
             covered += height > 0 ? height : average
