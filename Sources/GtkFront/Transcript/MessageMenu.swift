@@ -3,25 +3,35 @@ import CGtk
 
 /// A message's right-click menu: Copy, Edit and Send Again (the user's) or Regenerate Reply
 /// and Read Aloud (Stop Reading while it is read), Copy Chat, and Delete Version when the
-/// message has others. One popover per row, made with
-/// the row and parented to its bubble for the row's whole life — GTK takes it down with the
-/// row, so nothing ever has to unparent it later, when the row may be gone.
+/// message has others. One popover per row, made when the menu first opens (most rows are
+/// built while scrolling and never show it) and parented to the row's bubble for the rest of
+/// the row's life — GTK takes it down with the row, so nothing ever has to unparent it later,
+/// when the row may be gone.
 @MainActor
 final class MessageMenu {
-    let popover: UnsafeMutablePointer<GtkWidget>
+    private let bubble: UnsafeMutablePointer<GtkWidget>
+    private var made: UnsafeMutablePointer<GtkWidget>?
 
     init(attachedTo bubble: UnsafeMutablePointer<GtkWidget>) {
-        popover = gtk_popover_menu_new_from_model(nil)
+        self.bubble = bubble
+    }
+
+    /// The menu's popover, made on first use.
+    var popover: UnsafeMutablePointer<GtkWidget> {
+        if let made { return made }
+        let popover: UnsafeMutablePointer<GtkWidget> = gtk_popover_menu_new_from_model(nil)
         gtk_popover_set_has_arrow(popover.cast(), 0)
         gtk_widget_set_halign(popover, GTK_ALIGN_START)
         gtk_widget_set_parent(popover, bubble)
+        made = popover
+        return popover
     }
 
-    var isOpen: Bool { gtk_widget_get_visible(popover) != 0 }
+    var isOpen: Bool { made.map { gtk_widget_get_visible($0) != 0 } ?? false }
 
     /// The items shown now, sections' included (tests, the accessibility tree).
     var itemLabels: [String] {
-        gtk_popover_menu_get_menu_model(OpaquePointer(popover)).map(Self.labels) ?? []
+        made.flatMap { gtk_popover_menu_get_menu_model(OpaquePointer($0)) }.map(Self.labels) ?? []
     }
 
     private static func labels(in model: UnsafeMutablePointer<GMenuModel>) -> [String] {
