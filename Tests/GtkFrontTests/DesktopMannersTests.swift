@@ -131,6 +131,31 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { !row.menu.isOpen }, "the menu to close")
         }
 
+        @Test("A reply's buttons, built before they were on screen, keep their tooltips: named to a screen reader, shown when the pointer rests on one")
+        func tooltipsOfARowBuiltOffScreen() async throws {
+            let (app, window) = try await launch("emptychoices")
+            defer { GtkTestHarness.close(app) }
+            try await GtkTestHarness.send("Count my tokens", in: window, settling: true)
+            let row = try #require(window.transcript.boundRow(for: window.viewModel.conversation[1].id))
+            let copy = row.copyButton
+            #expect(GtkTestHarness.isVisible(copy), "set while hidden, shown again")
+            #expect(gtk_widget_get_tooltip_text(copy).map { String(cString: $0) } == "Copy Reply")
+            #expect(gtk_widget_get_has_tooltip(copy) != 0)
+            // GtkWidget::query-tooltip(x, y, keyboard_mode, tooltip): noted, and left to GTK's own handler.
+            let asked = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+            asked.initialize(to: false)
+            defer { asked.deallocate() }
+            let noted: @convention(c) (gpointer?, Int32, Int32, gboolean, gpointer?, gpointer?) -> gboolean = { _, _, _, _, _, data in
+                data?.assumingMemoryBound(to: Bool.self).pointee = true
+                return 0
+            }
+            let handler = g_signal_connect_data(copy, "query-tooltip", unsafeBitCast(noted, to: GCallback.self), asked, nil,
+                                                GConnectFlags(rawValue: 0))
+            defer { g_signal_handler_disconnect(copy, handler) }
+            try await Xdo.hover(copy)
+            try await GtkTestHarness.pump(until: { asked.pointee }, "GTK asking the button for its tooltip")
+        }
+
         @Test("A message's menu open while its row goes away (the reply fails and is removed): nothing uses freed memory (scripts/sanitize address checks)")
         func rowRemovedWhileItsMenuIsOpen() async throws {
             let (app, window) = try await launch("late500-1500")

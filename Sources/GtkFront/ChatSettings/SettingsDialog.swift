@@ -68,6 +68,6 @@ final class SettingsDialog {
         gtk_widget_set_sensitive(saveButton, name.isEmpty || taken ? 0 : 1)
         guard let nameRow = form.nameRow else { return }
         if taken { gtk_widget_add_css_class(nameRow, "error") } else { gtk_widget_remove_css_class(nameRow, "error") }
-        gtk_widget_set_tooltip_text(nameRow, taken ? tr("Another preset has this name") : nil)
+        agent_widget_set_tooltip_text(nameRow, taken ? tr("Another preset has this name") : nil)
     }
 }

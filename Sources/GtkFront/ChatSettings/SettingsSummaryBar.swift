@@ -29,7 +29,7 @@ final class SettingsSummaryBar {
         gtk_button_set_child(widget.cast(), face)
         gtk_button_set_has_frame(widget.cast(), 0)
         gtk_actionable_set_action_name(OpaquePointer(widget), "win.chat-settings")
-        gtk_widget_set_tooltip_text(widget, tr("Chat Settings (Ctrl+I)"))
+        agent_widget_set_tooltip_text(widget, tr("Chat Settings (Ctrl+I)"))
         GtkText.addClasses(widget, "settings-summary", "dim-label")
         refresh()
     }

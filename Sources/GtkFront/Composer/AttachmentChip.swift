@@ -16,7 +16,7 @@ enum AttachmentChip {
         let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("window-close-symbolic")
         GtkText.addClasses(button, "flat", "circular", "attachment-remove")
         gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(button, tr("Remove"))
+        agent_widget_set_tooltip_text(button, tr("Remove"))
         agent_accessible_set_label(button, tr("Remove %s", file.name))
         Signals.connect(button.raw, "clicked") { remove() }
         gtk_box_append(card.cast(), button)
@@ -29,7 +29,7 @@ enum AttachmentChip {
         GtkText.addClasses(button, "attachment-chip", "attachment-open")
         gtk_widget_set_halign(button, GTK_ALIGN_END)
         gtk_button_set_child(button.cast(), content(file))
-        gtk_widget_set_tooltip_text(button, tr("Open “%s”", file.name))
+        agent_widget_set_tooltip_text(button, tr("Open “%s”", file.name))
         agent_accessible_set_label(button, tr("%1$s, %2$s", file.name, ByteCountText.describe(file.byteCount)))
         Signals.connect(button.raw, "clicked") { open(button) }
         return button

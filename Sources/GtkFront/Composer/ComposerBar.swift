@@ -42,7 +42,7 @@ final class ComposerBar {
         shelf = AttachmentShelf(files: viewModel.files)
         attachButton = gtk_button_new_from_icon_name("mail-attachment-symbolic")
         GtkText.addClasses(attachButton, "flat", "circular", "attach-button")
-        gtk_widget_set_tooltip_text(attachButton, tr("Attach a File (Ctrl+O)"))
+        agent_widget_set_tooltip_text(attachButton, tr("Attach a File (Ctrl+O)"))
         agent_accessible_set_label(attachButton, tr("Attach"))
         gtk_widget_set_valign(attachButton, GTK_ALIGN_END)
 
@@ -54,12 +54,12 @@ final class ComposerBar {
         sendButton = gtk_button_new()
         gtk_button_set_child(sendButton.cast(), sendContent)
         GtkText.addClasses(sendButton, "suggested-action", "circular", "send-button")
-        gtk_widget_set_tooltip_text(sendButton, tr("Send (Enter; Shift+Enter for a new line)"))
+        agent_widget_set_tooltip_text(sendButton, tr("Send (Enter; Shift+Enter for a new line)"))
         agent_accessible_set_label(sendButton, tr("Send"))
 
         stopButton = gtk_button_new_from_icon_name("media-playback-stop-symbolic")
         GtkText.addClasses(stopButton, "circular", "stop-button")
-        gtk_widget_set_tooltip_text(stopButton, tr("Stop (Esc)"))
+        agent_widget_set_tooltip_text(stopButton, tr("Stop (Esc)"))
         agent_accessible_set_label(stopButton, tr("Stop"))
 
         // The buttons stay round and at the bottom as the field grows.

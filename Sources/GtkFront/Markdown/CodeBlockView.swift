@@ -53,7 +53,7 @@ final class CodeBlockView {
         GtkText.addClasses(name, "code-language", "dim-label")
         copyButton = gtk_button_new_from_icon_name("edit-copy-symbolic")
         GtkText.addClasses(copyButton, "flat", "copy-button")
-        gtk_widget_set_tooltip_text(copyButton, tr("Copy code"))
+        agent_widget_set_tooltip_text(copyButton, tr("Copy code"))
         agent_accessible_set_label(copyButton, tr("Copy code"))
         let header: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4)
         GtkText.addClasses(header, "code-header")

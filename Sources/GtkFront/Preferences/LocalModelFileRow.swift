@@ -37,13 +37,13 @@ final class LocalModelFileRow {
         if !isPresent {
             let warning: UnsafeMutablePointer<GtkWidget> = gtk_image_new_from_icon_name("dialog-warning-symbolic")
             gtk_widget_add_css_class(warning, "warning")
-            gtk_widget_set_tooltip_text(warning, tr("The file is missing"))
+            agent_widget_set_tooltip_text(warning, tr("The file is missing"))
             adw_action_row_add_suffix(widget.cast(), warning)
         }
         removeButton = gtk_button_new_from_icon_name("user-trash-symbolic")
         gtk_widget_set_valign(removeButton, GTK_ALIGN_CENTER)
         gtk_widget_add_css_class(removeButton, "flat")
-        gtk_widget_set_tooltip_text(removeButton, tr("Remove from the list (the file stays)"))
+        agent_widget_set_tooltip_text(removeButton, tr("Remove from the list (the file stays)"))
         agent_accessible_set_label(removeButton, tr("Remove %s", model.displayName))
         adw_action_row_add_suffix(widget.cast(), removeButton)
         Signals.connect(button.raw, "toggled") { [weak self] in

@@ -38,7 +38,7 @@ final class MCPServerRow {
         adw_preferences_row_set_title(widget.cast(), name)
         enabledSwitch = gtk_switch_new()
         gtk_widget_set_valign(enabledSwitch, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(enabledSwitch, tr("Use this server"))
+        agent_widget_set_tooltip_text(enabledSwitch, tr("Use this server"))
         agent_accessible_set_label(enabledSwitch, tr("Use %s", name))
         adw_expander_row_add_action(widget.cast(), enabledSwitch)
         GtkText.addClasses(widget, "mcp-server")
@@ -156,7 +156,7 @@ final class MCPServerRow {
         let description = tool.description.trimmed
         let row = PreferenceRows.actionRow(title: tool.title, subtitle: description.isEmpty ? nil : description, suffix: toggle)
         adw_action_row_set_subtitle_lines(row.cast(), 3)
-        if !description.isEmpty { gtk_widget_set_tooltip_text(row, description) }
+        if !description.isEmpty { agent_widget_set_tooltip_text(row, description) }
         toolSwitches[tool.name] = toggle
         let name = tool.name
         gtk_switch_set_active(toggle.opaque, shown?.enabledTools.contains(name) == true ? 1 : 0)

@@ -43,7 +43,7 @@ final class OllamaPullRow {
         gtk_progress_bar_set_text(bar.opaque, nil)
         gtk_widget_set_visible(bar, 1)
         gtk_button_set_label(button.cast(), tr("_Cancel"))
-        gtk_widget_set_tooltip_text(button, tr("Stop the download (pulling it again resumes it)"))
+        agent_widget_set_tooltip_text(button, tr("Stop the download (pulling it again resumes it)"))
         gtk_widget_set_visible(widget, 1)
     }
 
@@ -66,7 +66,7 @@ final class OllamaPullRow {
         gtk_widget_add_css_class(widget, "error")
         gtk_widget_set_visible(bar, 0)
         gtk_button_set_label(button.cast(), tr("_Dismiss"))
-        gtk_widget_set_tooltip_text(button, nil)
+        agent_widget_set_tooltip_text(button, nil)
     }
 
     func hide() {

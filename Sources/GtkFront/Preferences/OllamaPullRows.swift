@@ -23,7 +23,7 @@ final class OllamaPullRows {
         adw_preferences_row_set_title(entry.cast(), tr("Pull a Model (such as qwen3:4b)"))
         button = gtk_button_new_with_mnemonic(tr("_Pull"))
         gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(button, tr("Download the model onto this server"))
+        agent_widget_set_tooltip_text(button, tr("Download the model onto this server"))
         gtk_widget_set_sensitive(button, 0)
         adw_entry_row_add_suffix(entry.cast(), button)
         Signals.connect(entry.raw, "changed") { [weak self] in self?.updateButton() }

@@ -30,7 +30,7 @@ final class OllamaServerGroup {
         widget = adw_preferences_group_new()
         refreshButton = gtk_button_new_from_icon_name("view-refresh-symbolic")
         GtkText.addClasses(refreshButton, "flat")
-        gtk_widget_set_tooltip_text(refreshButton, tr("List the Models Again"))
+        agent_widget_set_tooltip_text(refreshButton, tr("List the Models Again"))
         agent_accessible_set_label(refreshButton, tr("List the models again"))
         adw_preferences_group_set_header_suffix(widget.cast(), refreshButton)
 
@@ -95,7 +95,7 @@ final class OllamaServerGroup {
         models = list.map { info in
             let delete: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("user-trash-symbolic")
             GtkText.addClasses(delete, "flat")
-            gtk_widget_set_tooltip_text(delete, tr("Delete"))
+            agent_widget_set_tooltip_text(delete, tr("Delete"))
             let row = PreferenceRows.actionRow(title: info.name, subtitle: info.summary, suffix: delete)
             agent_accessible_set_label(delete, tr("Delete %s", info.name))
             adw_action_row_set_activatable_widget(row.cast(), nil)

@@ -26,7 +26,7 @@ enum PreferenceRows {
     static func addButton(in group: UnsafeMutablePointer<GtkWidget>, tooltip: String) -> UnsafeMutablePointer<GtkWidget> {
         let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("list-add-symbolic")
         GtkText.addClasses(button, "flat")
-        gtk_widget_set_tooltip_text(button, tooltip)
+        agent_widget_set_tooltip_text(button, tooltip)
         agent_accessible_set_label(button, tooltip)
         adw_preferences_group_set_header_suffix(group.cast(), button)
         return button

@@ -40,7 +40,7 @@ final class PresetsPage {
             let delete: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("user-trash-symbolic")
             GtkText.addClasses(delete, "flat")
             gtk_widget_set_valign(delete, GTK_ALIGN_CENTER)
-            gtk_widget_set_tooltip_text(delete, tr("Delete “%s”", preset.name))
+            agent_widget_set_tooltip_text(delete, tr("Delete “%s”", preset.name))
             agent_accessible_set_label(delete, tr("Delete “%s”", preset.name))
             let row = PreferenceRows.actionRow(title: preset.name, subtitle: preset.summary)
             adw_action_row_set_subtitle_lines(row.cast(), 2)

@@ -58,7 +58,7 @@ final class ServerProfileRow {
         listModelsButton = gtk_button_new_with_mnemonic(tr("_List Models"))
         GtkText.addClasses(listModelsButton, "flat")
         gtk_widget_set_valign(listModelsButton, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(listModelsButton, tr("Ask the server which models it has"))
+        agent_widget_set_tooltip_text(listModelsButton, tr("Ask the server which models it has"))
         adw_entry_row_add_suffix(modelRow.cast(), listModelsButton)
         modelsRow = adw_combo_row_new()
         adw_preferences_row_set_title(modelsRow.cast(), tr("The Server’s Models"))
@@ -70,7 +70,7 @@ final class ServerProfileRow {
         let choose: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("document-open-symbolic")
         GtkText.addClasses(choose, "flat")
         gtk_widget_set_valign(choose, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(choose, tr("Choose the certificate file"))
+        agent_widget_set_tooltip_text(choose, tr("Choose the certificate file"))
         agent_accessible_set_label(choose, tr("Choose the certificate file"))
         adw_entry_row_add_suffix(caRow.cast(), choose)
         let tools = PreferenceRows.switchRow(title: tr("Offer Tools"), subtitle: tr("Let this server’s models call Agent’s tools."),

@@ -30,7 +30,7 @@ final class ChatRow {
         deleteButton = gtk_button_new_from_icon_name("user-trash-symbolic")
         GtkText.addClasses(deleteButton, "flat", "chat-delete")
         gtk_widget_set_valign(deleteButton, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(deleteButton, tr("Delete chat"))
+        agent_widget_set_tooltip_text(deleteButton, tr("Delete chat"))
         agent_accessible_set_label(deleteButton, tr("Delete chat"))
         gtk_box_append(root.cast(), texts)
         gtk_box_append(root.cast(), deleteButton)
@@ -46,7 +46,7 @@ final class ChatRow {
         chatID = chat.id
         gtk_label_set_text(titleLabel.opaque, chat.title)
         gtk_label_set_text(dateLabel.opaque, TimeText.short(chat.updated))
-        gtk_widget_set_tooltip_text(root, chat.title)
+        agent_widget_set_tooltip_text(root, chat.title)
     }
 
     var title: String { String(cString: gtk_label_get_text(titleLabel.opaque)) }

@@ -39,7 +39,7 @@ final class LongReplyView {
             shownNotice = text
             gtk_label_set_text(notice.opaque, text)
         }
-        gtk_widget_set_tooltip_text(notice, isCut ? tr("The whole reply: %s", ByteCountText.describe(totalBytes)) : nil)
+        agent_widget_set_tooltip_text(notice, isCut ? tr("The whole reply: %s", ByteCountText.describe(totalBytes)) : nil)
         return caughtUp
     }
 

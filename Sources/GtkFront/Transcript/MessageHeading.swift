@@ -47,7 +47,7 @@ final class MessageHeading {
         if message.time != shownTime {
             shownTime = message.time
             gtk_label_set_text(timeLabel.opaque, TimeText.short(message.time))
-            gtk_widget_set_tooltip_text(timeLabel, message.isoTime)
+            agent_widget_set_tooltip_text(timeLabel, message.isoTime)
         }
     }
 

@@ -143,7 +143,7 @@ final class MessageRow {
     private static func footerButton(icon: String, tooltip: String, name: String) -> UnsafeMutablePointer<GtkWidget> {
         let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name(icon)
         GtkText.addClasses(button, "flat", "copy-button")
-        gtk_widget_set_tooltip_text(button, tooltip)
+        agent_widget_set_tooltip_text(button, tooltip)
         agent_accessible_set_label(button, name)
         return button
     }
@@ -364,7 +364,7 @@ final class MessageRow {
         gtk_widget_set_visible(stateLabel, text == nil ? 0 : 1)
         let usage = message.state == .streaming || message.state == .sending ? nil : message.usage
         gtk_label_set_text(usageLabel.opaque, usage?.summary ?? "")
-        gtk_widget_set_tooltip_text(usageLabel, usage?.details)
+        agent_widget_set_tooltip_text(usageLabel, usage?.details)
         gtk_widget_set_visible(usageLabel, usage?.summary == nil ? 0 : 1)
         if message.state == .sending || message.state == .streaming {
             gtk_widget_add_css_class(bubble, "in-flight")

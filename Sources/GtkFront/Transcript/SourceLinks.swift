@@ -32,7 +32,7 @@ final class SourceLinks {
             let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_label(source.label)
             GtkText.addClasses(button, "flat", "source-link")
             gtk_widget_set_halign(button, GTK_ALIGN_START)
-            gtk_widget_set_tooltip_text(button, source.path)
+            agent_widget_set_tooltip_text(button, source.path)
             let open = open
             Signals.connect(button.raw, "clicked") { open(source, button) }
             return button

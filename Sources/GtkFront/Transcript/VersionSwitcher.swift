@@ -33,7 +33,7 @@ final class VersionSwitcher {
     private static func button(icon: String, name: String, action: String) -> UnsafeMutablePointer<GtkWidget> {
         let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name(icon)
         GtkText.addClasses(button, "flat", "copy-button")
-        gtk_widget_set_tooltip_text(button, name)
+        agent_widget_set_tooltip_text(button, name)
         agent_accessible_set_label(button, name)
         gtk_actionable_set_action_name(button.opaque, action)
         return button
@@ -53,7 +53,7 @@ final class VersionSwitcher {
         }
         gtk_label_set_text(label.opaque, "\(place.position)/\(place.count)")
         let spoken = tr("Version %1$s of %2$s", UserLocale.number(place.position), UserLocale.number(place.count))
-        gtk_widget_set_tooltip_text(label, spoken)
+        agent_widget_set_tooltip_text(label, spoken)
         agent_accessible_set_description(label, spoken)
     }
 }

@@ -43,7 +43,7 @@ final class Banner {
         let close: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("window-close-symbolic")
         GtkText.addClasses(close, "flat", "circular")
         gtk_widget_set_valign(close, GTK_ALIGN_CENTER)
-        gtk_widget_set_tooltip_text(close, tr("Dismiss"))
+        agent_widget_set_tooltip_text(close, tr("Dismiss"))
         agent_accessible_set_label(close, tr("Dismiss"))
         gtk_box_append(box.cast(), close)
         closeButton = close

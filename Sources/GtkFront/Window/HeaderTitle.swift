@@ -24,7 +24,7 @@ final class HeaderTitle {
         gtk_menu_button_set_child(widget.opaque, face)
         gtk_menu_button_set_has_frame(widget.opaque, 0)
         gtk_menu_button_set_popover(widget.opaque, menu.popover)
-        gtk_widget_set_tooltip_text(widget, tr("Choose the Model (Ctrl+M)"))
+        agent_widget_set_tooltip_text(widget, tr("Choose the Model (Ctrl+M)"))
         GtkText.addClasses(widget, "model-menu-button")
         refresh()
     }

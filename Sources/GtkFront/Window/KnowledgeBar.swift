@@ -61,11 +61,11 @@ final class KnowledgeBar {
         GtkText.addClasses(box, "knowledge-folder")
         gtk_widget_set_halign(box, GTK_ALIGN_START)
         let name: UnsafeMutablePointer<GtkWidget> = gtk_label_new(folder.lastPathComponent)
-        gtk_widget_set_tooltip_text(name, folder.path)
+        agent_widget_set_tooltip_text(name, folder.path)
         gtk_label_set_ellipsize(name.opaque, PANGO_ELLIPSIZE_MIDDLE)
         let remove: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name("window-close-symbolic")
         GtkText.addClasses(remove, "flat", "circular", "knowledge-remove")
-        gtk_widget_set_tooltip_text(remove, tr("Stop Asking About This Folder"))
+        agent_widget_set_tooltip_text(remove, tr("Stop Asking About This Folder"))
         agent_accessible_set_label(remove, tr("Stop asking about %s", folder.lastPathComponent))
         let knowledge = knowledge
         Signals.connect(remove.raw, "clicked") { knowledge.remove(folder) }

@@ -44,7 +44,7 @@ enum Menus {
             gtk_menu_button_set_menu_model(button, menu.assumingMemoryBound(to: GMenuModel.self))
         }, UnsafeMutableRawPointer(menu), { g_object_unref($0) })
         gtk_menu_button_set_primary(button.opaque, icon == "open-menu-symbolic" ? 1 : 0)
-        gtk_widget_set_tooltip_text(button, tooltip)
+        agent_widget_set_tooltip_text(button, tooltip)
         agent_accessible_set_label(button, tooltip)
         return button
     }
@@ -53,7 +53,7 @@ enum Menus {
     static func actionButton(icon: String, action: String, tooltip: String) -> UnsafeMutablePointer<GtkWidget> {
         let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_from_icon_name(icon)
         gtk_actionable_set_action_name(OpaquePointer(button), action)
-        gtk_widget_set_tooltip_text(button, tooltip)
+        agent_widget_set_tooltip_text(button, tooltip)
         agent_accessible_set_label(button, tooltip)
         return button
     }

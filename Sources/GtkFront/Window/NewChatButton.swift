@@ -64,7 +64,7 @@ final class NewChatButton {
 
     private func showTooltip(for lastUsed: ChatPreset?) {
         let tooltip = lastUsed.map { tr("New “%s” Chat", $0.name) } ?? tr("New Chat")
-        gtk_widget_set_tooltip_text(face ?? widget, tooltip)
+        agent_widget_set_tooltip_text(face ?? widget, tooltip)
         if let face { agent_accessible_set_label(face, tooltip) }
     }
 }

@@ -34,6 +34,12 @@ enum Xdo {
         try await run(["mousemove", "--window", windowID, String(point.x), String(point.y), "click", String(button)])
     }
 
+    /// Moves the pointer onto `widget` (its centre) and leaves it there.
+    static func hover(_ widget: UnsafeMutablePointer<GtkWidget>) async throws {
+        let (windowID, point) = try screenPoint(in: widget, x: nil, y: nil)
+        try await run(["mousemove", "--window", windowID, String(point.x), String(point.y)])
+    }
+
     /// Presses the left button at (fromX, y) of `widget`, drags to (toX, y), releases: a selection.
     static func drag(in widget: UnsafeMutablePointer<GtkWidget>, fromX: Double, toX: Double, y: Double) async throws {
         let (windowID, start) = try screenPoint(in: widget, x: fromX, y: y)
