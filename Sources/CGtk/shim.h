@@ -40,13 +40,15 @@ static inline void agent_accessible_set_description(GtkWidget *widget, const cha
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
-/* Sets a widget's tooltip (and so its accessible description) as gtk_widget_set_tooltip_text
- * does, without the pointer query that follows it for a visible widget: GTK asks the display
- * where the pointer is to refresh a tooltip shown now — on X11 a round trip to the server,
- * about 0.2 ms, paid for every button of every transcript row built. A widget not mapped
- * shows no tooltip, so it is hidden while the tooltip is set and shown again. */
+/* Sets a widget's tooltip as gtk_widget_set_tooltip_text does, without the pointer query
+ * that follows it for a visible widget: GTK asks the display where the pointer is to refresh
+ * a tooltip shown now — on X11 a round trip to the server, about 0.2 ms, paid for every
+ * button of every transcript row built. A widget not yet in a window shows no tooltip, so it
+ * is hidden while the tooltip is set and shown again (not for a page of a stack, which would
+ * show another page meanwhile). The same text again changes nothing. */
 static inline void agent_widget_set_tooltip_text(GtkWidget *widget, const char *text) {
-    gboolean quiet = !gtk_widget_get_mapped(widget) && gtk_widget_get_visible(widget);
+    if (g_strcmp0(gtk_widget_get_tooltip_text(widget), text && *text ? text : NULL) == 0) return;
+    gboolean quiet = gtk_widget_get_root(widget) == NULL && gtk_widget_get_visible(widget);
     if (quiet) gtk_widget_set_visible(widget, FALSE);
     gtk_widget_set_tooltip_text(widget, text);
     if (quiet) gtk_widget_set_visible(widget, TRUE);

@@ -47,7 +47,7 @@ extension GtkSuites {
             #expect(gtk_widget_compute_bounds(widget, window.transcript.listView, &bounds) != 0)
             // Its first line in view.
             try await Xdo.click(widget, button: 3, x: 6, y: Double(max(0, -bounds.origin.y)) + 8)
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(row.menu.popover) }, "the menu")
+            try await GtkTestHarness.pump(until: { row.menu.isOpen && GtkTestHarness.isMapped(row.menu.popover) }, "the menu")
             let items = row.menu.itemLabels
             let label = try #require(GtkTestHarness.reachableLabel(item, in: row.menu.popover), "“\(item)” in \(items)")
             try await Xdo.click(label)

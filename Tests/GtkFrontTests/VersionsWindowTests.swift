@@ -36,7 +36,7 @@ extension GtkSuites {
         func choose(_ item: String, forMessageAt index: Int, in window: ChatWindow) async throws -> [String] {
             let row = try row(window, index)
             try await Xdo.click(row.bubble, button: 3, x: 12, y: 12)
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(row.menu.popover) }, "the menu")
+            try await GtkTestHarness.pump(until: { row.menu.isOpen && GtkTestHarness.isMapped(row.menu.popover) }, "the menu")
             let items = row.menu.itemLabels
             let label = try #require(GtkTestHarness.reachableLabel(item, in: row.menu.popover), "“\(item)” in \(items)")
             try await Xdo.click(label)

@@ -10,7 +10,7 @@ import CGtk
 @MainActor
 final class MessageMenu {
     private let bubble: UnsafeMutablePointer<GtkWidget>
-    private var made: UnsafeMutablePointer<GtkWidget>?
+    private var existing: UnsafeMutablePointer<GtkWidget>?
 
     init(attachedTo bubble: UnsafeMutablePointer<GtkWidget>) {
         self.bubble = bubble
@@ -18,20 +18,23 @@ final class MessageMenu {
 
     /// The menu's popover, made on first use.
     var popover: UnsafeMutablePointer<GtkWidget> {
-        if let made { return made }
+        if let existing { return existing }
         let popover: UnsafeMutablePointer<GtkWidget> = gtk_popover_menu_new_from_model(nil)
         gtk_popover_set_has_arrow(popover.cast(), 0)
         gtk_widget_set_halign(popover, GTK_ALIGN_START)
         gtk_widget_set_parent(popover, bubble)
-        made = popover
+        existing = popover
         return popover
     }
 
-    var isOpen: Bool { made.map { gtk_widget_get_visible($0) != 0 } ?? false }
+    var isOpen: Bool { existing.map { gtk_widget_get_visible($0) != 0 } ?? false }
+
+    /// Whether the popover has been made (tests).
+    var hasPopover: Bool { existing != nil }
 
     /// The items shown now, sections' included (tests, the accessibility tree).
     var itemLabels: [String] {
-        made.flatMap { gtk_popover_menu_get_menu_model(OpaquePointer($0)) }.map(Self.labels) ?? []
+        existing.flatMap { gtk_popover_menu_get_menu_model(OpaquePointer($0)) }.map(Self.labels) ?? []
     }
 
     private static func labels(in model: UnsafeMutablePointer<GMenuModel>) -> [String] {

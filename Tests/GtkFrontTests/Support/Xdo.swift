@@ -34,10 +34,12 @@ enum Xdo {
         try await run(["mousemove", "--window", windowID, String(point.x), String(point.y), "click", String(button)])
     }
 
-    /// Moves the pointer onto `widget` (its centre) and leaves it there.
+    /// Moves the pointer onto `widget` (its centre) and leaves it there — from a pixel aside,
+    /// so that GTK sees a motion even when the pointer was there already.
     static func hover(_ widget: UnsafeMutablePointer<GtkWidget>) async throws {
         let (windowID, point) = try screenPoint(in: widget, x: nil, y: nil)
-        try await run(["mousemove", "--window", windowID, String(point.x), String(point.y)])
+        try await run(["mousemove", "--window", windowID, String(point.x + 1), String(point.y),
+                       "mousemove", "--window", windowID, String(point.x), String(point.y)])
     }
 
     /// Presses the left button at (fromX, y) of `widget`, drags to (toX, y), releases: a selection.
