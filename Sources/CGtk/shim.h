@@ -54,6 +54,17 @@ static inline void agent_widget_set_tooltip_text(GtkWidget *widget, const char *
     if (quiet) gtk_widget_set_visible(widget, TRUE);
 }
 
+/* adw_split_button_set_dropdown_tooltip without GTK's pointer query, as above: libadwaita
+ * gives the tooltip to the split button's arrow, its last child, which is hidden meanwhile
+ * while the button is in no window. */
+static inline void agent_split_button_set_dropdown_tooltip(GtkWidget *split_button, const char *tooltip) {
+    GtkWidget *arrow = gtk_widget_get_last_child(split_button);
+    gboolean quiet = arrow != NULL && gtk_widget_get_root(split_button) == NULL && gtk_widget_get_visible(arrow);
+    if (quiet) gtk_widget_set_visible(arrow, FALSE);
+    adw_split_button_set_dropdown_tooltip(ADW_SPLIT_BUTTON(split_button), tooltip);
+    if (quiet) gtk_widget_set_visible(arrow, TRUE);
+}
+
 /* A label with the status role (a status bar to AT-SPI): its accessible name follows its
  * text, each change an event screen readers hear. The role is given only at construction, and
  * g_object_new is variadic. */
