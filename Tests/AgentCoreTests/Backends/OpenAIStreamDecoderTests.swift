@@ -114,6 +114,13 @@ struct OpenAIStreamDecoderTests {
     func errorEventWithJSON() {
         let result = Self.decode("event: error\ndata: {\"error\":{\"message\":\"bad key\",\"type\":\"auth\"}}\n\n")
         #expect(result.events == [.serverError("bad key")])
+        // A chunk whose content says what went wrong, a bare message, and an error of null.
+        let chunk = Self.decode("event: error\ndata: {\"choices\":[{\"delta\":{\"content\":\"overloaded\"}}]}\n\n")
+        #expect(chunk.events == [.serverError("overloaded")])
+        let bare = Self.decode("event: error\ndata: {\"error\":null,\"detail\":\"try later\"}\n\n")
+        #expect(bare.events == [.serverError("try later")])
+        let array = Self.decode("event: error\ndata: [1]\n\n")
+        #expect(array.events == [.serverError("[1]")])
     }
 
     @Test("data: {\"error\": …} in the stream fails the request with the server's message")

@@ -84,12 +84,12 @@ struct OpenAIChunkReader {
         }
     }
 
+    /// An `event: error`'s message: its data's `error`, else a chunk's content, else any
+    /// message the JSON holds, else the data as it came.
     private func errorMessage(inEventData data: String) -> String {
         guard let json = try? JSONParser.parse(data) else { return data }
-        if let chunk = try? ChatCompletionChunk(json: Array(data.utf8)) {
-            if let message = chunk.errorMessage { return message }
-            if let content = chunk.content, !content.isEmpty { return content }
-        }
+        if let error = json["error"], !error.isNull, let message = ServerErrorBody.message(in: error) { return message }
+        if let content = json["choices"]?[0]?["delta"]?["content"]?.stringValue, !content.isEmpty { return content }
         return ServerErrorBody.message(in: json) ?? data
     }
 
