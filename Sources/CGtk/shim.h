@@ -65,6 +65,15 @@ static inline void agent_split_button_set_dropdown_tooltip(GtkWidget *split_butt
     if (quiet) gtk_widget_set_visible(arrow, TRUE);
 }
 
+/* Swift code sets tooltips with the two functions above: the compiler refuses GTK's and
+ * libadwaita's own there (C here still calls them). */
+void gtk_widget_set_tooltip_text(GtkWidget *widget, const char *text)
+    __attribute__((availability(swift, unavailable, message="use agent_widget_set_tooltip_text: it skips GTK's pointer query")));
+void gtk_widget_set_tooltip_markup(GtkWidget *widget, const char *markup)
+    __attribute__((availability(swift, unavailable, message="use agent_widget_set_tooltip_text: it skips GTK's pointer query")));
+void adw_split_button_set_dropdown_tooltip(AdwSplitButton *self, const char *tooltip)
+    __attribute__((availability(swift, unavailable, message="use agent_split_button_set_dropdown_tooltip: it skips GTK's pointer query")));
+
 /* A label with the status role (a status bar to AT-SPI): its accessible name follows its
  * text, each change an event screen readers hear. The role is given only at construction, and
  * g_object_new is variadic. */
