@@ -260,6 +260,61 @@ extension GtkSuites {
             #expect(atBottom() && window.transcript.boundRow(for: newest.id)?.displayedText == newest.text, "the newest message at the bottom")
         }
 
+        // Without the guard in `fillNearEnds` the two ends load and let go of each other in every
+        // frame and the main loop never rests: the time limit reports it.
+        @Test("Rows so short that all that may be loaded lies near both ends of the view: only an end the view has reached loads more, and the view between them stays still",
+              .timeLimit(.minutes(1)))
+        func bothEndsInViewLoadOnlyWhenReached() async throws {
+            let file = Self.temporaryFile()
+            let store = try ChatStore(file: file)
+            let chat = try store.storeChat(ChatSummary(title: "Short"),
+                                           messages: (0..<400).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "Note \($0)", state: .done) })
+            let settings = try TestTools.settings()
+            settings.lastChat = chat.id
+            let (app, window) = try await launch(file: file, settings: settings)
+            defer { GtkTestHarness.close(app) }
+            // The most that may be loaded (120 rows) within a few pages of the view: the screen
+            // is 800 px high, so the rows are made a few pixels high rather than the window tall.
+            let display = try #require(gdk_display_get_default())
+            let tiny = gtk_css_provider_new()
+            let css = ".transcript * { font-size: 2px; -gtk-icon-size: 1px; min-height: 0; min-width: 0; margin: 0; padding: 0; border-spacing: 0; }"
+            gtk_css_provider_load_from_data(tiny, css, -1)
+            gtk_style_context_add_provider_for_display(display, OpaquePointer(tiny), guint(GTK_STYLE_PROVIDER_PRIORITY_USER))
+            defer {
+                gtk_style_context_remove_provider_for_display(display, OpaquePointer(tiny))
+                g_object_unref(UnsafeMutableRawPointer(tiny))
+            }
+            try await GtkTestHarness.settle(window)
+            let model = window.viewModel
+            let adjustment = window.transcript.adjustment
+            window.composer.input.focus()
+
+            // Page Up to the top: each press there loads earlier messages, and the newest go.
+            var presses = 0
+            while model.pager?.hasLater != true, presses < 100 {
+                try await Xdo.key("Page_Up")
+                try await GtkTestHarness.pump(for: .milliseconds(100))
+                presses += 1
+            }
+            #expect(model.pager?.hasLater == true, "earlier messages came and the newest were let go of")
+            let limit = model.loadedLimit
+            #expect(model.conversation.count == limit)
+            let page = gtk_adjustment_get_page_size(adjustment)
+            #expect(gtk_adjustment_get_upper(adjustment) < 4 * page,
+                    "all that may be loaded is near both ends (\(gtk_adjustment_get_upper(adjustment)) against a page of \(page))")
+
+            // One page down, between the ends: nothing loads, frame after frame.
+            try await Xdo.key("Page_Down")
+            try await GtkTestHarness.settle(window, timeout: .seconds(5))
+            let value = gtk_adjustment_get_value(adjustment)
+            #expect(value > 0 && value < gtk_adjustment_get_upper(adjustment) - page, "the view between the ends")
+            let loaded = model.conversation.messages.map(\.id)
+            for _ in 0..<10 {
+                try await GtkTestHarness.pump(for: .milliseconds(50))
+                #expect(model.conversation.messages.map(\.id) == loaded, "messages loaded and let go of with the view still")
+            }
+        }
+
         @Test("The wheel through a long chat of short and tall replies, up to the first message and back down to the newest: the view never jumps back")
         func wheelThroughALongChatNeverJumps() async throws {
             let file = Self.temporaryFile()
