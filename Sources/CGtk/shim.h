@@ -55,7 +55,7 @@ static inline void agent_widget_set_tooltip_text(GtkWidget *widget, const char *
 }
 
 /* adw_split_button_set_dropdown_tooltip without GTK's pointer query, as above: libadwaita
- * gives the tooltip to the split button's arrow, its last child, which is hidden meanwhile
+ * gives the tooltip to the split button's arrow, its last child, which is hidden for the call
  * while the button is in no window. */
 static inline void agent_split_button_set_dropdown_tooltip(GtkWidget *split_button, const char *tooltip) {
     GtkWidget *arrow = gtk_widget_get_last_child(split_button);
@@ -70,7 +70,7 @@ static inline void agent_split_button_set_dropdown_tooltip(GtkWidget *split_butt
 void gtk_widget_set_tooltip_text(GtkWidget *widget, const char *text)
     __attribute__((availability(swift, unavailable, message="use agent_widget_set_tooltip_text: it skips GTK's pointer query")));
 void gtk_widget_set_tooltip_markup(GtkWidget *widget, const char *markup)
-    __attribute__((availability(swift, unavailable, message="use agent_widget_set_tooltip_text: it skips GTK's pointer query")));
+    __attribute__((availability(swift, unavailable, message="use agent_widget_set_tooltip_text (no markup): it skips GTK's pointer query")));
 void adw_split_button_set_dropdown_tooltip(AdwSplitButton *self, const char *tooltip)
     __attribute__((availability(swift, unavailable, message="use agent_split_button_set_dropdown_tooltip: it skips GTK's pointer query")));
 

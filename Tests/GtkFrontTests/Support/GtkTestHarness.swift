@@ -124,8 +124,11 @@ enum GtkTestHarness {
     }
 
     /// Runs everything GLib has ready, without blocking.
+    /// Dispatches what GLib has ready, for a second at most: a main loop that never rests
+    /// (a frame that always asks for another) then fails the test's waits instead of hanging it.
     static func pumpPending() {
-        while g_main_context_iteration(nil, 0) != 0 {}
+        let deadline = ContinuousClock.now + .seconds(1)
+        while ContinuousClock.now < deadline, g_main_context_iteration(nil, 0) != 0 {}
     }
 
     /// Pumps GLib and lets Swift tasks run until `condition` holds (or fails after `timeout`,
