@@ -22,6 +22,20 @@ extension GtkSuites {
             return (app, window)
         }
 
+        /// The window after a restart on a stored chat of `messages`, the chat last open.
+        func launch(chatOf messages: [ChatMessage], titled title: String) async throws -> (AgentApplication, ChatWindow) {
+            let file = Self.temporaryFile()
+            let chat = try ChatStore(file: file).storeChat(ChatSummary(title: title), messages: messages)
+            let settings = try TestTools.settings()
+            settings.lastChat = chat.id
+            return try await launch(file: file, settings: settings)
+        }
+
+        /// `count` messages, asked and answered in turn, the text of each from its place.
+        static func turns(_ count: Int, _ text: (Int) -> String) -> [ChatMessage] {
+            (0..<count).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: text($0), state: .done) }
+        }
+
         static func temporaryFile() -> URL {
             FileManager.default.temporaryDirectory.appending(path: "agent-window-\(UUID())/chats.sqlite")
         }
@@ -201,13 +215,7 @@ extension GtkSuites {
 
         @Test("Rows find their message by id: while earlier pages load in above them and later ones below, and the far end is let go of, no row shows another message")
         func rowsShowTheirOwnMessage() async throws {
-            let file = Self.temporaryFile()
-            let store = try ChatStore(file: file)
-            let chat = try store.storeChat(ChatSummary(title: "Paged"),
-                                           messages: (0..<200).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "Message number \($0)", state: .done) })
-            let settings = try TestTools.settings()
-            settings.lastChat = chat.id
-            let (app, window) = try await launch(file: file, settings: settings)
+            let (app, window) = try await launch(chatOf: Self.turns(200) { "Message number \($0)" }, titled: "Paged")
             defer { GtkTestHarness.close(app) }
             let model = window.viewModel
             #expect(model.conversation.count == ChatPager.pageSize)
@@ -264,13 +272,7 @@ extension GtkSuites {
         // frame: the transcript never settles, and the settle after Page Down times out.
         @Test("Rows so short that all that may be loaded lies near both ends of the view: only an end the view has reached loads more, and the view between them stays still")
         func bothEndsInViewLoadOnlyWhenReached() async throws {
-            let file = Self.temporaryFile()
-            let store = try ChatStore(file: file)
-            let chat = try store.storeChat(ChatSummary(title: "Short"),
-                                           messages: (0..<400).map { ChatMessage(role: $0 % 2 == 0 ? .user : .assistant, text: "Note \($0)", state: .done) })
-            let settings = try TestTools.settings()
-            settings.lastChat = chat.id
-            let (app, window) = try await launch(file: file, settings: settings)
+            let (app, window) = try await launch(chatOf: Self.turns(400) { "Note \($0)" }, titled: "Short")
             defer { GtkTestHarness.close(app) }
             // The most that may be loaded (120 rows) within a few pages of the view: the screen
             // is 800 px high, so the rows are made a few pixels high rather than the window tall.
@@ -315,8 +317,6 @@ extension GtkSuites {
 
         @Test("The wheel through a long chat of short and tall replies, up to the first message and back down to the newest: the view never jumps back")
         func wheelThroughALongChatNeverJumps() async throws {
-            let file = Self.temporaryFile()
-            let store = try ChatStore(file: file)
             let tall = (1...40).map { "Line \($0) of a long answer." }.joined(separator: "\n\n")
             // Two questions in a row halfway (one went unanswered), so pages loaded in pairs end
             // on a question in one half and on an answer in the other.
@@ -326,11 +326,8 @@ extension GtkSuites {
                                    text: asked ? "Question \(index)" : (index / 2) % 2 == 0 ? "Answer \(index)\n\n\(tall)" : "Answer \(index)",
                                    state: .done)
             }
-            let chat = try store.storeChat(ChatSummary(title: "Long"), messages: messages)
             let place = Dictionary(uniqueKeysWithValues: messages.enumerated().map { ($0.element.id, $0.offset) })
-            let settings = try TestTools.settings()
-            settings.lastChat = chat.id
-            let (app, window) = try await launch(file: file, settings: settings)
+            let (app, window) = try await launch(chatOf: messages, titled: "Long")
             defer { GtkTestHarness.close(app) }
             try await GtkTestHarness.settle(window)
             let adjustment = window.transcript.adjustment
