@@ -40,6 +40,14 @@ static inline void agent_accessible_set_description(GtkWidget *widget, const cha
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
+/* Hides `widget` if it is shown but in no window yet (GTK then skips the pointer query that a
+ * tooltip set on it would cost, below); whether it did, so the caller shows it again. */
+static inline gboolean agent_hide_while_in_no_window(GtkWidget *widget) {
+    gboolean quiet = gtk_widget_get_root(widget) == NULL && gtk_widget_get_visible(widget);
+    if (quiet) gtk_widget_set_visible(widget, FALSE);
+    return quiet;
+}
+
 /* Sets a widget's tooltip as gtk_widget_set_tooltip_text does, without the pointer query
  * that follows it for a visible widget: GTK asks the display where the pointer is to refresh
  * a tooltip shown now — on X11 a round trip to the server, about 0.2 ms, paid for every
@@ -48,8 +56,7 @@ static inline void agent_accessible_set_description(GtkWidget *widget, const cha
  * show another page meanwhile). The same text again changes nothing. */
 static inline void agent_widget_set_tooltip_text(GtkWidget *widget, const char *text) {
     if (g_strcmp0(gtk_widget_get_tooltip_text(widget), text && *text ? text : NULL) == 0) return;
-    gboolean quiet = gtk_widget_get_root(widget) == NULL && gtk_widget_get_visible(widget);
-    if (quiet) gtk_widget_set_visible(widget, FALSE);
+    gboolean quiet = agent_hide_while_in_no_window(widget);
     gtk_widget_set_tooltip_text(widget, text);
     if (quiet) gtk_widget_set_visible(widget, TRUE);
 }
@@ -59,8 +66,7 @@ static inline void agent_widget_set_tooltip_text(GtkWidget *widget, const char *
  * while the button is in no window. */
 static inline void agent_split_button_set_dropdown_tooltip(GtkWidget *split_button, const char *tooltip) {
     GtkWidget *arrow = gtk_widget_get_last_child(split_button);
-    gboolean quiet = arrow != NULL && gtk_widget_get_root(split_button) == NULL && gtk_widget_get_visible(arrow);
-    if (quiet) gtk_widget_set_visible(arrow, FALSE);
+    gboolean quiet = arrow != NULL && agent_hide_while_in_no_window(arrow);
     adw_split_button_set_dropdown_tooltip(ADW_SPLIT_BUTTON(split_button), tooltip);
     if (quiet) gtk_widget_set_visible(arrow, TRUE);
 }

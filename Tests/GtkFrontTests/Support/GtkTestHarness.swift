@@ -123,7 +123,6 @@ enum GtkTestHarness {
         }
     }
 
-    /// Runs everything GLib has ready, without blocking.
     /// Dispatches what GLib has ready, for a second at most: a main loop that never rests
     /// (a frame that always asks for another) then fails the test's waits instead of hanging it.
     static func pumpPending() {
