@@ -231,6 +231,27 @@ struct LocalModelServerTests {
         }
     }
 
+    @Test("A llama-server that dies on an instruction this processor lacks (SIGILL) while starting: the error says to build it again, with the command")
+    func anIllegalInstructionNamesTheInstallCommand() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "agent-sigill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let executable = directory.appending(path: "llama-server")
+        try ExecutableScript.write("#!/bin/sh\necho 'load_model: loading model'\nkill -ILL $$\n", to: executable)
+        let model = directory.appending(path: "model.gguf")
+        try Data(Array("GGUF".utf8) + [3, 0, 0, 0] + [UInt8](repeating: 0, count: 16)).write(to: model)  // version 3, no tensors, no keys
+        try Data(#"{"llama_server": "\#(executable.path)", "models": {"smollm2": "\#(model.path)"}}"#.utf8)
+            .write(to: directory.appending(path: "manifest.json"))
+        let server = LocalModelServer(runtimeDirectory: directory)
+        await #expect {
+            _ = try await server.endpoint()
+        } throws: { error in
+            let message = (error as? ChatError)?.errorDescription ?? ""
+            return message.contains("does not run (signal 4)") && message.contains("with: \(LocalRuntime.installCommand)")
+                && message.contains("load_model: loading model")
+        }
+    }
+
     @Test("agent-cli without --server runs the local model and leaves no process behind")
     func cliUsesTheLocalModel() async throws {
         let before = Self.llamaServers()
