@@ -267,6 +267,37 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
         }
 
+        @Test("Emoji typed in a message and echoed in the reply are drawn from a font that has them, not as boxes (the set-up installs Noto Color Emoji)")
+        func emojiHaveAFont() async throws {
+            let (app, window) = try await launch("echo")
+            defer { GtkTestHarness.close(app) }
+            try await send("A tree 🌳 and a smile 😊")
+            let model = window.viewModel
+            try await GtkTestHarness.pump(until: { model.conversation.count == 2 && !model.isSending }, "the reply")
+            try await GtkTestHarness.settle(window)
+            #expect(model.conversation[0].text == "A tree 🌳 and a smile 😊", "typed through the X server")
+            for message in [model.conversation[0], model.conversation[1]] {
+                let row = try #require(window.transcript.boundRow(for: message.id))
+                let shown = labels(in: row.root).filter { GtkTestHarness.label($0).contains("🌳") }
+                #expect(!shown.isEmpty, "the \(message.role) row shows the emoji")
+                for label in shown {
+                    #expect(pango_layout_get_unknown_glyphs_count(gtk_label_get_layout(label.opaque)) == 0,
+                            "every character of “\(GtkTestHarness.label(label))” has a glyph")
+                }
+            }
+        }
+
+        /// The labels inside `widget`.
+        func labels(in widget: UnsafeMutablePointer<GtkWidget>) -> [UnsafeMutablePointer<GtkWidget>] {
+            var found = GtkText.isLabel(widget) ? [widget] : []
+            var child = gtk_widget_get_first_child(widget)
+            while let current = child {
+                found += labels(in: current)
+                child = gtk_widget_get_next_sibling(current)
+            }
+            return found
+        }
+
         @Test("A table of three wrapping columns still fits a phone's width: its cells wrap at words")
         func tableFitsAPhone() async throws {
             let (app, window) = try await launch("table")

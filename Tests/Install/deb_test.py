@@ -83,7 +83,8 @@ def check_package(deb):
         if package not in depends:
             fail(f"Depends lacks {package}: {fields['Depends']}")
     recommends = [relation.split()[0] for relation in fields["Recommends"].split(", ")]
-    for package in ["python3-venv", "build-essential"]:  # what agent-install-runtime builds with
+    # What agent-install-runtime builds with, and the font for the emoji in replies.
+    for package in ["python3-venv", "build-essential", "fonts-noto-color-emoji"]:
         if package not in recommends:
             fail(f"Recommends lacks {package}: {fields['Recommends']}")
     if "swift" in fields["Depends"]:
