@@ -214,7 +214,7 @@ public final class LocalModelServer {
                 case .exited(let status): throw ChatError.localModel(tr("The local model server exited with status %1$s while starting.\n%2$s", String(status), logTail()))
                 // A build for another processor's instructions (or a compiler's bad code for them).
                 // TRANSLATORS: %1$s is a command; %2$s the end of the server's log, in lines of their own.
-                case .killed(SIGILL): throw ChatError.localModel(tr("The local model server stopped at an instruction this processor does not run (signal 4) while starting. Build it again for this computer with: %1$s\n%2$s", LocalRuntime.installCommand, logTail()))
+                case .killed(SIGILL): throw ChatError.localModel(tr("The local model server stopped at an instruction this processor does not run (signal 4) while starting. Build it again for this computer with: %1$s   (in Agent's source folder: scripts/install-runtime)\n%2$s", LocalRuntime.installCommand, logTail()))
                 // TRANSLATORS: %1$s is a signal's number; %2$s the end of the server's log, in lines of their own.
                 case .killed(let signal): throw ChatError.localModel(tr("The local model server was killed by signal %1$s while starting.\n%2$s", String(signal), logTail()))
                 // TRANSLATORS: %s is the end of the server's log, in lines of their own.

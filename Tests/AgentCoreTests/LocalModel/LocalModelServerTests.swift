@@ -237,7 +237,7 @@ struct LocalModelServerTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let executable = directory.appending(path: "llama-server")
-        try ExecutableScript.write("#!/bin/sh\necho 'load_model: loading model'\nkill -ILL $$\n", to: executable)
+        try ExecutableScript.write("#!/bin/sh\nulimit -c 0\necho 'load_model: loading model'\nkill -ILL $$\n", to: executable)
         let model = directory.appending(path: "model.gguf")
         try Data(Array("GGUF".utf8) + [3, 0, 0, 0] + [UInt8](repeating: 0, count: 16)).write(to: model)  // version 3, no tensors, no keys
         try Data(#"{"llama_server": "\#(executable.path)", "models": {"smollm2": "\#(model.path)"}}"#.utf8)
