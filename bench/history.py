@@ -73,16 +73,16 @@ def main():
             frames[name].append(first_frame(AGENT_CMD, dict(env, AGENT_REPORT_FIRST_FRAME="exit"))[0])
     e, l, m, p = (median(frames[k]) for k in ("empty", "long", "many", "page"))
     row(f"open a 10,000-message chat: exec → first frame (median of {RUNS})", f"{l:.0f} ms", f"no chats: {e:.0f} ms",
-        f"+{l - e:.0f} ms", "≤ 300 ms", "met" if l <= 300 else "missed")
+        f"{l - e:+.0f} ms", "≤ 300 ms", "met" if l <= 300 else "missed")
     rss_empty = median([idle_rss_mb(AGENT_CMD, dict(empty, AGENT_REPORT_FIRST_FRAME="stay")) for _ in range(5)])
     rss_long = median([idle_rss_mb(AGENT_CMD, dict(long_chat, AGENT_REPORT_FIRST_FRAME="stay")) for _ in range(5)])
     row("open a 10,000-message chat: idle memory (median of 5)", f"{rss_long:.1f} MB", f"no chats: {rss_empty:.1f} MB",
-        f"+{rss_long - rss_empty:.1f} MB", "≤ +50 MB", "met" if rss_long - rss_empty <= 50 else "missed")
+        f"{rss_long - rss_empty:+.1f} MB", "≤ +50 MB", "met" if rss_long - rss_empty <= 50 else "missed")
     noise = max(max(frames["page"]) - min(frames["page"]), 0.05 * p)
     row(f"start with 1,000 stored chats: exec → first frame (median of {RUNS})", f"{m:.0f} ms", f"30 chats: {p:.0f} ms",
         f"{m / p:.2f}×", "no slower, within noise", "met" if m - p <= noise else "missed")
     row(f"start with 1,000 stored chats vs none (median of {RUNS})", f"{m:.0f} ms", f"no chats: {e:.0f} ms",
-        f"+{m - e:.0f} ms", "no slower, within noise", "met" if m - e <= noise else "missed (see notes)")
+        f"{m - e:+.0f} ms", "no slower, within noise", "met" if m - e <= noise else "missed (see notes)")
 
 
 if __name__ == "__main__":

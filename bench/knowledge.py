@@ -68,7 +68,7 @@ def main():
             f.write(f"\nAn added line, run {run}.\n")
         changed.append(cli(data, folder, QUESTIONS[0])[0])
     row("index again after one file changed (median of 3)", f"{median(changed) * 1000:.0f} ms",
-        f"nothing changed: {unchanged * 1000:.0f} ms", f"+{(median(changed) - unchanged) * 1000:.0f} ms", "report", "measured")
+        f"nothing changed: {unchanged * 1000:.0f} ms", f"{(median(changed) - unchanged) * 1000:+.0f} ms", "report", "measured")
 
     searches = [cli(data, folder, question)[1] for question in QUESTIONS for _ in range(2)]
     row(f"find the passages for a question ({len(searches)} searches: median / max)",
