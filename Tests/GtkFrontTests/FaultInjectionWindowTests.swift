@@ -148,7 +148,7 @@ extension GtkSuites {
         @Test("The local llama-server killed mid-reply: the reply so far stays, cut off; the alert names the crash; the next message starts it again")
         func localModelCrash() async throws {
             let server = LocalModelServer()
-            let connection = ChatConnection(localServer: server, options: GenerationOptions(temperature: 0, seed: 1, maxTokens: 400))
+            let connection = ChatConnection(localServer: server, options: LongLocalReply.options)
             defer { connection.shutdown() }
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: "http://127.0.0.1:9", model: "unused"), connection: connection)
             defer { GtkTestHarness.close(app) }
@@ -156,7 +156,7 @@ extension GtkSuites {
             let model = window.viewModel
             try await GtkTestHarness.show(window)
             let probe = MainLoopProbe()
-            try await Xdo.type("Count from 1 to 100, one number per line.")
+            try await Xdo.type(LongLocalReply.prompt)
             try await Xdo.key("Return")
             try await GtkTestHarness.pump(until: { model.conversation.count == 2 && !model.conversation[1].text.isEmpty },
                                           timeout: .seconds(60), "the local model's first words")

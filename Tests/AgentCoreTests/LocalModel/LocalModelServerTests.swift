@@ -111,7 +111,7 @@ struct LocalModelServerTests {
     @Test("llama-server killed mid-reply: the reply so far is kept and cut off, the crash is named, the next send restarts it")
     func localServerCrashMidReply() async throws {
         let server = LocalModelServer()
-        let connection = ChatConnection(localServer: server, options: GenerationOptions(temperature: 0, seed: 1, maxTokens: 400))
+        let connection = ChatConnection(localServer: server, options: LongLocalReply.options)
         defer { connection.shutdown() }
         let model = ChatViewModel(connection: connection)
         var killed: pid_t?
@@ -121,7 +121,7 @@ struct LocalModelServerTests {
             kill(pid, SIGKILL)
             killed = pid
         }
-        model.draft = "Count from 1 to 100, one number per line."
+        model.draft = LongLocalReply.prompt
         model.send()
         await model.waitUntilIdle()
         let first = try #require(killed, "the reply started streaming")
@@ -266,8 +266,7 @@ struct LocalModelServerTests {
 
     @Test("agent-cli whose llama-server is killed mid-reply: what arrived is printed, the crash is named, exit 1")
     func cliReportsALocalModelCrash() async throws {
-        let (process, output, error) = try ProductRunner.start("agent-cli", ["--temperature", "0", "--seed", "1", "--max-tokens", "400",
-                                                                             "Count from 1 to 100, one number per line."])
+        let (process, output, error) = try ProductRunner.start("agent-cli", LongLocalReply.cliArguments)
         let first = await ProductRunner.nextData(output.fileHandleForReading)
         #expect(!first.isEmpty, "the reply started")
         let child = try #require(Self.llamaServers().first { Self.parent(of: $0) == process.processIdentifier })
