@@ -1,3 +1,4 @@
+import Glibc
 import FoundationEssentials
 
 /// Where replies come from for a session: a server the user named, or the local model
@@ -171,6 +172,10 @@ public final class ChatConnection {
         case .exited(let status):
             // TRANSLATORS: %1$s is an exit status (a number), %2$s a file's path.
             return ChatError.localModel(tr("The local model (llama-server) stopped while answering: it exited with status %1$s. The reply so far is kept; your next message starts it again. Its log: %2$s", String(status), log))
+        case .killed(SIGILL):
+            // A build for another processor's instructions, or a compiler's bad code for them.
+            // TRANSLATORS: %1$s is a command, %2$s a file's path.
+            return ChatError.localModel(tr("The local model (llama-server) stopped while answering, at an instruction this processor does not run (signal 4). The reply so far is kept. Build it again for this computer with: %1$s   (in Agent's source folder: scripts/install-runtime). Its log: %2$s", LocalRuntime.installCommand, log))
         case .killed(let signal):
             // TRANSLATORS: %1$s is a signal's number, %2$s a file's path.
             return ChatError.localModel(tr("The local model (llama-server) stopped while answering: it was killed by signal %1$s. The reply so far is kept; your next message starts it again. Its log: %2$s", String(signal), log))

@@ -108,8 +108,15 @@ struct LocalModelServerTests {
         #expect(model.conversation[3].model == "SmolLM2-135M-Instruct")
     }
 
-    @Test("llama-server killed mid-reply: the reply so far is kept and cut off, the crash is named, the next send restarts it")
-    func localServerCrashMidReply() async throws {
+    @Test("llama-server killed mid-reply: the reply so far is kept and cut off, the crash is named (an illegal instruction with the command that builds it again), the next send restarts it",
+          arguments: [(SIGKILL, "stopped while answering: it was killed by signal 9"),
+                      (SIGILL, "stopped while answering, at an instruction this processor does not run (signal 4). The reply so far is kept. Build it again for this computer with: \(LocalRuntime.installCommand)")])
+    func localServerCrashMidReply(signal: Int32, named: String) async throws {
+        // A signal that dumps core must not leave a core file behind (llama-server inherits this).
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
+        limit.rlim_cur = 0
+        setrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
         let server = LocalModelServer()
         let connection = ChatConnection(localServer: server, options: LongLocalReply.options)
         defer { connection.shutdown() }
@@ -118,7 +125,7 @@ struct LocalModelServerTests {
         model.observe { change in
             guard killed == nil, case .messageChanged(let index) = change, index == 1,
                   !model.conversation[1].text.isEmpty, let pid = server.pid else { return }
-            kill(pid, SIGKILL)
+            kill(pid, signal)
             killed = pid
         }
         model.draft = LongLocalReply.prompt
@@ -129,8 +136,7 @@ struct LocalModelServerTests {
         #expect(!reply.text.isEmpty && reply.state == .cutOff, "\(reply.state)")
         #expect(model.conversation[0].state == .done)
         #expect(model.status.showError)
-        #expect(model.status.errorMessage.contains("The local model (llama-server) stopped while answering: it was killed by signal 9"),
-                "\(model.status.errorMessage)")
+        #expect(model.status.errorMessage.contains("The local model (llama-server) \(named)"), "\(model.status.errorMessage)")
         #expect(model.status.errorMessage.contains("llama-server.log"))
 
         model.status.dismissError()
