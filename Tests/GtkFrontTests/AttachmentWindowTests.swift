@@ -41,21 +41,6 @@ extension GtkSuites {
             return url
         }
 
-        /// The texts of the labels inside `widget`, in order.
-        func labels(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
-            var found: [String] = []
-            if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
-                                          gtk_label_get_type()) != 0 {
-                found.append(GtkTestHarness.label(widget))
-            }
-            var child = gtk_widget_get_first_child(widget)
-            while let current = child {
-                found += labels(in: current)
-                child = gtk_widget_get_next_sibling(current)
-            }
-            return found
-        }
-
         /// Puts `file` on the clipboard as `type` from another X client, and waits until the
         /// app's clipboard offers it.
         func setClipboard(_ data: Data, type: String, in window: ChatWindow) async throws {
@@ -87,7 +72,7 @@ extension GtkSuites {
             try await Xdo.click(window.composer.attachButton)
             try await GtkTestHarness.chooseFile(notes, over: window.window)
             try await GtkTestHarness.pump(until: { viewModel.files.items.count == 1 && GtkTestHarness.isMapped(shelf) }, "the chip")
-            #expect(labels(in: shelf) == ["notes.txt", "28 bytes"])
+            #expect(GtkText.labels(in: shelf) == ["notes.txt", "28 bytes"])
             let remove = try #require(GtkTestHarness.descendant(withCSSClass: "attachment-remove", in: shelf))
             try await GtkTestHarness.laidOut(remove)
             try await Xdo.click(remove)
@@ -110,7 +95,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.transcript.boundRow(for: viewModel.conversation[0].id) != nil }, "the row")
             let row = try #require(window.transcript.boundRow(for: viewModel.conversation[0].id))
             let chip = try #require(GtkTestHarness.descendant(withCSSClass: "attachment-open", in: row.root))
-            #expect(labels(in: chip) == ["notes.txt", "28 bytes"])
+            #expect(GtkText.labels(in: chip) == ["notes.txt", "28 bytes"])
             #expect(row.displayedText == "When is it?")
 
             // Clicked, the sent file opens in the desktop's app for it: the copy kept with the chat.
@@ -177,7 +162,7 @@ extension GtkSuites {
             try await Xdo.key("ctrl+shift+o")
             try await GtkTestHarness.chooseFile(notes, over: window.window)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(bar.widget) }, "the folder's strip")
-            #expect(labels(in: bar.widget).contains("notes"))
+            #expect(GtkText.labels(in: bar.widget).contains("notes"))
             try await GtkTestHarness.pump(until: { viewModel.knowledge.indexing == nil && viewModel.knowledge.folders.count == 1 },
                                           timeout: .seconds(60), "the folder indexed")
             #expect(sawProgress && !GtkTestHarness.isVisible(bar.progress), "a progress bar while it indexed, gone after")
@@ -191,7 +176,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.transcript.boundRow(for: replyID).map { GtkTestHarness.isMapped($0.sources.widget) } == true },
                                           "the sources")
             let row = try #require(window.transcript.boundRow(for: replyID))
-            #expect(labels(in: row.sources.widget) == ["Sources", factFile.lastPathComponent])
+            #expect(GtkText.labels(in: row.sources.widget) == ["Sources", factFile.lastPathComponent])
             let body = try #require(try await server.requests(containing: marker).last?["body"] as? [String: Any])
             #expect(((body["messages"] as? [[String: Any]])?.last?["content"] as? String)?.contains("Pemberton") == true)
             let link = try #require(GtkTestHarness.descendant(withCSSClass: "source-link", in: row.sources.widget))

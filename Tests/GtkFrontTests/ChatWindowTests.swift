@@ -282,24 +282,13 @@ extension GtkSuites {
             #expect(model.conversation[0].text == "A tree 🌳 and a smile 😊")
             for message in [model.conversation[0], model.conversation[1]] {
                 let row = try #require(window.transcript.boundRow(for: message.id))
-                let shown = labels(in: row.root).filter { GtkTestHarness.label($0).contains("🌳") }
+                let shown = GtkTestHarness.labels(in: row.root).filter { GtkTestHarness.label($0).contains("🌳") }
                 #expect(!shown.isEmpty, "the \(message.role) row shows the emoji")
                 for label in shown {
                     #expect(pango_layout_get_unknown_glyphs_count(gtk_label_get_layout(label.opaque)) == 0,
                             "every character of “\(GtkTestHarness.label(label))” has a glyph")
                 }
             }
-        }
-
-        /// The labels inside `widget`.
-        func labels(in widget: UnsafeMutablePointer<GtkWidget>) -> [UnsafeMutablePointer<GtkWidget>] {
-            var found = GtkText.isLabel(widget) ? [widget] : []
-            var child = gtk_widget_get_first_child(widget)
-            while let current = child {
-                found += labels(in: current)
-                child = gtk_widget_get_next_sibling(current)
-            }
-            return found
         }
 
         @Test("A table of three wrapping columns still fits a phone's width: its cells wrap at words")

@@ -53,16 +53,10 @@ extension GtkTestHarness {
     @MainActor
     static func mappedLabel(_ text: String, in widget: UnsafeMutablePointer<GtkWidget>,
                             reachable: Bool = false) -> UnsafeMutablePointer<GtkWidget>? {
-        if GtkText.isLabel(widget), isMapped(widget), label(widget).replacing("_", with: "") == text,
-           !reachable || isReachable(widget) {
-            return widget
+        WidgetTree(widget).first { candidate in
+            GtkText.isLabel(candidate) && isMapped(candidate) && label(candidate).replacing("_", with: "") == text
+                && (!reachable || isReachable(candidate))
         }
-        var child = gtk_widget_get_first_child(widget)
-        while let current = child {
-            if let found = mappedLabel(text, in: current, reachable: reachable) { return found }
-            child = gtk_widget_get_next_sibling(current)
-        }
-        return nil
     }
 
     /// Opens the menu of `button` with a click and clicks its item `item`; the menu.

@@ -112,14 +112,9 @@ enum GtkTestHarness {
 
     /// Closes every popover open inside `widget`.
     private static func popDownPopovers(in widget: UnsafeMutablePointer<GtkWidget>) {
-        let instance = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self)
-        if g_type_check_instance_is_a(instance, gtk_popover_get_type()) != 0, gtk_widget_get_visible(widget) != 0 {
-            gtk_popover_popdown(widget.cast())
-        }
-        var child = gtk_widget_get_first_child(widget)
-        while let current = child {
-            popDownPopovers(in: current)
-            child = gtk_widget_get_next_sibling(current)
+        for popover in WidgetTree(widget) where WidgetTree.widget(popover, isA: gtk_popover_get_type())
+            && gtk_widget_get_visible(popover) != 0 {
+            gtk_popover_popdown(popover.cast())
         }
     }
 
@@ -253,42 +248,25 @@ enum GtkTestHarness {
 
     /// The button inside `widget` whose label reads `label` (mnemonic underscores ignored).
     static func button(_ label: String, in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
-        if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
-                                      gtk_button_get_type()) != 0,
-           let text = gtk_button_get_label(widget.cast()), String(cString: text).replacing("_", with: "") == label {
-            return widget
+        WidgetTree(widget).first { button in
+            guard WidgetTree.widget(button, isA: gtk_button_get_type()), let text = gtk_button_get_label(button.cast()) else { return false }
+            return String(cString: text).replacing("_", with: "") == label
         }
-        var child = gtk_widget_get_first_child(widget)
-        while let current = child {
-            if let found = button(label, in: current) { return found }
-            child = gtk_widget_get_next_sibling(current)
-        }
-        return nil
     }
 
     /// The first widget inside `widget` (itself included) of GType `type` (by name).
     static func descendant(ofType type: String, in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
-        if g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
-                                      g_type_from_name(type)) != 0 {
-            return widget
-        }
-        var child = gtk_widget_get_first_child(widget)
-        while let current = child {
-            if let found = descendant(ofType: type, in: current) { return found }
-            child = gtk_widget_get_next_sibling(current)
-        }
-        return nil
+        WidgetTree(widget).first { WidgetTree.widget($0, isA: g_type_from_name(type)) }
     }
 
     /// The first widget on screen inside `widget` (itself included) with CSS class `name`.
     static func descendant(withCSSClass name: String, in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
-        if gtk_widget_has_css_class(widget, name) != 0, isMapped(widget) { return widget }
-        var child = gtk_widget_get_first_child(widget)
-        while let current = child {
-            if let found = descendant(withCSSClass: name, in: current) { return found }
-            child = gtk_widget_get_next_sibling(current)
-        }
-        return nil
+        WidgetTree(widget).first { gtk_widget_has_css_class($0, name) != 0 && isMapped($0) }
+    }
+
+    /// The labels inside `widget` (itself included), in order.
+    static func labels(in widget: UnsafeMutablePointer<GtkWidget>) -> [UnsafeMutablePointer<GtkWidget>] {
+        WidgetTree(widget).filter { GtkText.isLabel($0) }
     }
 
     /// Answers a message dialog as a person does: focuses it and clicks the button `label`.

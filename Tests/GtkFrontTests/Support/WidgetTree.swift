@@ -1,0 +1,37 @@
+import CGtk
+
+/// A widget and every widget inside it, depth first: the order a screen reader meets them.
+/// The tests' searches for a button, a label or a popover walk it.
+struct WidgetTree: Sequence, IteratorProtocol {
+    private let root: UnsafeMutablePointer<GtkWidget>
+    private var upcoming: UnsafeMutablePointer<GtkWidget>?
+
+    init(_ root: UnsafeMutablePointer<GtkWidget>) {
+        self.root = root
+        upcoming = root
+    }
+
+    mutating func next() -> UnsafeMutablePointer<GtkWidget>? {
+        guard let current = upcoming else { return nil }
+        if let child = gtk_widget_get_first_child(current) {
+            upcoming = child
+            return current
+        }
+        // No children: the next sibling of this widget or of the nearest ancestor with one.
+        var climbing: UnsafeMutablePointer<GtkWidget>? = current
+        upcoming = nil
+        while let widget = climbing, widget != root {
+            if let sibling = gtk_widget_get_next_sibling(widget) {
+                upcoming = sibling
+                break
+            }
+            climbing = gtk_widget_get_parent(widget)
+        }
+        return current
+    }
+
+    /// Whether `widget` is a `type` (a GType such as `gtk_label_get_type()`) or derives from one.
+    static func widget(_ widget: UnsafeMutablePointer<GtkWidget>, isA type: GType) -> Bool {
+        g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self), type) != 0
+    }
+}
