@@ -312,6 +312,62 @@ static inline void agent_aligned_box_set_end(GtkWidget *box, gboolean end) {
     gtk_widget_queue_allocate(box);
 }
 
+/* The height all of `view`'s text takes, as GtkTextView sums it (each line's logical height
+ * in whole pixels, in the view's font) with its top and bottom margins; kept on the view
+ * until its font changes. */
+static inline int agent_text_view_full_height(GtkTextView *view) {
+    PangoContext *context = gtk_widget_get_pango_context(GTK_WIDGET(view));
+    guint serial = pango_context_get_serial(context);
+    if (GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(view), "agent-full-height-serial")) == serial + 1)
+        return GPOINTER_TO_INT(g_object_get_data(G_OBJECT(view), "agent-full-height"));
+    GtkTextIter start, end;
+    gtk_text_buffer_get_bounds(gtk_text_view_get_buffer(view), &start, &end);
+    char *text = gtk_text_iter_get_text(&start, &end);
+    PangoLayout *layout = pango_layout_new(context);
+    pango_layout_set_text(layout, text, -1);
+    g_free(text);
+    int height = gtk_text_view_get_top_margin(view) + gtk_text_view_get_bottom_margin(view);
+    PangoLayoutIter *line = pango_layout_get_iter(layout);
+    do {
+        PangoRectangle logical;
+        pango_layout_iter_get_line_extents(line, NULL, &logical);
+        height += PANGO_PIXELS(logical.height);
+    } while (pango_layout_iter_next_line(line));
+    pango_layout_iter_free(line);
+    g_object_unref(layout);
+    g_object_set_data(G_OBJECT(view), "agent-full-height-serial", GUINT_TO_POINTER(serial + 1));
+    g_object_set_data(G_OBJECT(view), "agent-full-height", GINT_TO_POINTER(height));
+    return height;
+}
+
+/* A box for one child holding a text view that is not to scroll vertically ("agent-text-view"):
+ * as tall as all the view's text from the first frame. GtkTextView measures its lines in
+ * idle time and grows over the frames after it is shown, so a list row holding one would
+ * change height while on screen (and GtkListView, keeping its anchor row in place, moves
+ * the rows above it: the view jumps). */
+static inline void agent_full_text_measure(GtkWidget *widget, GtkOrientation orientation, int for_size,
+                                           int *minimum, int *natural, int *minimum_baseline, int *natural_baseline) {
+    agent_children_measure(widget, orientation, for_size, FALSE, minimum, natural, minimum_baseline, natural_baseline);
+    if (orientation != GTK_ORIENTATION_VERTICAL) return;
+    GtkWidget *view = g_object_get_data(G_OBJECT(widget), "agent-text-view");
+    int shown = 0;
+    gtk_widget_measure(view, GTK_ORIENTATION_VERTICAL, -1, &shown, NULL, NULL, NULL);
+    int missing = agent_text_view_full_height(GTK_TEXT_VIEW(view)) - shown;
+    if (missing > 0) {
+        *minimum += missing;
+        *natural += missing;
+    }
+}
+
+static inline GtkWidget *agent_full_text_box_new(GtkWidget *child, GtkWidget *view) {
+    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+    g_object_set_data(G_OBJECT(box), "agent-text-view", view);
+    gtk_widget_set_layout_manager(box, gtk_custom_layout_new(agent_height_for_width_mode, agent_full_text_measure,
+                                                             agent_reading_width_allocate));
+    gtk_box_append(GTK_BOX(box), child);
+    return box;
+}
+
 /* How long the main loop works between two waits (g_main_context_set_poll_func wraps the
  * wait): the longest such stretch is the longest any input could wait for an answer.
  * Benchmarks only (FrameMeter). */

@@ -139,6 +139,33 @@ extension GtkSuites {
             #expect(window.composer.input.text == "draft")
         }
 
+        @Test("A code block is as tall in the first frame that shows it as once GTK has measured all its lines: rows keep their height, so the view does not jump while scrolling")
+        func codeBlockHasItsHeightFromTheFirstFrame() async throws {
+            let (app, window) = try await launch("widecode")
+            defer { GtkTestHarness.close(app) }
+            let model = window.viewModel
+            final class Heights { var seen: [Int32] = [] }
+            let heights = Heights()
+            let clock = try #require(gtk_widget_get_frame_clock(window.window))
+            let handler = Signals.connect(UnsafeMutableRawPointer(clock), "after-paint", after: true) {
+                guard let reply = model.conversation.messages.last, reply.role == .assistant,
+                      let code = window.transcript.boundRow(for: reply.id)?.reply.codeBlocks.first else { return }
+                let height = gtk_widget_get_height(code.widget)
+                if height > 0 { heights.seen.append(height) }
+            }
+            defer { g_signal_handler_disconnect(UnsafeMutableRawPointer(clock), handler) }
+            try await send("wide code")
+            try await GtkTestHarness.pump(until: { model.conversation.count == 2 && !model.isSending }, "the reply")
+            try await GtkTestHarness.settle(window)
+            // GtkTextView measures lines in idle time: long enough for it to have measured them all.
+            try await GtkTestHarness.pump(for: .milliseconds(500))
+            let code = try #require(window.transcript.boundRow(for: model.conversation[1].id)?.reply.codeBlocks.first)
+            let final = gtk_widget_get_height(code.widget)
+            #expect(final > 25 * 12, "25 lines of code: \(final) px")
+            #expect(!heights.seen.isEmpty, "frames showed the block")
+            #expect(heights.seen.allSatisfy { $0 == final }, "its height frame by frame: \(heights.seen), at rest \(final)")
+        }
+
         @Test("The wheel over a code block scrolls the conversation; Shift and the wheel scroll the code sideways")
         func wheelOverCodeScrollsTheConversation() async throws {
             let (app, window) = try await launch("widecode")

@@ -63,7 +63,8 @@ final class CodeBlockView {
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         GtkText.addClasses(widget, "code-block")
         gtk_box_append(widget.cast(), header)
-        gtk_box_append(widget.cast(), scroller)
+        // As tall as the whole code from the first frame (see agent_full_text_box_new).
+        gtk_box_append(widget.cast(), agent_full_text_box_new(scroller, view))
         let button = copyButton
         Signals.connect(copyButton.raw, "clicked") { onCopy(code, button) }
     }
