@@ -8,14 +8,17 @@ import FoundationEssentials
 /// other end (`ChatViewModel.loadedLimit`, set here from how tall the rows are).
 extension TranscriptView {
     /// The message whose row is at the top edge of the view, as what is drawn there shows
-    /// (benchmarks): the widget a click just below the edge would reach, and its row. Rows
-    /// bound out of view may keep a stale place, so their bounds cannot tell.
+    /// (benchmarks): the widget a click just below the edge would reach, and its row; when
+    /// the edge falls in the space between two rows (or above the first), the row just below.
+    /// Rows bound out of view may keep a stale place, so their bounds cannot tell.
     var topMessageID: UUID? {
         let x = Double(gtk_widget_get_width(listView)) / 2
-        var widget = gtk_widget_pick(listView, x, 1, GtkPickFlags(rawValue: GTK_PICK_INSENSITIVE.rawValue | GTK_PICK_NON_TARGETABLE.rawValue))
-        while let current = widget, current != listView {
-            if let (id, _) = boundRows.first(where: { $0.value.root == current }) { return id }
-            widget = gtk_widget_get_parent(current)
+        for y in stride(from: 1.0, through: 33.0, by: 4.0) {
+            var widget = gtk_widget_pick(listView, x, y, GtkPickFlags(rawValue: GTK_PICK_INSENSITIVE.rawValue | GTK_PICK_NON_TARGETABLE.rawValue))
+            while let current = widget, current != listView {
+                if let (id, _) = boundRows.first(where: { $0.value.root == current }) { return id }
+                widget = gtk_widget_get_parent(current)
+            }
         }
         return nil
     }
