@@ -261,7 +261,8 @@ static inline void agent_reading_width_measure(GtkWidget *widget, GtkOrientation
     }
 }
 
-static inline void agent_reading_width_allocate(GtkWidget *widget, int width, int height, int baseline) {
+/* Gives each of `widget`'s children all of the box. */
+static inline void agent_fill_allocate(GtkWidget *widget, int width, int height, int baseline) {
     for (GtkWidget *child = gtk_widget_get_first_child(widget); child != NULL; child = gtk_widget_get_next_sibling(child)) {
         if (gtk_widget_should_layout(child)) gtk_widget_allocate(child, width, height, baseline, NULL);
     }
@@ -272,7 +273,7 @@ static inline GtkWidget *agent_reading_width_box_new(GtkWidget *child, int chars
     g_object_set_data(G_OBJECT(box), "agent-reading-chars", GINT_TO_POINTER(chars));
     gtk_widget_set_layout_manager(box, gtk_custom_layout_new(agent_height_for_width_mode,
                                                              agent_reading_width_measure,
-                                                             agent_reading_width_allocate));
+                                                             agent_fill_allocate));
     gtk_box_append(GTK_BOX(box), child);
     return box;
 }
@@ -312,13 +313,15 @@ static inline void agent_aligned_box_set_end(GtkWidget *box, gboolean end) {
     gtk_widget_queue_allocate(box);
 }
 
-/* The height all of `view`'s text takes, as GtkTextView sums it (each line's logical height
- * in whole pixels, in the view's font) with its top and bottom margins; kept on the view
- * until its font changes. */
+/* The height of all of `view`'s text, as GtkTextView sums it (each line's logical height in
+ * whole pixels, in the view's font: tags' fonts, line-height and pixels above or below lines
+ * are not counted, and code views set none that change it), with its margins, CSS padding
+ * and border. For a view whose text is set once: kept on the view until its font changes
+ * (a Pango context's serial is never 0). */
 static inline int agent_text_view_full_height(GtkTextView *view) {
     PangoContext *context = gtk_widget_get_pango_context(GTK_WIDGET(view));
     guint serial = pango_context_get_serial(context);
-    if (GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(view), "agent-full-height-serial")) == serial + 1)
+    if (GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(view), "agent-full-height-serial")) == serial)
         return GPOINTER_TO_INT(g_object_get_data(G_OBJECT(view), "agent-full-height"));
     GtkTextIter start, end;
     gtk_text_buffer_get_bounds(gtk_text_view_get_buffer(view), &start, &end);
@@ -326,7 +329,14 @@ static inline int agent_text_view_full_height(GtkTextView *view) {
     PangoLayout *layout = pango_layout_new(context);
     pango_layout_set_text(layout, text, -1);
     g_free(text);
-    int height = gtk_text_view_get_top_margin(view) + gtk_text_view_get_bottom_margin(view);
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GtkStyleContext *style = gtk_widget_get_style_context(GTK_WIDGET(view));
+    GtkBorder padding, border;
+    gtk_style_context_get_padding(style, &padding);
+    gtk_style_context_get_border(style, &border);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    int height = gtk_text_view_get_top_margin(view) + gtk_text_view_get_bottom_margin(view)
+        + padding.top + padding.bottom + border.top + border.bottom;
     PangoLayoutIter *line = pango_layout_get_iter(layout);
     do {
         PangoRectangle logical;
@@ -335,7 +345,7 @@ static inline int agent_text_view_full_height(GtkTextView *view) {
     } while (pango_layout_iter_next_line(line));
     pango_layout_iter_free(line);
     g_object_unref(layout);
-    g_object_set_data(G_OBJECT(view), "agent-full-height-serial", GUINT_TO_POINTER(serial + 1));
+    g_object_set_data(G_OBJECT(view), "agent-full-height-serial", GUINT_TO_POINTER(serial));
     g_object_set_data(G_OBJECT(view), "agent-full-height", GINT_TO_POINTER(height));
     return height;
 }
@@ -363,7 +373,7 @@ static inline GtkWidget *agent_full_text_box_new(GtkWidget *child, GtkWidget *vi
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
     g_object_set_data(G_OBJECT(box), "agent-text-view", view);
     gtk_widget_set_layout_manager(box, gtk_custom_layout_new(agent_height_for_width_mode, agent_full_text_measure,
-                                                             agent_reading_width_allocate));
+                                                             agent_fill_allocate));
     gtk_box_append(GTK_BOX(box), child);
     return box;
 }

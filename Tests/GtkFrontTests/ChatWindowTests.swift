@@ -161,7 +161,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(for: .milliseconds(500))
             let code = try #require(window.transcript.boundRow(for: model.conversation[1].id)?.reply.codeBlocks.first)
             let final = gtk_widget_get_height(code.widget)
-            #expect(final > 25 * 12, "25 lines of code: \(final) px")
+            #expect(final > 27 * 12, "27 lines of code: \(final) px")
             #expect(!heights.seen.isEmpty, "frames showed the block")
             #expect(heights.seen.allSatisfy { $0 == final }, "its height frame by frame: \(heights.seen), at rest \(final)")
         }
@@ -309,7 +309,7 @@ extension GtkSuites {
             #expect(model.conversation[0].text == "A tree 🌳 and a smile 😊")
             for message in [model.conversation[0], model.conversation[1]] {
                 let row = try #require(window.transcript.boundRow(for: message.id))
-                let shown = GtkTestHarness.labels(in: row.root).filter { GtkTestHarness.label($0).contains("🌳") }
+                let shown = GtkTestHarness.labelWidgets(in: row.root).filter { GtkTestHarness.label($0).contains("🌳") }
                 #expect(!shown.isEmpty, "the \(message.role) row shows the emoji")
                 for label in shown {
                     #expect(pango_layout_get_unknown_glyphs_count(gtk_label_get_layout(label.opaque)) == 0,

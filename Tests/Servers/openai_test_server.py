@@ -680,11 +680,12 @@ class Handler(socketserver.BaseRequestHandler):
     WIDE_CODE_REPLY = (
         "A paragraph before the code.\n\n```python\n"
         + "\n".join(f"value_{n} = compute('{'a fairly long argument ' * 6}', {n})  # line {n}" for n in range(1, 26))
+        + "\ndef total(values):\n    return sum(values)  # keywords in bold"
         + "\n```\n\nOne line after it."
     )
 
     def scenario_widecode(self, scenario, body, headers):
-        """A reply ending in a code block of 25 lines too wide for the window."""
+        """A reply ending in a code block of 27 lines too wide for the window (two with keywords, bold)."""
         text = self.WIDE_CODE_REPLY
         self.stream(normal_stream([text[i:i + 64] for i in range(0, len(text), 64)]), delay=0.001)
 

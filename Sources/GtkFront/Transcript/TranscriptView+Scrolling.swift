@@ -13,6 +13,8 @@ extension TranscriptView {
     /// Rows bound out of view may keep a stale place, so their bounds cannot tell.
     var topMessageID: UUID? {
         let x = Double(gtk_widget_get_width(listView)) / 2
+        // Rows are 12 px apart and the first starts 14 px down (style.css: `.transcript`
+        // padding, `.message-row` margin): a gap is crossed within 33 px.
         for y in stride(from: 1.0, through: 33.0, by: 4.0) {
             var widget = gtk_widget_pick(listView, x, y, GtkPickFlags(rawValue: GTK_PICK_INSENSITIVE.rawValue | GTK_PICK_NON_TARGETABLE.rawValue))
             while let current = widget, current != listView {

@@ -108,15 +108,18 @@ struct LocalModelServerTests {
         #expect(model.conversation[3].model == "SmolLM2-135M-Instruct")
     }
 
-    @Test("llama-server killed mid-reply: the reply so far is kept and cut off, the crash is named (an illegal instruction with the command that builds it again), the next send restarts it",
+    @Test("llama-server killed mid-reply (SIGKILL, or SIGILL as a build for another processor dies): the reply so far is kept and cut off, the crash is named, the next send restarts it",
           arguments: [(SIGKILL, "stopped while answering: it was killed by signal 9"),
                       (SIGILL, "stopped while answering, at an instruction this processor does not run (signal 4). The reply so far is kept. Build it again for this computer with: \(LocalRuntime.installCommand)")])
     func localServerCrashMidReply(signal: Int32, named: String) async throws {
-        // A signal that dumps core must not leave a core file behind (llama-server inherits this).
+        // SIGILL dumps core: llama-server, started below, inherits a limit that leaves none
+        // behind; the test process's own limit is put back after.
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
+        let before = limit
+        defer { withUnsafePointer(to: before) { _ = setrlimit(Int32(RLIMIT_CORE.rawValue), $0) } }
         limit.rlim_cur = 0
-        setrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
+        if signal == SIGILL { setrlimit(Int32(RLIMIT_CORE.rawValue), &limit) }
         let server = LocalModelServer()
         let connection = ChatConnection(localServer: server, options: LongLocalReply.options)
         defer { connection.shutdown() }

@@ -265,7 +265,7 @@ enum GtkTestHarness {
     }
 
     /// The labels inside `widget` (itself included), in order.
-    static func labels(in widget: UnsafeMutablePointer<GtkWidget>) -> [UnsafeMutablePointer<GtkWidget>] {
+    static func labelWidgets(in widget: UnsafeMutablePointer<GtkWidget>) -> [UnsafeMutablePointer<GtkWidget>] {
         WidgetTree(widget).filter { GtkText.isLabel($0) }
     }
 

@@ -1,6 +1,6 @@
 import CGtk
 
-/// A widget and every widget inside it, depth first: the order a screen reader meets them.
+/// A widget and every widget inside it, depth first in child order, hidden ones included.
 /// The tests' searches for a button, a label or a popover walk it.
 struct WidgetTree: Sequence, IteratorProtocol {
     private let root: UnsafeMutablePointer<GtkWidget>
