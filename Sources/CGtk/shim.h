@@ -313,16 +313,23 @@ static inline void agent_aligned_box_set_end(GtkWidget *box, gboolean end) {
     gtk_widget_queue_allocate(box);
 }
 
-/* The height of all of `view`'s text, as GtkTextView sums it (each line's logical height in
- * whole pixels, in the view's font: tags' fonts, line-height and pixels above or below lines
- * are not counted, and code views set none that change it), with its margins, CSS padding
- * and border. For a view whose text is set once: kept on the view until its font changes
- * (a Pango context's serial is never 0). */
-static inline int agent_text_view_full_height(GtkTextView *view) {
+/* The size of all of `view`'s text as GtkTextView lays it out, with its margins, CSS padding
+ * and border: the height as GtkTextView sums it (each line's logical height in whole pixels,
+ * in the view's font: tags' fonts, line-height and pixels above or below lines are not
+ * counted, and code views set none that change it), the width of its longest line. For a view
+ * whose text is set once: kept on the view until its font changes (a Pango context's serial
+ * is never 0). */
+typedef struct {
+    guint serial;
+    int width;
+    int height;
+} AgentTextSize;
+
+static inline AgentTextSize agent_text_view_full_size(GtkTextView *view) {
     PangoContext *context = gtk_widget_get_pango_context(GTK_WIDGET(view));
     guint serial = pango_context_get_serial(context);
-    if (GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(view), "agent-full-height-serial")) == serial)
-        return GPOINTER_TO_INT(g_object_get_data(G_OBJECT(view), "agent-full-height"));
+    AgentTextSize *kept = g_object_get_data(G_OBJECT(view), "agent-full-size");
+    if (kept != NULL && kept->serial == serial) return *kept;
     GtkTextIter start, end;
     gtk_text_buffer_get_bounds(gtk_text_view_get_buffer(view), &start, &end);
     char *text = gtk_text_iter_get_text(&start, &end);
@@ -335,38 +342,52 @@ static inline int agent_text_view_full_height(GtkTextView *view) {
     gtk_style_context_get_padding(style, &padding);
     gtk_style_context_get_border(style, &border);
     G_GNUC_END_IGNORE_DEPRECATIONS
-    int height = gtk_text_view_get_top_margin(view) + gtk_text_view_get_bottom_margin(view)
+    AgentTextSize size = { serial, 0, 0 };
+    pango_layout_get_pixel_size(layout, &size.width, NULL);
+    size.width += gtk_text_view_get_left_margin(view) + gtk_text_view_get_right_margin(view)
+        + padding.left + padding.right + border.left + border.right;
+    size.height = gtk_text_view_get_top_margin(view) + gtk_text_view_get_bottom_margin(view)
         + padding.top + padding.bottom + border.top + border.bottom;
     PangoLayoutIter *line = pango_layout_get_iter(layout);
     do {
         PangoRectangle logical;
         pango_layout_iter_get_line_extents(line, NULL, &logical);
-        height += PANGO_PIXELS(logical.height);
+        size.height += PANGO_PIXELS(logical.height);
     } while (pango_layout_iter_next_line(line));
     pango_layout_iter_free(line);
     g_object_unref(layout);
-    g_object_set_data(G_OBJECT(view), "agent-full-height-serial", GUINT_TO_POINTER(serial));
-    g_object_set_data(G_OBJECT(view), "agent-full-height", GINT_TO_POINTER(height));
-    return height;
+    g_object_set_data_full(G_OBJECT(view), "agent-full-size", g_memdup2(&size, sizeof size), g_free);
+    return size;
 }
 
-/* A box for one child holding a text view that is not to scroll vertically ("agent-text-view"):
- * as tall as all the view's text from the first frame. GtkTextView measures its lines in
- * idle time and grows over the frames after it is shown, so a list row holding one would
- * change height while on screen (and GtkListView, keeping its anchor row in place, moves
- * the rows above it: the view jumps). */
+/* A box for a scrolled window holding a text view that is not to scroll vertically
+ * ("agent-text-view"), sized by all the view's text from the first frame:
+ * - as tall as all of it. GtkTextView measures its lines in idle time and grows over the
+ *   frames after it is shown, so a list row holding one would change height while on screen
+ *   (and GtkListView, keeping its anchor row in place, moves the rows above it: the view jumps);
+ * - as wide by nature as its longest line, up to the scrolled window's max-content-width.
+ *   GtkTextView's natural width is its margins alone: in a box as wide as its other content
+ *   (a reply's bubble), code was squeezed to the width of the paragraph above it.
+ * Its minimum width stays the scrolled window's: on a narrow window the code scrolls sideways. */
 static inline void agent_full_text_measure(GtkWidget *widget, GtkOrientation orientation, int for_size,
                                            int *minimum, int *natural, int *minimum_baseline, int *natural_baseline) {
     agent_children_measure(widget, orientation, for_size, FALSE, minimum, natural, minimum_baseline, natural_baseline);
-    if (orientation != GTK_ORIENTATION_VERTICAL) return;
     GtkWidget *view = g_object_get_data(G_OBJECT(widget), "agent-text-view");
-    int shown = 0;
-    gtk_widget_measure(view, GTK_ORIENTATION_VERTICAL, -1, &shown, NULL, NULL, NULL);
-    int missing = agent_text_view_full_height(GTK_TEXT_VIEW(view)) - shown;
-    if (missing > 0) {
-        *minimum += missing;
-        *natural += missing;
+    AgentTextSize full = agent_text_view_full_size(GTK_TEXT_VIEW(view));
+    int shown_min = 0, shown_nat = 0;
+    gtk_widget_measure(view, orientation, -1, &shown_min, &shown_nat, NULL, NULL);
+    if (orientation == GTK_ORIENTATION_VERTICAL) {
+        int missing = full.height - shown_min;
+        if (missing > 0) {
+            *minimum += missing;
+            *natural += missing;
+        }
+        return;
     }
+    GtkWidget *scroller = gtk_widget_get_first_child(widget);
+    int limit = GTK_IS_SCROLLED_WINDOW(scroller) ? gtk_scrolled_window_get_max_content_width(GTK_SCROLLED_WINDOW(scroller)) : -1;
+    int wanted = limit >= 0 ? MIN(full.width, limit) : full.width;
+    *natural = MAX(*natural, wanted + MAX(0, *natural - shown_nat));
 }
 
 static inline GtkWidget *agent_full_text_box_new(GtkWidget *child, GtkWidget *view) {

@@ -166,6 +166,26 @@ extension GtkSuites {
             #expect(heights.seen.allSatisfy { $0 == final }, "its height frame by frame: \(heights.seen), at rest \(final)")
         }
 
+        @Test("A code block wider than the reply's text is as wide as the window allows, not as narrow as the paragraph above it")
+        func wideCodeTakesTheWidthThereIs() async throws {
+            let (app, window) = try await launch("widecode")
+            defer { GtkTestHarness.close(app) }
+            let model = window.viewModel
+            try await send("wide code")
+            try await GtkTestHarness.pump(until: { model.conversation.count == 2 && !model.isSending }, "the reply")
+            try await GtkTestHarness.settle(window)
+            let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
+            let code = try #require(row.reply.codeBlocks.first)
+            let paragraph = try #require(GtkTestHarness.mappedLabel("A paragraph before the code.", in: row.root))
+            let width = gtk_widget_get_width(code.widget), room = gtk_widget_get_width(window.transcript.widget)
+            #expect(width >= min(600, room - 120), "the block \(width) px wide in a transcript of \(room) px")
+            var paragraphWidth: Int32 = 0
+            gtk_widget_measure(paragraph, GTK_ORIENTATION_HORIZONTAL, -1, nil, &paragraphWidth, nil, nil)
+            #expect(width > 2 * paragraphWidth, "wider than the paragraph's text (\(paragraphWidth) px)")
+            let sideways = try #require(code.horizontalAdjustment)
+            #expect(gtk_adjustment_get_upper(sideways) > gtk_adjustment_get_page_size(sideways), "the longest lines still scroll sideways")
+        }
+
         @Test("The wheel over a code block scrolls the conversation; Shift and the wheel scroll the code sideways")
         func wheelOverCodeScrollsTheConversation() async throws {
             let (app, window) = try await launch("widecode")

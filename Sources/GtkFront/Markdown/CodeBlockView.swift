@@ -63,7 +63,8 @@ final class CodeBlockView {
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         GtkText.addClasses(widget, "code-block")
         gtk_box_append(widget.cast(), header)
-        // As tall as the whole code from the first frame (see agent_full_text_box_new).
+        // As tall as the whole code from the first frame, and as wide as its lines allow
+        // (see agent_full_text_measure).
         gtk_box_append(widget.cast(), agent_full_text_box_new(scroller, view))
         let button = copyButton
         Signals.connect(copyButton.raw, "clicked") { onCopy(code, button) }
