@@ -42,7 +42,11 @@ enum GtkText {
     }
 
     static func isLabel(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
-        g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self),
-                                   gtk_label_get_type()) != 0
+        isA(widget, gtk_label_get_type())
+    }
+
+    /// Whether `widget` is a `type` (a GType such as `gtk_button_get_type()`) or derives from one.
+    static func isA(_ widget: UnsafeMutablePointer<GtkWidget>, _ type: GType) -> Bool {
+        g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self), type) != 0
     }
 }

@@ -46,20 +46,16 @@ final class SpokenReply {
             if !unspokenClasses.contains(where: { gtk_widget_has_css_class(widget, $0) != 0 }) { pieces.append(.label(widget)) }
             return
         }
-        if isA(widget, gtk_text_view_get_type()) {
+        if GtkText.isA(widget, gtk_text_view_get_type()) {
             pieces.append(.textView(widget))
             return
         }
-        if isA(widget, gtk_button_get_type()) { return }
+        if GtkText.isA(widget, gtk_button_get_type()) { return }
         var child = gtk_widget_get_first_child(widget)
         while let current = child {
             collect(current, into: &pieces)
             child = gtk_widget_get_next_sibling(current)
         }
-    }
-
-    private static func isA(_ widget: UnsafeMutablePointer<GtkWidget>, _ type: GType) -> Bool {
-        g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self), type) != 0
     }
 
     private static func text(of piece: Piece) -> String {

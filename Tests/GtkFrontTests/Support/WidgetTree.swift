@@ -29,9 +29,4 @@ struct WidgetTree: Sequence, IteratorProtocol {
         }
         return current
     }
-
-    /// Whether `widget` is a `type` (a GType such as `gtk_label_get_type()`) or derives from one.
-    static func widget(_ widget: UnsafeMutablePointer<GtkWidget>, isA type: GType) -> Bool {
-        g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self), type) != 0
-    }
 }
