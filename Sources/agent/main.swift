@@ -3,6 +3,8 @@ import AgentCore
 import FoundationEssentials
 import GtkFront
 
+// Before GLib reads the data folders (they hold the icons of a build run from the tree).
+ResourceLocator.exposeSourceTreeIcons()
 // Before anything is printed: messages in the user's language.
 Localization.setUp()
 

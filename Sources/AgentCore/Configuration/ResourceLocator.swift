@@ -1,3 +1,4 @@
+import Glibc
 import FoundationEssentials
 
 /// Finds the files the app loads at run time (`Resources/`): `$AGENT_RESOURCE_DIR`, the
@@ -9,13 +10,29 @@ public enum ResourceLocator {
         candidates().map { $0.appending(path: name) }.first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
-    /// The app's icons for an uninstalled build: the theme folder `make icons` builds in
-    /// `.build/icons` (SVGs, PNG sizes, a cache), else the SVGs in `data/icons`; nil when
-    /// installed, where the icon theme has them.
-    public static var sourceTreeIcons: URL? {
+    /// Puts an uninstalled build's icons on the desktop's data path (`XDG_DATA_DIRS`, for this
+    /// process and the programs it starts). GTK then finds them in the icon theme it reads on a
+    /// background thread at start; added as a search path once GTK runs, they would make it drop
+    /// that theme and read it again on the main thread while the first frame waits. Nothing to do
+    /// for an installed build, whose icons are in the desktop's theme. Call first in `main`,
+    /// before GLib reads the variable (it keeps what it read) and before any other thread runs.
+    public static func exposeSourceTreeIcons() {
+        guard let folder = sourceTreeIconData else { return }
+        setenv("XDG_DATA_DIRS", dataDirectories(ProcessInfo.processInfo.environment["XDG_DATA_DIRS"], prepending: folder), 1)
+    }
+
+    /// The data folder whose `icons/` holds an uninstalled build's icon theme: `.build`, where
+    /// `make icons` builds it (SVGs, PNG sizes, a cache), else `data` (the SVGs); nil when installed.
+    static var sourceTreeIconData: URL? {
         guard Executable.buildTree != nil else { return nil }
-        return [".build/icons", "data/icons"].map { sourceTree.appending(path: $0, directoryHint: .isDirectory) }
-            .first { FileManager.default.fileExists(atPath: $0.path) }
+        return [".build", "data"].map { sourceTree.appending(path: $0, directoryHint: .isDirectory) }
+            .first { FileManager.default.fileExists(atPath: $0.appending(path: "icons").path) }
+    }
+
+    /// `XDG_DATA_DIRS` with `folder` first; unset or empty stands for the XDG Base Directory default.
+    static func dataDirectories(_ current: String?, prepending folder: URL) -> String {
+        let rest = current.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        return "\(folder.path):\(rest)"
     }
 
     // Sources/AgentCore/Configuration/ResourceLocator.swift → the package's folder.

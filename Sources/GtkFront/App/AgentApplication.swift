@@ -56,6 +56,10 @@ public final class AgentApplication {
             _ = MainActor.assumeIsolated { provider.export(on: connection, under: objectPath) }
         }, searchProvider.map { Unmanaged.passUnretained($0).toOpaque() })
         let app = UnsafeMutableRawPointer(application)
+        // Agent has no GResources. GtkApplication would otherwise add `<app id path>/icons` to
+        // the icon theme at start-up, making GTK drop the theme it has just read on a background
+        // thread and read it again on the main thread while the first frame waits.
+        g_application_set_resource_base_path(app.assumingMemoryBound(to: GApplication.self), nil)
         Signals.connect(app, "startup") { [weak self] in self?.startup() }
         Signals.connect(app, "activate") { [weak self] in self?.activate() }
         Signals.connectCommandLine(app) { [weak self] commandLine in self?.commandLine(commandLine) ?? 1 }
@@ -215,11 +219,8 @@ public final class AgentApplication {
         chatWindow.present()
     }
 
-    /// The stylesheet, and the app's icons when it runs from the build tree.
+    /// The app's stylesheet (`Resources/style.css`), over libadwaita's.
     private func loadStylesheet() {
-        if let icons = ResourceLocator.sourceTreeIcons, let display = gdk_display_get_default() {
-            gtk_icon_theme_add_search_path(gtk_icon_theme_get_for_display(display), icons.path)
-        }
         guard let css = ResourceLocator.file(named: "style.css"), let display = gdk_display_get_default() else { return }
         let provider = gtk_css_provider_new()
         gtk_css_provider_load_from_path(provider, css.path)
