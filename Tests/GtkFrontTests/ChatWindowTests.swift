@@ -314,6 +314,34 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
         }
 
+        @Test("Between two paragraphs of a streaming reply the text keeps its width: the finished paragraph is as wide as the text view waiting for the next")
+        func paragraphKeepsItsWidth() async throws {
+            // Held after the blank line that ends the first paragraph: the block being written is empty.
+            let scenario = server.gate(reply: "paragraphs")
+            let (app, window) = try await launch(scenario)
+            defer { GtkTestHarness.close(app) }
+            try await send("Write two paragraphs")
+            let model = window.viewModel
+            try await GtkTestHarness.pump(until: { model.conversation.count == 2 && model.conversation[1].text.hasSuffix("way.\n\n") },
+                                          "the first paragraph and the blank line after it")
+            try await GtkTestHarness.settle(window)
+            let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
+            let paragraph = try #require(row.reply.textWidgets.first)
+            let tail = try #require(row.reply.tailView, "the next block streams into a text view")
+            #expect(row.displayedText.hasPrefix("The first paragraph runs on"))
+            #expect(gtk_widget_get_visible(tail.widget) != 0, "the empty text view keeps its place")
+            // Narrower, the paragraph would wrap again now and again once the next one begins.
+            #expect(gtk_widget_get_width(paragraph) == gtk_widget_get_width(tail.widget))
+            #expect(gtk_widget_get_width(paragraph) > 0)
+
+            try await server.release(scenario)
+            try await GtkTestHarness.pump(until: { !model.isSending }, "the reply to finish")
+            try await GtkTestHarness.settle(window)
+            let finished = try #require(window.transcript.boundRow(for: model.conversation[1].id))
+            #expect(finished.reply.tailView == nil)
+            #expect(finished.displayedText.hasSuffix("a word at a time."))
+        }
+
         @Test("Emoji pasted into a message and echoed in the reply are drawn from a font that has them, not as boxes (the set-up installs an emoji font)")
         func emojiHaveAFont() async throws {
             let (app, window) = try await launch("echo")

@@ -271,11 +271,24 @@ class Handler(socketserver.BaseRequestHandler):
         held = next(n for n in range(len(tokens)) if "let flipped" in "".join(tokens[:n]))
         return tokens, held
 
+    PARAGRAPHS_REPLY = ("The first paragraph runs on for long enough to wrap over several lines in the bubble, "
+                        "so that it is as wide as the column rather than as one short line; it should keep that "
+                        "width while the next paragraph is on its way.",
+                        "The second paragraph follows it after a blank line, the way a model writes prose, a word at a time.")
+
+    @staticmethod
+    def held_paragraphs(body):
+        """PARAGRAPHS_REPLY a word a token, held after the blank line that ends its first paragraph."""
+        first, second = Handler.PARAGRAPHS_REPLY
+        tokens = words(first) + ["\n\n"] + words(second)
+        return tokens, len(words(first)) + 1
+
     # Each reply's tokens, and how many of them come before the gate.
     GATE_REPLIES = {
         "slow": lambda body: (words(f"Streaming reply to: {last_user_text(body)}. One token at a time, as a model writes."), 1),
         "markup": lambda body: (words(Handler.MARKUP_REPLY), 1),
         "markdown": lambda body: Handler.held_markdown(body),
+        "paragraphs": lambda body: Handler.held_paragraphs(body),
     }
 
     def scenario_gate(self, scenario, body, headers):
@@ -284,8 +297,9 @@ class Handler(socketserver.BaseRequestHandler):
         <ms per token> apart; a test can act while the reply is surely still streaming,
         however slow the machine. The first <passing> requests stream without waiting (the
         turns before the one the test acts in). <reply> is the text: slow (as scenario_slow),
-        markup (as scenario_markup) or markdown (as scenario_markdown, held in the middle of
-        its code block rather than after the first token)."""
+        markup (as scenario_markup), markdown (as scenario_markdown, held in the middle of
+        its code block rather than after the first token) or paragraphs (two paragraphs, held
+        after the blank line between them)."""
         _, ms, passing, reply = scenario.split("-")[:4]
         delay = int(ms) / 1000
         tokens, before = self.GATE_REPLIES[reply](body)
