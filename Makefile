@@ -22,7 +22,7 @@ SCHEMA_DIR := .build/schemas
 # fixed sizes (GTK then reads a PNG for the window icon and the empty chat's page instead of
 # loading librsvg to draw the SVG: 6 MB and milliseconds at start) and an icon cache (GTK
 # otherwise lists every folder of the theme).
-ICON_DIR   := .build/icons/hicolor
+ICON_DIR   := .build/share/icons/hicolor
 ICON_SIZES := 16 32 48 64 128
 ICON_PNGS  := $(foreach size,$(ICON_SIZES),$(ICON_DIR)/$(size)x$(size)/apps/$(APP_ID).png)
 ICON_SVGS  := $(ICON_DIR)/scalable/apps/$(APP_ID).svg $(ICON_DIR)/symbolic/apps/$(APP_ID)-symbolic.svg

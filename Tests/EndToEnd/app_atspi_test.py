@@ -4,10 +4,10 @@ accessibility tree the way a screen reader (or a user) sees it.
 
 Run inside an X server and a D-Bus session (scripts/test does):
     /usr/bin/python3 Tests/EndToEnd/app_atspi_test.py .build/debug/agent [--screenshot PATH]
-It launches the app without --server (so the app starts SmolLM2 itself), finds the entry
-"Message", the button "Send" and the list "Conversation" by their accessible names,
-sends two messages and waits for two replies from the model, then quits the app with
-Ctrl+Q and checks that its llama-server went with it.
+It launches the app without --server (so the app starts SmolLM2 itself), checks that its
+window has the app's icon, finds the entry "Message", the button "Send" and the list
+"Conversation" by their accessible names, sends two messages and waits for two replies from
+the model, then quits the app with Ctrl+Q and checks that its llama-server went with it.
 """
 import os
 import subprocess
@@ -92,6 +92,15 @@ def label_texts(root):
     return texts
 
 
+def window_icon(pid):
+    """Whether the app's X window carries an icon for the window manager (_NET_WM_ICON): GTK
+    sets none when the icon theme has no icon of the app's name."""
+    windows = subprocess.run(["xdotool", "search", "--pid", str(pid), "--name", "Agent"],
+                             capture_output=True, text=True).stdout.split()
+    return any("Icon (" in subprocess.run(["xprop", "-id", window, "_NET_WM_ICON"], capture_output=True, text=True).stdout
+               for window in windows)
+
+
 def llama_children(pid):
     found = []
     for entry in os.listdir("/proc"):
@@ -124,6 +133,8 @@ def main():
     try:
         app = wait_for("the app on the accessibility bus", lambda: find_app(app_process.pid))
         frame = wait_for("the window", lambda: named(app, "Agent", [Atspi.Role.FRAME, Atspi.Role.WINDOW]))
+        # Run from the build tree, it finds its icon where `make icons` put it.
+        wait_for("the window's icon", lambda: window_icon(app_process.pid))
         entry = wait_for("the entry 'Message'", lambda: named(frame, "Message", [Atspi.Role.TEXT, Atspi.Role.ENTRY, Atspi.Role.PASSWORD_TEXT]))
         send = wait_for("the button 'Send'", lambda: named(frame, "Send", [Atspi.Role.PUSH_BUTTON, Atspi.Role.TOGGLE_BUTTON]))
         conversation = wait_for("the list 'Conversation'", lambda: named(frame, "Conversation", [Atspi.Role.LIST]))

@@ -51,7 +51,7 @@ def activate(app, words, results):
     Gtk.StyleContext.add_provider_for_display(display, provider, Gtk.STYLE_PROVIDER_PRIORITY_USER)
     # The app's icon as the build tree has it (make icons), as an installed one would be.
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    Gtk.IconTheme.get_for_display(display).add_search_path(os.path.join(root, ".build", "icons"))
+    Gtk.IconTheme.get_for_display(display).add_search_path(os.path.join(root, ".build", "share", "icons"))
     window = Gtk.ApplicationWindow(application=app, title="Agent search results", default_width=760, default_height=360)
     page = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=24, margin_top=28, margin_bottom=28, margin_start=28,
                    margin_end=28)

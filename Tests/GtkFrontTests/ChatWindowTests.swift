@@ -326,9 +326,13 @@ extension GtkSuites {
                                           "the first paragraph and the blank line after it")
             try await GtkTestHarness.settle(window)
             let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
-            let paragraph = try #require(row.reply.textWidgets.first)
             let tail = try #require(row.reply.tailView, "the next block streams into a text view")
-            #expect(row.displayedText.hasPrefix("The first paragraph runs on"))
+            #expect(tail.text.isEmpty, "nothing of the second paragraph yet")
+            #expect(row.reply.textWidgets.count == 2, "the first paragraph rendered, then the text view")
+            let paragraph = try #require(row.reply.textWidgets.first)
+            #expect(row.displayedText == "The first paragraph runs on for long enough to wrap over several lines in the bubble, "
+                + "so that it is as wide as the column rather than as one short line; it should keep that "
+                + "width while the next paragraph is on its way.")
             #expect(gtk_widget_get_visible(tail.widget) != 0, "the empty text view keeps its place")
             // Narrower, the paragraph would wrap again now and again once the next one begins.
             #expect(gtk_widget_get_width(paragraph) == gtk_widget_get_width(tail.widget))

@@ -17,15 +17,17 @@ public enum ResourceLocator {
     /// for an installed build, whose icons are in the desktop's theme. Call first in `main`,
     /// before GLib reads the variable (it keeps what it read) and before any other thread runs.
     public static func exposeSourceTreeIcons() {
-        guard let folder = sourceTreeIconData else { return }
+        // A ":" in the path would split it in two.
+        guard let folder = sourceTreeIconData, !folder.path.contains(":") else { return }
         setenv("XDG_DATA_DIRS", dataDirectories(ProcessInfo.processInfo.environment["XDG_DATA_DIRS"], prepending: folder), 1)
     }
 
-    /// The data folder whose `icons/` holds an uninstalled build's icon theme: `.build`, where
-    /// `make icons` builds it (SVGs, PNG sizes, a cache), else `data` (the SVGs); nil when installed.
+    /// The data folder whose `icons/` holds an uninstalled build's icon theme: `.build/share`,
+    /// where `make icons` builds it (SVGs, PNG sizes, a cache) with nothing else beside it,
+    /// else `data` (the SVGs); nil when installed.
     static var sourceTreeIconData: URL? {
         guard Executable.buildTree != nil else { return nil }
-        return [".build", "data"].map { sourceTree.appending(path: $0, directoryHint: .isDirectory) }
+        return [".build/share", "data"].map { sourceTree.appending(path: $0, directoryHint: .isDirectory) }
             .first { FileManager.default.fileExists(atPath: $0.appending(path: "icons").path) }
     }
 

@@ -59,7 +59,7 @@ public final class AgentApplication {
         // Agent has no GResources. GtkApplication would otherwise add `<app id path>/icons` to
         // the icon theme at start-up, making GTK drop the theme it has just read on a background
         // thread and read it again on the main thread while the first frame waits.
-        g_application_set_resource_base_path(app.assumingMemoryBound(to: GApplication.self), nil)
+        g_application_set_resource_base_path(gApplication, nil)
         Signals.connect(app, "startup") { [weak self] in self?.startup() }
         Signals.connect(app, "activate") { [weak self] in self?.activate() }
         Signals.connectCommandLine(app) { [weak self] commandLine in self?.commandLine(commandLine) ?? 1 }

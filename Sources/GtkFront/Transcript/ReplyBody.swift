@@ -172,9 +172,10 @@ final class ReplyBody {
         }()
         let shown = text.drop { $0.isWhitespace }
         view.show(shown, limit: .max)
-        // Empty between two blocks, it stays: hidden, the bubble would narrow from the text
-        // view's reading width to its labels' widest line, and every label wrap again — twice
-        // a paragraph, the whole reply each time.
+        // Empty between two blocks (a blank line at the bubble's end until the next word, or
+        // while a tool runs), it stays: hidden, the bubble would narrow from the text view's
+        // reading width to its labels' widest line, and every label wrap again — twice a
+        // paragraph, the whole reply each time.
         gtk_widget_set_visible(view.widget, shown.isEmpty && renderedWidgets.isEmpty ? 0 : 1)
     }
 

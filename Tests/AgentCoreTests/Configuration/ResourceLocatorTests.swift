@@ -15,9 +15,9 @@ struct ResourceLocatorTests {
 
     @Test("XDG_DATA_DIRS gets the folder first, before what it had or the XDG default")
     func dataDirectories() {
-        let folder = URL(filePath: "/src/agent/.build", directoryHint: .isDirectory)
-        #expect(ResourceLocator.dataDirectories("/opt/share:/usr/share", prepending: folder) == "/src/agent/.build:/opt/share:/usr/share")
-        #expect(ResourceLocator.dataDirectories(nil, prepending: folder) == "/src/agent/.build:/usr/local/share:/usr/share")
-        #expect(ResourceLocator.dataDirectories("", prepending: folder) == "/src/agent/.build:/usr/local/share:/usr/share")
+        let folder = URL(filePath: "/src/agent/.build/share", directoryHint: .isDirectory)
+        #expect(ResourceLocator.dataDirectories("/opt/share:/usr/share", prepending: folder) == "/src/agent/.build/share:/opt/share:/usr/share")
+        #expect(ResourceLocator.dataDirectories(nil, prepending: folder) == "/src/agent/.build/share:/usr/local/share:/usr/share")
+        #expect(ResourceLocator.dataDirectories("", prepending: folder) == "/src/agent/.build/share:/usr/local/share:/usr/share")
     }
 }
