@@ -31,6 +31,24 @@ extension GtkSuites {
 
         func isFocused(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_has_focus(widget) != 0 }
 
+        /// The row of the chat's reply once its text has `reached` a point (a gate reply held
+        /// there) and the window has settled.
+        func replyRow(in window: ChatWindow, once reached: (String) -> Bool, _ description: String) async throws -> MessageRow {
+            let model = window.viewModel
+            try await GtkTestHarness.pump(until: { model.conversation.count == 2 && reached(model.conversation[1].text) }, description)
+            try await GtkTestHarness.settle(window)
+            return try #require(window.transcript.boundRow(for: model.conversation[1].id))
+        }
+
+        /// Lets the held reply of `scenario` go on to its end; its row once the window has settled.
+        func finishedReplyRow(in window: ChatWindow, releasing scenario: String) async throws -> MessageRow {
+            let model = window.viewModel
+            try await server.release(scenario)
+            try await GtkTestHarness.pump(until: { !model.isSending }, "the reply to finish")
+            try await GtkTestHarness.settle(window)
+            return try #require(window.transcript.boundRow(for: model.conversation[1].id))
+        }
+
         @Test("An empty chat says which model answers and where; an example fills the entry; Send is off while it is empty")
         func emptyChat() async throws {
             let (app, window) = try await launch("echo")
@@ -287,21 +305,14 @@ extension GtkSuites {
             let (app, window) = try await launch(scenario)
             defer { GtkTestHarness.close(app) }
             try await send("How do I reverse a string?")
-            let model = window.viewModel
             // Mid-stream: the heading is done (rendered), the code fence is still open (plain).
-            try await GtkTestHarness.pump(until: { model.conversation.count == 2 && model.conversation[1].text.contains("let flipped") },
-                                          "the code block to be half written")
-            try await GtkTestHarness.settle(window)
-            let streaming = try #require(window.transcript.boundRow(for: model.conversation[1].id))
+            let streaming = try await replyRow(in: window, once: { $0.contains("let flipped") }, "the code block to be half written")
             #expect(streaming.reply.codeBlocks.isEmpty, "an unfinished code block is not rendered yet")
             #expect(streaming.displayedText.hasPrefix("Reversing a string\n\nUse reversed() — it works on any sequence:"))
             let tail = try #require(streaming.reply.tailView, "the block being written streams into a text view")
             #expect(tail.text.hasPrefix("```swift") && tail.text.contains("let flipped"))
 
-            try await server.release(scenario)
-            try await GtkTestHarness.pump(until: { !model.isSending }, "the reply to finish")
-            try await GtkTestHarness.settle(window)
-            let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
+            let row = try await finishedReplyRow(in: window, releasing: scenario)
             #expect(row.reply.tailView == nil, "once the reply ends, all of it is rendered")
             let code = try #require(row.reply.codeBlocks.first)
             #expect(row.reply.codeBlocks.count == 1)
@@ -321,11 +332,7 @@ extension GtkSuites {
             let (app, window) = try await launch(scenario)
             defer { GtkTestHarness.close(app) }
             try await send("Write two paragraphs")
-            let model = window.viewModel
-            try await GtkTestHarness.pump(until: { model.conversation.count == 2 && model.conversation[1].text.hasSuffix("way.\n\n") },
-                                          "the first paragraph and the blank line after it")
-            try await GtkTestHarness.settle(window)
-            let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
+            let row = try await replyRow(in: window, once: { $0.hasSuffix("way.\n\n") }, "the first paragraph and the blank line after it")
             let tail = try #require(row.reply.tailView, "the next block streams into a text view")
             #expect(tail.text.isEmpty, "nothing of the second paragraph yet")
             #expect(row.reply.textWidgets.count == 2, "the first paragraph rendered, then the text view")
@@ -338,10 +345,7 @@ extension GtkSuites {
             #expect(gtk_widget_get_width(paragraph) == gtk_widget_get_width(tail.widget))
             #expect(gtk_widget_get_width(paragraph) > 0)
 
-            try await server.release(scenario)
-            try await GtkTestHarness.pump(until: { !model.isSending }, "the reply to finish")
-            try await GtkTestHarness.settle(window)
-            let finished = try #require(window.transcript.boundRow(for: model.conversation[1].id))
+            let finished = try await finishedReplyRow(in: window, releasing: scenario)
             #expect(finished.reply.tailView == nil)
             #expect(finished.displayedText.hasSuffix("a word at a time."))
         }

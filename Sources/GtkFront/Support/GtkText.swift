@@ -42,11 +42,6 @@ enum GtkText {
     }
 
     static func isLabel(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
-        isA(widget, gtk_label_get_type())
-    }
-
-    /// Whether `widget` is a `type` (a GType such as `gtk_button_get_type()`) or derives from one.
-    static func isA(_ widget: UnsafeMutablePointer<GtkWidget>, _ type: GType) -> Bool {
-        g_type_check_instance_is_a(UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self), type) != 0
+        widget.isA(gtk_label_get_type())
     }
 }

@@ -46,11 +46,11 @@ final class SpokenReply {
             if !unspokenClasses.contains(where: { gtk_widget_has_css_class(widget, $0) != 0 }) { pieces.append(.label(widget)) }
             return
         }
-        if GtkText.isA(widget, gtk_text_view_get_type()) {
+        if widget.isA(gtk_text_view_get_type()) {
             pieces.append(.textView(widget))
             return
         }
-        if GtkText.isA(widget, gtk_button_get_type()) { return }
+        if widget.isA(gtk_button_get_type()) { return }
         var child = gtk_widget_get_first_child(widget)
         while let current = child {
             collect(current, into: &pieces)

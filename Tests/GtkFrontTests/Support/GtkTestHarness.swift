@@ -112,7 +112,7 @@ enum GtkTestHarness {
 
     /// Closes every popover open inside `widget`.
     private static func popDownPopovers(in widget: UnsafeMutablePointer<GtkWidget>) {
-        for popover in WidgetTree(widget) where GtkText.isA(popover, gtk_popover_get_type())
+        for popover in WidgetTree(widget) where popover.isA(gtk_popover_get_type())
             && gtk_widget_get_visible(popover) != 0 {
             gtk_popover_popdown(popover.cast())
         }
@@ -249,14 +249,14 @@ enum GtkTestHarness {
     /// The button inside `widget` whose label reads `label` (mnemonic underscores ignored).
     static func button(_ label: String, in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
         WidgetTree(widget).first { button in
-            guard GtkText.isA(button, gtk_button_get_type()), let text = gtk_button_get_label(button.cast()) else { return false }
+            guard button.isA(gtk_button_get_type()), let text = gtk_button_get_label(button.cast()) else { return false }
             return String(cString: text).replacing("_", with: "") == label
         }
     }
 
     /// The first widget inside `widget` (itself included) of GType `type` (by name).
     static func descendant(ofType type: String, in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
-        WidgetTree(widget).first { GtkText.isA($0, g_type_from_name(type)) }
+        WidgetTree(widget).first { $0.isA(g_type_from_name(type)) }
     }
 
     /// The first widget on screen inside `widget` (itself included) with CSS class `name`.
