@@ -149,6 +149,14 @@ enum GtkTestHarness {
         }
     }
 
+    /// Pumps until a frame begun after this call has been laid out: `widget`'s frame clock
+    /// ticks twice, and the second tick comes after the first frame's layout.
+    static func frameLaidOut(of widget: UnsafeMutablePointer<GtkWidget>) async throws {
+        let frame = FrameSeen()
+        FrameTick.once(on: widget) { FrameTick.once(on: widget) { frame.seen = true } }
+        try await pump(until: { frame.seen }, timeout: .seconds(5), "a frame laid out")
+    }
+
     /// Pumps until `window`'s transcript has applied every change to its rows and a whole
     /// frame has passed since (its layout done, its rows bound): the rows then show what the
     /// view model holds.

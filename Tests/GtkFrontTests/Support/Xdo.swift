@@ -30,22 +30,22 @@ enum Xdo {
 
     /// Clicks `button` (1 left, 3 right) at a point of `widget` (its centre by default).
     static func click(_ widget: UnsafeMutablePointer<GtkWidget>, button: Int = 1, x: Double? = nil, y: Double? = nil) async throws {
-        let (windowID, point) = try screenPoint(in: widget, x: x, y: y)
+        let (windowID, point) = try await screenPoint(in: widget, x: x, y: y)
         try await run(["mousemove", "--window", windowID, String(point.x), String(point.y), "click", String(button)])
     }
 
     /// Moves the pointer onto `widget` (its centre) and leaves it there — from a pixel aside,
     /// so that GTK sees a motion even when the pointer was there already.
     static func hover(_ widget: UnsafeMutablePointer<GtkWidget>) async throws {
-        let (windowID, point) = try screenPoint(in: widget, x: nil, y: nil)
+        let (windowID, point) = try await screenPoint(in: widget, x: nil, y: nil)
         try await run(["mousemove", "--window", windowID, String(point.x + 1), String(point.y),
                        "mousemove", "--window", windowID, String(point.x), String(point.y)])
     }
 
     /// Presses the left button at (fromX, y) of `widget`, drags to (toX, y), releases: a selection.
     static func drag(in widget: UnsafeMutablePointer<GtkWidget>, fromX: Double, toX: Double, y: Double) async throws {
-        let (windowID, start) = try screenPoint(in: widget, x: fromX, y: y)
-        let (_, end) = try screenPoint(in: widget, x: toX, y: y)
+        let (windowID, start) = try await screenPoint(in: widget, x: fromX, y: y)
+        let (_, end) = try await screenPoint(in: widget, x: toX, y: y)
         try await run(["mousemove", "--window", windowID, String(start.x), String(start.y), "mousedown", "1",
                        "mousemove", "--window", windowID, String((start.x + end.x) / 2), String(end.y),
                        "mousemove", "--window", windowID, String(end.x), String(end.y), "mouseup", "1"])
@@ -54,7 +54,7 @@ enum Xdo {
     /// Turns the mouse wheel over `widget`: up (button 4) or down (button 5), `clicks` times,
     /// with `key` (such as "shift") held when given.
     static func scroll(_ widget: UnsafeMutablePointer<GtkWidget>, up: Bool, clicks: Int, holding key: String? = nil) async throws {
-        let (windowID, point) = try screenPoint(in: widget, x: nil, y: nil)
+        let (windowID, point) = try await screenPoint(in: widget, x: nil, y: nil)
         let turns = ["click", "--repeat", String(clicks), "--delay", "20", up ? "4" : "5"]
         do {
             try await run(["mousemove", "--window", windowID, String(point.x), String(point.y)]
@@ -75,9 +75,12 @@ enum Xdo {
         try await GtkTestHarness.pump(for: .milliseconds(150))
     }
 
-    /// The X window and the point in it of (x, y) of `widget` (its centre when nil).
-    private static func screenPoint(in widget: UnsafeMutablePointer<GtkWidget>, x: Double?, y: Double?) throws -> (String, (x: Int, y: Int)) {
+    /// The X window and the point in it of (x, y) of `widget` (its centre when nil), once a
+    /// frame has laid the window out: a widget just shown, or moved by one shown above it,
+    /// has its place only then.
+    private static func screenPoint(in widget: UnsafeMutablePointer<GtkWidget>, x: Double?, y: Double?) async throws -> (String, (x: Int, y: Int)) {
         guard gtk_widget_get_mapped(widget) != 0 else { throw Failed(description: "the widget is not on screen") }
+        try await GtkTestHarness.frameLaidOut(of: widget)
         guard let root = gtk_widget_get_native(widget) else { throw Failed(description: "the widget is not in a window") }
         let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
         var point = graphene_point_t()
