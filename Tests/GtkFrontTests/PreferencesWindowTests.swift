@@ -201,6 +201,20 @@ extension GtkSuites {
             #expect(settings.systemPrompt == "Be brief.")
         }
 
+        @Test("Quitting with Preferences open (Ctrl+Q in it) writes what was changed there first")
+        func quittingWritesPreferences() async throws {
+            let settings = try TestTools.settings()
+            let (app, window) = try await launch(settings: settings)
+            defer { GtkTestHarness.close(app) }
+            let preferences = try await openPreferences(window)
+            try await showPage("Generation", of: preferences)
+            try await Xdo.click(preferences.generation.systemPrompt)
+            try await Xdo.type("Be brief.")
+            try await Xdo.key("ctrl+q")
+            try await GtkTestHarness.pump(until: { window.preferencesWindow == nil }, "Preferences to close")
+            #expect(settings.systemPrompt == "Be brief.")
+        }
+
         @Test("Closing Preferences after a change the local model does not depend on leaves it running: no restart")
         func closingPreferencesKeepsTheLocalModel() async throws {
             let settings = try TestTools.settings()

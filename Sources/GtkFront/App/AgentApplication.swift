@@ -104,6 +104,8 @@ public final class AgentApplication {
         loadStylesheet()
         Actions.add("quit", to: UnsafeMutableRawPointer(application)) { [weak self] in
             guard let self else { return }
+            // Quitting does not destroy windows: Preferences writes its changes only as it closes.
+            window?.closePreferences()
             window?.saveWindowState()
             g_application_quit(gApplication)
         }

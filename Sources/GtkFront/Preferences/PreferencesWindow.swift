@@ -28,6 +28,8 @@ final class PreferencesWindow {
         settings = try stored.delayedCopy()
         window = adw_preferences_window_new()
         gtk_window_set_transient_for(window.cast(), parent.cast())
+        // One of the app's windows: its shortcuts (Ctrl+Q) work here too.
+        gtk_window_set_application(window.cast(), gtk_window_get_application(parent.cast()))
         gtk_window_set_modal(window.cast(), 1)
         gtk_window_set_destroy_with_parent(window.cast(), 1)
         gtk_window_set_default_size(window.cast(), 640, 720)

@@ -28,6 +28,12 @@ extension ChatWindow {
         }
     }
 
+    /// Closes Preferences if it is open; what it changed is written as it closes.
+    func closePreferences() {
+        guard let preferencesWindow else { return }
+        gtk_window_destroy(preferencesWindow.window.cast())
+    }
+
     /// A connection is made anew only when the settings it comes from changed in this
     /// Preferences session, and then only if it differs from the one chats go to (or will,
     /// once a streaming reply has ended).

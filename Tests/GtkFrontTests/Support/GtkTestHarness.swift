@@ -97,7 +97,11 @@ enum GtkTestHarness {
     /// Closes the app's window. A GTK, GLib or libadwaita warning or critical logged while
     /// it ran fails the test: each is a misuse of the toolkit, and some read freed memory.
     static func close(_ app: AgentApplication) {
-        if let window = app.window?.window {
+        if let chatWindow = app.window {
+            let window = chatWindow.window
+            // Preferences a failed test left open closes first, while the window it reports its
+            // changes to is whole: destroyed with the window, it would close after its widgets.
+            chatWindow.closePreferences()
             // A popover a failed test left open would keep its grab of the X pointer and
             // keyboard past the window: every later test's clicks and keys would go to it.
             popDownPopovers(in: window)
