@@ -1,12 +1,13 @@
 import AgentCore
+import CGtk
 import Foundation
 @testable import GtkFront
 import TestSupport
 import Testing
 
 extension GtkSuites {
-    /// What the first frame of a send would otherwise load — libcurl for the request, librsvg
-    /// for the spinner's SVG icon — is loaded off the main thread once there is something to
+    /// What the first frame of a send would otherwise load — libcurl for the request, the
+    /// spinner's SVG icon and librsvg to read it — is loaded ahead once there is something to
     /// send: a message typed, or one put back in the entry for editing.
     @MainActor
     @Suite("Something to send prepares the send (GTK under Xvfb)", .serialized)
@@ -29,6 +30,39 @@ extension GtkSuites {
             }, "libcurl and librsvg to be loaded")
             #expect(window.viewModel.isSending == false, "nothing was sent")
             #expect(window.composer.input.text == "H")
+        }
+
+        @Test("Send's spinner is drawn at its own 16 pixels, from the icon read and drawn once typing began: the send reads no icon file")
+        func spinnerReadyBeforeReturn() async throws {
+            // In a fresh process: the tests before this one have drawn the spinner.
+            if try await ChildTestRun.passedInAFreshProcess("SendWarmUpWindowTests/spinnerReadyBeforeReturn") { return }
+            let server = TestServer.shared
+            let scenario = server.gate()
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: "m"))
+            defer { GtkTestHarness.close(app) }
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            let spinner = window.composer.spinner
+            let theme = gtk_icon_theme_get_for_display(gtk_widget_get_display(spinner))
+            // Not inside #require: it would pass the name's C string on after the string had gone.
+            let icon = gtk_icon_theme_lookup_icon(theme, "process-working-symbolic", nil, 16, 1, GTK_TEXT_DIR_NONE,
+                                                  GtkIconLookupFlags(rawValue: 0))
+            let file = icon.flatMap(IconPreload.file(of:))
+            if let icon { g_object_unref(UnsafeMutableRawPointer(icon)) }
+            let watch = try FileOpenWatch(try #require(file, "the spinner's icon is a file of the theme"))
+
+            try await Xdo.type("H")
+            try await GtkTestHarness.pump(until: { IconPreload.drawn.contains("process-working-symbolic") }, "the spinner's icon drawn ahead")
+            #expect(watch.count() > 0, "the icon was read ahead")
+            let before = watch.count()
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(spinner) }, "the spinner in place of Send's icon")
+            try await GtkTestHarness.frameLaidOut(of: spinner)
+            #expect(watch.count() == before, "the frame showing the spinner read its icon again")
+            #expect(gtk_widget_get_width(spinner) == 16 && gtk_widget_get_height(spinner) == 16,
+                    "the spinner is \(gtk_widget_get_width(spinner))×\(gtk_widget_get_height(spinner)), not the icon's size")
+            try await server.release(scenario)
+            try await GtkTestHarness.pump(until: { !window.viewModel.isSending }, "the reply to end")
         }
 
         @Test("A stored message put back in the entry with its Edit button, nothing typed, loads libcurl before Return")

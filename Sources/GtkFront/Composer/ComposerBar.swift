@@ -16,7 +16,8 @@ final class ComposerBar {
     private let sendContent: UnsafeMutablePointer<GtkWidget>
     /// "Editing a message" with Cancel, above the entry while a message is being edited.
     let editingNotice: UnsafeMutablePointer<GtkWidget>
-    private let spinner: UnsafeMutablePointer<GtkWidget>
+    /// In Send, in place of its icon, while a reply streams.
+    let spinner: UnsafeMutablePointer<GtkWidget>
     private let viewModel: ChatViewModel
     /// Whether `prepareToSend` has run: once per window.
     private var preparedToSend = false
@@ -49,6 +50,9 @@ final class ComposerBar {
         sendContent = gtk_stack_new()
         let icon: UnsafeMutablePointer<GtkWidget> = gtk_image_new_from_icon_name("go-up-symbolic")
         spinner = gtk_spinner_new()
+        // At its own size, as the icon it stands in for: stretched to the button, it drew a ring as big.
+        gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
         gtk_stack_add_named(sendContent.opaque, icon, "icon")
         gtk_stack_add_named(sendContent.opaque, spinner, "spinner")
         sendButton = gtk_button_new()
@@ -90,10 +94,10 @@ final class ComposerBar {
     }
 
     /// The first time there is something to send (text written, a file attached, a message
-    /// being edited), once the frame showing it is painted: loads off the main thread what
-    /// the frame showing the send would otherwise load — libcurl for the request, librsvg and
-    /// gdk-pixbuf's SVG loader for the spinner's icon. After the paint, so that the loading
-    /// does not compete with that frame on a machine of few cores.
+    /// being edited), once the frame showing it is painted: loads ahead what the frame
+    /// showing the send would otherwise load — libcurl for the request, the spinner's SVG
+    /// icon (librsvg with it). After the paint, so that the loading does not compete with
+    /// that frame on a machine of few cores.
     private func prepareToSend() {
         guard !preparedToSend else { return }
         preparedToSend = true
