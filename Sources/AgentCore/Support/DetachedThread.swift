@@ -3,14 +3,15 @@ import Glibc
 #endif
 
 /// A thread of its own for blocking work (a transfer's poll loop, GDBus calls, spawning
-/// children), without Foundation's `Thread`: the closure runs once, then the thread ends.
-enum DetachedThread {
+/// children, loading a library), without Foundation's `Thread`: the closure runs once, then
+/// the thread ends.
+public enum DetachedThread {
     private final class Body {
         let run: () -> Void
         init(_ run: @escaping () -> Void) { self.run = run }
     }
 
-    static func start(_ run: @escaping @Sendable () -> Void) {
+    public static func start(_ run: @escaping @Sendable () -> Void) {
         if !tryStart(run) {
             run()  // no thread to be had: run here rather than not at all
         }

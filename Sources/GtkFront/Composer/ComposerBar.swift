@@ -50,7 +50,7 @@ final class ComposerBar {
         sendContent = gtk_stack_new()
         let icon: UnsafeMutablePointer<GtkWidget> = gtk_image_new_from_icon_name("go-up-symbolic")
         spinner = gtk_spinner_new()
-        // At its own size, as the icon it stands in for: stretched to the button, it drew a ring as big.
+        // Centred at its own 16 pixels, the size of the icon it stands in for.
         gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
         gtk_stack_add_named(sendContent.opaque, icon, "icon")

@@ -1,3 +1,4 @@
+import AgentCore
 import CGtk
 
 /// Loads an icon that CSS draws (the spinner's `process-working-symbolic`) before it is first
@@ -23,13 +24,14 @@ enum IconPreload {
                                                     GTK_TEXT_DIR_NONE, GtkIconLookupFlags(rawValue: 0)) else { return }
         kept[name] = icon
         let path = file(of: icon)
-        Task.detached(priority: .utility) {
+        // A thread of its own: mapping the libraries would hold one of Swift's few shared threads.
+        DetachedThread.start {
             if let path {
                 var error: UnsafeMutablePointer<GError>?
                 if let pixbuf = gdk_pixbuf_new_from_file_at_size(path, 16, 16, &error) { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
                 g_clear_error(&error)
             }
-            await MainActor.run { draw(name) }
+            Task { @MainActor in draw(name) }
         }
     }
 

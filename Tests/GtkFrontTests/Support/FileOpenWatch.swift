@@ -14,8 +14,9 @@ final class FileOpenWatch {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { throw Failed(description: "inotify_init1: errno \(errno)") }
         guard inotify_add_watch(descriptor, path, UInt32(IN_OPEN)) >= 0 else {
+            let failure = Failed(description: "inotify_add_watch \(path): errno \(errno)")
             close(descriptor)
-            throw Failed(description: "inotify_add_watch \(path): errno \(errno)")
+            throw failure
         }
     }
 

@@ -81,6 +81,7 @@ enum Xdo {
     private static func screenPoint(in widget: UnsafeMutablePointer<GtkWidget>, x: Double?, y: Double?) async throws -> (String, (x: Int, y: Int)) {
         guard gtk_widget_get_mapped(widget) != 0 else { throw Failed(description: "the widget is not on screen") }
         try await GtkTestHarness.frameLaidOut(of: widget)
+        guard gtk_widget_get_mapped(widget) != 0 else { throw Failed(description: "the widget left the screen") }
         guard let root = gtk_widget_get_native(widget) else { throw Failed(description: "the widget is not in a window") }
         let window = UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self)
         var point = graphene_point_t()
