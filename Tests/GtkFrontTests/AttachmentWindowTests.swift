@@ -59,6 +59,23 @@ extension GtkSuites {
                                           "the clipboard to offer \(type)")
         }
 
+        /// Each file chip on `row` lies whole inside the row, at no less than its minimum width,
+        /// once the transcript has laid it out.
+        func expectChipsWhole(in row: MessageRow, of window: ChatWindow, count: Int) async throws {
+            try await GtkTestHarness.settle(window)
+            let chips = WidgetTree(row.root).filter { gtk_widget_has_css_class($0, "attachment-open") != 0 }
+            #expect(chips.count == count)
+            let rowWidth = Float(gtk_widget_get_width(row.root))
+            for chip in chips {
+                var bounds = graphene_rect_t()
+                #expect(gtk_widget_compute_bounds(chip, row.root, &bounds) != 0)
+                var minimum: Int32 = 0
+                gtk_widget_measure(chip, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, nil, nil, nil)
+                #expect(bounds.origin.x >= 0 && bounds.origin.x + bounds.size.width <= rowWidth && bounds.size.width >= Float(minimum),
+                        "chip at x \(bounds.origin.x), \(bounds.size.width) wide (its minimum \(minimum)) in a row \(rowWidth) wide")
+            }
+        }
+
         @Test("The Attach button and Ctrl+O: the file chooser, a chip with name and size, Remove; sent, the request has the file and the message shows it")
         func attachByButton() async throws {
             let notes = try write("notes.txt", "The meeting is on Thursday.\n")
@@ -97,6 +114,7 @@ extension GtkSuites {
             let chip = try #require(GtkTestHarness.descendant(withCSSClass: "attachment-open", in: row.root))
             #expect(GtkText.labels(in: chip) == ["notes.txt", "28 bytes"])
             #expect(row.displayedText == "When is it?")
+            try await expectChipsWhole(in: row, of: window, count: 1)
 
             // Clicked, the sent file opens in the desktop's app for it: the copy kept with the chat.
             let before = TestOpener.opened().count
@@ -140,6 +158,26 @@ extension GtkSuites {
             try await Xdo.key("ctrl+v")
             try await GtkTestHarness.pump(until: { window.composer.input.text == "plain words" }, "the text pasted")
             #expect(viewModel.files.items.count == 2)
+        }
+
+        @Test("Three files sent with a message: their chips sit whole in the bubble, each at its width")
+        func threeFilesOnAMessage() async throws {
+            let names = ["agenda.txt", "minutes.txt", "budget.csv"]
+            let files = try names.map { try write($0, "\($0)\n") }
+            let (app, window) = try await launch("echo")
+            defer { GtkTestHarness.close(app) }
+            let viewModel = window.viewModel
+            try await Xdo.click(window.composer.input.textView)
+            let list = files.map(\.absoluteString).joined(separator: "\r\n") + "\r\n"
+            try await setClipboard(Data(list.utf8), type: "text/uri-list", in: window)
+            try await Xdo.key("ctrl+v")
+            try await GtkTestHarness.pump(until: { viewModel.files.items.map(\.name) == names }, "the three files")
+            try await Xdo.type("Summarise these.")
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { viewModel.conversation.count == 2 && !viewModel.isSending }, "the reply")
+            try await GtkTestHarness.pump(until: { window.transcript.boundRow(for: viewModel.conversation[0].id) != nil }, "the row")
+            let row = try #require(window.transcript.boundRow(for: viewModel.conversation[0].id))
+            try await expectChipsWhole(in: row, of: window, count: 3)
         }
 
         @Test("Ctrl+Shift+O: a folder to ask about, its indexing shown; the reply's sources under it; × stops asking")

@@ -9,6 +9,10 @@ final class UserBody {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let text = StackedLabel(classes: ["message-text"])
     private let files: UnsafeMutablePointer<GtkWidget>
+    /// Holds `files` at the bubble's end. The flow box itself stays aligned to fill: GTK 4.8
+    /// lays out an end-aligned flow box whose last line is full from past the end of its list
+    /// of sizes, giving its chips random widths, some off screen.
+    private let filesPlace: UnsafeMutablePointer<GtkWidget>
     private let openFile: @MainActor (AttachedFile, UnsafeMutablePointer<GtkWidget>) -> Void
     private var shown: String?
     private var shownFiles: [String]?
@@ -17,9 +21,11 @@ final class UserBody {
         self.openFile = openFile
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
         files = ChipFlow.make(label: tr("Attached files"), columnSpacing: 6, rowSpacing: 6)
-        gtk_widget_set_halign(files, GTK_ALIGN_END)
+        filesPlace = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)
+        gtk_widget_set_halign(filesPlace, GTK_ALIGN_END)
+        gtk_box_append(filesPlace.cast(), files)
         gtk_box_append(widget.cast(), text.widget)
-        gtk_box_append(widget.cast(), files)
+        gtk_box_append(widget.cast(), filesPlace)
     }
 
     func show(_ message: ChatMessage) {
@@ -34,7 +40,7 @@ final class UserBody {
         ChipFlow.fill(files, with: message.attachments.map { file in
             AttachmentChip.openable(file) { [openFile] button in openFile(file, button) }
         })
-        gtk_widget_set_visible(files, message.attachments.isEmpty ? 0 : 1)
+        gtk_widget_set_visible(filesPlace, message.attachments.isEmpty ? 0 : 1)
     }
 
     /// Forgets what it showed (the row now shows another message).

@@ -24,28 +24,53 @@ extension GtkTestHarness {
     /// Waits until `widget` has its place and size on screen (a widget just added is mapped a
     /// frame before it is laid out), keeps it for a moment (a transcript scrolling to its end
     /// moves it between a button's press and release) and nothing covers its middle, so that a
-    /// click lands on it.
+    /// click lands on it. Timed out, it says which of these it saw last.
     @MainActor
     static func laidOut(_ widget: UnsafeMutablePointer<GtkWidget>) async throws {
         var last: (bounds: [Float], since: ContinuousClock.Instant)?
+        var problem = "not yet looked at"
         try await pump(until: {
-            var bounds = graphene_rect_t()
-            guard let root = gtk_widget_get_root(widget),
-                  gtk_widget_compute_bounds(widget, UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self), &bounds) != 0,
-                  bounds.size.width > 0 && bounds.size.height > 0 && gtk_widget_get_child_visible(widget) != 0
-                  && (gtk_widget_get_frame_clock(widget).map { gdk_frame_clock_get_frame_counter($0) } ?? 0) > 0
-            else {
+            guard let bounds = placeOnScreen(of: widget) else {
+                problem = "no place on screen (mapped: \(isMapped(widget)), in a window: \(gtk_widget_get_root(widget) != nil))"
                 last = nil
                 return false
             }
-            let now = [bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height]
-            guard let seen = last, seen.bounds == now else {
-                last = (now, .now)
+            guard let seen = last, seen.bounds == bounds else {
+                problem = "moved to \(bounds)"
+                last = (bounds, .now)
                 return false
             }
-            return ContinuousClock.now - seen.since >= .milliseconds(150) && isReachable(widget)
-        }, "\(String(cString: gtk_widget_get_name(widget))) laid out and still")
+            guard ContinuousClock.now - seen.since >= .milliseconds(150) else { return false }
+            problem = "covered: a click at its middle, at \(bounds), reaches \(pickedAtMiddle(of: widget).map(describe) ?? "nothing")"
+            return isReachable(widget)
+        }, "\(String(cString: gtk_widget_get_name(widget))) laid out and still; last seen \(problem)")
         pumpPending()
+    }
+
+    /// `widget`'s place and size in its window, once a frame has laid it out; nil before.
+    @MainActor
+    private static func placeOnScreen(of widget: UnsafeMutablePointer<GtkWidget>) -> [Float]? {
+        var bounds = graphene_rect_t()
+        guard let root = gtk_widget_get_root(widget),
+              gtk_widget_compute_bounds(widget, UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWidget.self), &bounds) != 0,
+              bounds.size.width > 0 && bounds.size.height > 0 && gtk_widget_get_child_visible(widget) != 0
+              && (gtk_widget_get_frame_clock(widget).map { gdk_frame_clock_get_frame_counter($0) } ?? 0) > 0
+        else { return nil }
+        return [bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height]
+    }
+
+    /// A widget's type and CSS classes, for a failure's message.
+    @MainActor
+    private static func describe(_ widget: UnsafeMutablePointer<GtkWidget>) -> String {
+        let classes = gtk_widget_get_css_classes(widget)
+        defer { g_strfreev(classes) }
+        var names: [String] = []
+        var index = 0
+        while let name = classes?[index] {
+            names.append(String(cString: name))
+            index += 1
+        }
+        return "\(String(cString: gtk_widget_get_name(widget))) .\(names.joined(separator: "."))"
     }
 
     /// The label on screen inside `widget` that reads `text` (mnemonic underscores ignored);

@@ -245,13 +245,18 @@ enum GtkTestHarness {
 
     /// Whether what a click at the middle of `widget` lands on is `widget`, inside it, or holds it.
     static func isReachable(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
-        guard let native = gtk_widget_get_native(widget) else { return false }
+        guard let picked = pickedAtMiddle(of: widget) else { return false }
+        return picked == widget || gtk_widget_is_ancestor(picked, widget) != 0 || gtk_widget_is_ancestor(widget, picked) != 0
+    }
+
+    /// The widget a click at the middle of `widget` would reach.
+    static func pickedAtMiddle(of widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
+        guard let native = gtk_widget_get_native(widget) else { return nil }
         let root = UnsafeMutableRawPointer(native).assumingMemoryBound(to: GtkWidget.self)
         var middle = graphene_point_t(x: Float(gtk_widget_get_width(widget)) / 2, y: Float(gtk_widget_get_height(widget)) / 2)
         var point = graphene_point_t()
-        guard gtk_widget_compute_point(widget, root, &middle, &point) != 0,
-              let picked = gtk_widget_pick(root, Double(point.x), Double(point.y), GTK_PICK_DEFAULT) else { return false }
-        return picked == widget || gtk_widget_is_ancestor(picked, widget) != 0 || gtk_widget_is_ancestor(widget, picked) != 0
+        guard gtk_widget_compute_point(widget, root, &middle, &point) != 0 else { return nil }
+        return gtk_widget_pick(root, Double(point.x), Double(point.y), GTK_PICK_DEFAULT)
     }
 
     static func label(_ widget: UnsafeMutablePointer<GtkWidget>) -> String {
