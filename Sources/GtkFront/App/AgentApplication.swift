@@ -107,7 +107,12 @@ public final class AgentApplication {
             // Quitting does not destroy windows: Preferences writes its changes only as it closes.
             window?.closePreferences()
             window?.saveWindowState()
-            g_application_quit(gApplication)
+            // A key still on its way to the keyring gets a moment, the window already gone.
+            if UnfinishedWork.isRunning, let window { gtk_widget_set_visible(window.window, 0) }
+            UnfinishedWork.finish(within: .seconds(6)) { [weak self] in
+                guard let self else { return }
+                g_application_quit(gApplication)
+            }
         }
         Shortcuts.install(in: application)
         Actions.add("open-chat", to: UnsafeMutableRawPointer(application), taking: { [weak self] id in
