@@ -95,7 +95,7 @@ extension GtkSuites {
                             text: index == 41 ? "The word albatross appears here only." : "Message \(index): " + String(repeating: "words ", count: 20),
                             state: .done)
             }
-            let chat = try store.storeChat(ChatSummary(title: "Long chat"), messages: messages)
+            _ = try store.storeChat(ChatSummary(title: "Long chat"), messages: messages)
             let (app, window) = try await launch(file: file, settings: try TestTools.settings())
             defer { GtkTestHarness.close(app) }
             let library = try #require(window.library)
