@@ -133,6 +133,30 @@ extension GtkSuites {
             await launched.model.hub.stopAll()
         }
 
+        @Test("Ctrl+Q in a dialog opened from Preferences quits, as in Preferences: Preferences closes, its changes written")
+        func quitFromADialogOverPreferences() async throws {
+            let launched = try await launch("echo")
+            defer { GtkTestHarness.close(launched.app) }
+            let window = launched.window
+            let preferences = try await preferencesSteps.openPreferences(window)
+            try await preferencesSteps.showPage("Generation", of: preferences)
+            try await Xdo.click(preferences.generation.systemPrompt)
+            try await Xdo.type("Be brief.")
+            try await preferencesSteps.showPage("Tools", of: preferences)
+            let group = try #require(preferences.tools.mcpServers)
+            try await Xdo.click(group.addButton)
+            let menu = try #require(GtkTestHarness.descendant(ofType: "GtkPopoverMenu", in: group.addButton))
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(menu) }, "the Add Server menu")
+            try await Xdo.click(try #require(GtkTestHarness.mappedLabel("Paste Configuration…", in: menu)))
+            try await GtkTestHarness.pump(until: { group.pasteDialog.map { GtkTestHarness.isMapped($0.window) } == true }, "the paste dialog")
+            let paste = try #require(group.pasteDialog)
+            try await Xdo.focus(paste.window)
+            try await Xdo.key("ctrl+q")
+            try await GtkTestHarness.pump(until: { window.preferencesWindow == nil }, "Preferences to close")
+            #expect(GtkTestHarness.messageDialogs().isEmpty, "the dialog went with it")
+            #expect(launched.settings.systemPrompt == "Be brief.")
+        }
+
         @Test("MCP servers start once the window's first frame is painted, not before: their programs never delay it")
         func serversStartAfterTheFirstFrame() async throws {
             let path = try Self.timeServer()

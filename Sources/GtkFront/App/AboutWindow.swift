@@ -24,8 +24,7 @@ enum AboutWindow {
         adw_about_window_set_debug_info_filename(about, "agent-debug-info.txt")
         let known = debugInfo(connection: connection, runtime: nil)
         adw_about_window_set_debug_info(about, known)
-        gtk_window_set_transient_for(window.cast(), parent.cast())
-        gtk_window_set_modal(window.cast(), 1)
+        SecondaryWindow.place(window, over: parent, destroyedWithParent: false)
         gtk_window_present(window.cast())
         // Asking llama-server its version takes a process start: the text gains it when it comes.
         g_object_ref(UnsafeMutableRawPointer(window))

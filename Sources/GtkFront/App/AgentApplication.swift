@@ -103,16 +103,9 @@ public final class AgentApplication {
     private func startup() {
         loadStylesheet()
         Actions.add("quit", to: UnsafeMutableRawPointer(application)) { [weak self] in
-            guard let self else { return }
-            // Quitting does not destroy windows: Preferences writes its changes only as it closes.
-            window?.closePreferences()
-            window?.saveWindowState()
-            // A key still on its way to the keyring gets a moment, the window already gone.
-            if UnfinishedWork.isRunning, let window { gtk_widget_set_visible(window.window, 0) }
-            UnfinishedWork.finish(within: .seconds(6)) { [weak self] in
-                guard let self else { return }
-                g_application_quit(gApplication)
-            }
+            // After the key press that asked is handled: a dialog over Preferences outlives its
+            // own handler, and Preferences must not be freed under it.
+            Task { @MainActor [weak self] in self?.quit() }
         }
         Shortcuts.install(in: application)
         Actions.add("open-chat", to: UnsafeMutableRawPointer(application), taking: { [weak self] id in
@@ -224,6 +217,19 @@ public final class AgentApplication {
         }
         viewModel.prepare()
         chatWindow.present()
+    }
+
+    /// Quits once Preferences has written its changes (quitting destroys no window, and
+    /// Preferences writes only as it closes) and the writes still running have landed.
+    private func quit() {
+        window?.closePreferences()
+        window?.saveWindowState()
+        // A key still on its way to the keyring gets a moment, the window already gone.
+        if UnfinishedWork.isRunning, let window { gtk_widget_set_visible(window.window, 0) }
+        UnfinishedWork.finish(within: .seconds(6)) { [weak self] in
+            guard let self else { return }
+            g_application_quit(gApplication)
+        }
     }
 
     /// The app's stylesheet (`Resources/style.css`), over libadwaita's.

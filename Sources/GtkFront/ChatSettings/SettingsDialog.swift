@@ -19,9 +19,7 @@ final class SettingsDialog {
         self.acceptsName = acceptsName
         window = adw_window_new()
         gtk_window_set_title(window.cast(), title)
-        gtk_window_set_transient_for(window.cast(), parent.cast())
-        gtk_window_set_modal(window.cast(), 1)
-        gtk_window_set_destroy_with_parent(window.cast(), 1)
+        SecondaryWindow.place(window, over: parent)
         gtk_window_set_default_size(window.cast(), 460, 640)
         gtk_widget_set_size_request(window, 340, 360)
 

@@ -21,6 +21,7 @@ final class MessageDialog {
          defaultResponse: String?, closeResponse: String, extra: UnsafeMutablePointer<GtkWidget>? = nil,
          answered: @escaping @MainActor (String) -> Void) {
         window = adw_message_dialog_new(parent.cast(), heading, body)
+        SecondaryWindow.place(window, over: parent)
         let dialog: UnsafeMutablePointer<AdwMessageDialog> = window.cast()
         for response in responses {
             adw_message_dialog_add_response(dialog, response.id, response.label)

@@ -27,11 +27,7 @@ final class PreferencesWindow {
          generationDefaults: GenerationOptions = GenerationOptions(), closed: @escaping @MainActor () -> Void) throws {
         settings = try stored.delayedCopy()
         window = adw_preferences_window_new()
-        gtk_window_set_transient_for(window.cast(), parent.cast())
-        // One of the app's windows: its shortcuts (Ctrl+Q) work here too.
-        gtk_window_set_application(window.cast(), gtk_window_get_application(parent.cast()))
-        gtk_window_set_modal(window.cast(), 1)
-        gtk_window_set_destroy_with_parent(window.cast(), 1)
+        SecondaryWindow.place(window, over: parent)
         gtk_window_set_default_size(window.cast(), 640, 720)
         adw_preferences_window_set_search_enabled(window.cast(), 0)
 
