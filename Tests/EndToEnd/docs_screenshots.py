@@ -121,11 +121,18 @@ def launch(binary, settings, size=(1000, 700), arguments=(), files=None, data=No
 
 def x_window(name):
     """The visible X window called `name` (a regular expression), waited for: the window
-    can be on the accessibility bus a moment before the X server shows it."""
+    can be on the accessibility bus a moment before the X server shows it. Of several, the
+    largest: a tooltip's window takes the name of the window it is over."""
+    def area(window):
+        geometry = subprocess.run(["xdotool", "getwindowgeometry", "--shell", window], capture_output=True, text=True).stdout
+        values = dict(line.split("=", 1) for line in geometry.split() if "=" in line)
+        return int(values.get("WIDTH", 0)) * int(values.get("HEIGHT", 0))
+
     def search():
-        return subprocess.run(["xdotool", "search", "--onlyvisible", "--name", name],
-                              capture_output=True, text=True).stdout.split()
-    return wait_for(f"an X window named {name}", search)[-1]
+        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", name],
+                               capture_output=True, text=True).stdout.split()
+        return max(found, key=area) if found else None
+    return wait_for(f"an X window named {name}", search)
 
 
 def close_preferences():
