@@ -24,13 +24,16 @@ enum AboutWindow {
         adw_about_window_set_debug_info_filename(about, "agent-debug-info.txt")
         let known = debugInfo(connection: connection, runtime: nil)
         adw_about_window_set_debug_info(about, known)
-        SecondaryWindow.place(window, over: parent, destroyedWithParent: false)
+        SecondaryWindow.place(window, over: parent)
         gtk_window_present(window.cast())
-        // Asking llama-server its version takes a process start: the text gains it when it comes.
-        g_object_ref(UnsafeMutableRawPointer(window))
+        // Asking llama-server its version takes a process start: the text gains it when it comes,
+        // if the window is still there (it holds no reference: a window outliving its destroy
+        // would be disposed after its parent is freed).
+        final class Open { var isOpen = true }
+        let open = Open()
+        Signals.connect(window.raw, "destroy") { open.isOpen = false }
         Task {
-            defer { g_object_unref(UnsafeMutableRawPointer(window)) }
-            guard let runtime = try? LocalRuntime.locate(), let version = await runtime.serverVersion() else { return }
+            guard let runtime = try? LocalRuntime.locate(), let version = await runtime.serverVersion(), open.isOpen else { return }
             adw_about_window_set_debug_info(about, debugInfo(connection: connection, runtime: (runtime, version)))
         }
         return window

@@ -21,6 +21,8 @@ public final class AgentApplication {
     /// Replies read aloud through the speech service.
     public let readAloud: ReadAloud
     public private(set) var window: ChatWindow?
+    /// Set once quitting has begun: nothing shows a window again.
+    private var quitting = false
     /// GNOME Shell's search of the chats; nil without a library.
     private let searchProvider: SearchProvider?
     /// Benchmarks: `AGENT_REPORT_FIRST_FRAME=exit|stay` prints when the first frame is painted.
@@ -155,6 +157,7 @@ public final class AgentApplication {
     /// Does what `request` asks in the window; why not, when it could not.
     @discardableResult
     func perform(_ request: WindowRequest) -> String? {
+        guard !quitting else { return tr("Agent is quitting") }
         activate()
         guard let window else { return tr("the window could not be opened") }
         switch request {
@@ -190,6 +193,7 @@ public final class AgentApplication {
     }
 
     private func activate() {
+        guard !quitting else { return }
         if let window {
             window.present()
             return
@@ -220,15 +224,27 @@ public final class AgentApplication {
     }
 
     /// Quits once Preferences has written its changes (quitting destroys no window, and
-    /// Preferences writes only as it closes) and the writes still running have landed.
+    /// Preferences writes only as it closes) and the writes still running have landed. Asked
+    /// again meanwhile (a second signal), it waits as it is.
     private func quit() {
+        guard !quitting else { return }
+        quitting = true
         window?.closePreferences()
         window?.saveWindowState()
-        // A key still on its way to the keyring gets a moment, the window already gone.
-        if UnfinishedWork.isRunning, let window { gtk_widget_set_visible(window.window, 0) }
-        UnfinishedWork.finish(within: .seconds(6)) { [weak self] in
+        let key = UnsafeMutableRawPointer(application)
+        if UnfinishedWork.isRunning(in: key) { hideWindows() }
+        UnfinishedWork.finish(in: key, within: .seconds(6)) { [weak self] in
             guard let self else { return }
             g_application_quit(gApplication)
+        }
+    }
+
+    /// Hides every window of the app: it looks gone while it waits to end.
+    private func hideWindows() {
+        var node = gtk_application_get_windows(application)
+        while let current = node {
+            if let window = current.pointee.data { gtk_widget_set_visible(window.assumingMemoryBound(to: GtkWidget.self), 0) }
+            node = current.pointee.next
         }
     }
 

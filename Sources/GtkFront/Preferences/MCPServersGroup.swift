@@ -174,7 +174,7 @@ final class MCPServersGroup {
             guard let self else { return }
             removalDialog = nil
             guard confirmed else { return }
-            UnfinishedWork.run { [weak self, model] in
+            UnfinishedWork.run(from: window) { [weak self, model] in
                 do {
                     try await model.remove(name)
                     self?.notice(tr("Removed “%s”", name))
@@ -213,7 +213,7 @@ final class MCPServersGroup {
             guard let answer else { return }
             do throws(MCPServerForm.Problem) {
                 let (name, entry, secretHeaders) = try answer.entry(taken: model.configs.map(\.name))
-                UnfinishedWork.run { [weak self, model] in
+                UnfinishedWork.run(from: window) { [weak self, model] in
                     do {
                         try await model.add(name: name, entry: entry, secretHeaders: secretHeaders)
                         self?.notice(tr("Added “%s”", name))

@@ -126,7 +126,7 @@ final class OllamaServerGroup {
     private func delete(_ model: OllamaModelInfo) {
         let button = models.first { $0.info.name == model.name }?.delete
         if let button { gtk_widget_set_sensitive(button, 0) }
-        Task { [weak self] in
+        UnfinishedWork.run(from: widget) { [weak self] in
             guard let self else { return }
             let failure: (any Error)?
             do {

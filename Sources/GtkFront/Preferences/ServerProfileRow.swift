@@ -155,7 +155,7 @@ final class ServerProfileRow {
         keyCheck += 1
         let check = keyCheck
         let (id, name) = (id, profile?.name ?? tr("server"))
-        UnfinishedWork.run { [weak self, secrets] in
+        UnfinishedWork.run(from: widget) { [weak self, secrets] in
             let kept = await secrets.store(APIKey(key), for: id, label: tr("Agent: API key for %s", name))
             guard let self, !closed else { return }
             if check == keyCheck { showKeyState(stored: kept) }

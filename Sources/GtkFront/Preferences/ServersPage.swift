@@ -115,7 +115,7 @@ final class ServersPage {
             guard let self else { return }
             settings.removeProfile(row.id)
             let id = row.id
-            UnfinishedWork.run { [secrets] in await secrets.clear(id) }
+            UnfinishedWork.run(from: widget) { [secrets] in await secrets.clear(id) }
             row.windowClosed()
             adw_preferences_group_remove(serversGroup.cast(), row.widget)
             rows.removeAll { $0 === row }

@@ -2,8 +2,9 @@ import CGtk
 
 /// A row of small cards or links that wraps onto more lines where space is short (files on
 /// a message, folders, sources): a flow box nothing in it can be selected, refilled whole.
-/// Never aligned to the end itself (GTK 4.8 sizes such a flow box's chips from past the end
-/// of its list): a box around it takes the alignment.
+/// Never aligned to the end itself: GTK 4.8 sizes the chips of an end-aligned flow box whose
+/// last line is full from past the end of its list of sizes (random widths, some off screen).
+/// A box around it takes the alignment.
 @MainActor
 enum ChipFlow {
     static func make(label: String, columnSpacing: Int32, rowSpacing: Int32 = 0) -> UnsafeMutablePointer<GtkWidget> {

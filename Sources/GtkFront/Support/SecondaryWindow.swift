@@ -1,18 +1,15 @@
 import CGtk
 
-/// A window over another — a dialog, Preferences, About: transient for it, modal, and one of
-/// the application's windows, so that the app's shortcuts (Ctrl+Q) work there too.
+/// A window over another — a dialog, Preferences, About: transient for it, modal, destroyed
+/// with it, and one of the application's windows, so that the app's shortcuts (Ctrl+Q) work
+/// there too. Nothing may hold a reference to such a window past its destroy: GTK 4.8 would
+/// dispose it after its parent is freed, and the dispose reads the freed parent.
 @MainActor
 enum SecondaryWindow {
-    /// `destroyedWithParent`: false for a window something else holds a reference to (About,
-    /// while it asks llama-server its version). GTK 4.8 destroys such a window with its parent
-    /// but disposes it only when that reference goes, after the parent is freed, and the
-    /// dispose then reads the freed parent.
-    static func place(_ window: UnsafeMutablePointer<GtkWidget>, over parent: UnsafeMutablePointer<GtkWidget>,
-                      destroyedWithParent: Bool = true) {
+    static func place(_ window: UnsafeMutablePointer<GtkWidget>, over parent: UnsafeMutablePointer<GtkWidget>) {
         gtk_window_set_transient_for(window.cast(), parent.cast())
         gtk_window_set_modal(window.cast(), 1)
-        gtk_window_set_destroy_with_parent(window.cast(), destroyedWithParent ? 1 : 0)
+        gtk_window_set_destroy_with_parent(window.cast(), 1)
         gtk_window_set_application(window.cast(), gtk_window_get_application(parent.cast()))
     }
 }

@@ -9,9 +9,7 @@ final class UserBody {
     let widget: UnsafeMutablePointer<GtkWidget>
     private let text = StackedLabel(classes: ["message-text"])
     private let files: UnsafeMutablePointer<GtkWidget>
-    /// Holds `files` at the bubble's end. The flow box itself stays aligned to fill: GTK 4.8
-    /// lays out an end-aligned flow box whose last line is full from past the end of its list
-    /// of sizes, giving its chips random widths, some off screen.
+    /// Holds `files` at the bubble's end (a flow box is never end-aligned itself: `ChipFlow`).
     private let filesPlace: UnsafeMutablePointer<GtkWidget>
     private let openFile: @MainActor (AttachedFile, UnsafeMutablePointer<GtkWidget>) -> Void
     private var shown: String?
