@@ -49,7 +49,7 @@ def keyring_daemon():
 def main():
     binary = sys.argv[1]
     key = "sk-quit-" + secrets.token_hex(12)
-    process, app, frame = launch(binary, SERVER_PROFILE)
+    process, app, _ = launch(binary, SERVER_PROFILE)
     try:
         subprocess.run(["xdotool", "key", "--clearmodifiers", "ctrl+comma"], check=True)
         preferences = wait_for("Preferences", lambda: named(app, "Preferences", [Atspi.Role.FRAME, Atspi.Role.WINDOW,
@@ -68,7 +68,8 @@ def main():
             e2e.APP = None
             wait_for("the windows to go", lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^(Agent|Preferences)$"],
                                                                    capture_output=True).returncode != 0, timeout=10)
-            time.sleep(1)
+            # Well inside the app's own 5 s limit for a keyring call.
+            time.sleep(0.5)
             if process.poll() is not None:
                 fail(f"the app ended (status {process.returncode}) before the keyring had answered")
         finally:

@@ -59,20 +59,23 @@ extension GtkSuites {
                                           "the clipboard to offer \(type)")
         }
 
-        /// Each file chip on `row` lies whole inside the row, at no less than its minimum width,
-        /// once the transcript has laid it out.
+        /// Each file chip on `row` lies whole inside the message's bubble, at no less than its
+        /// minimum width, once the transcript has laid it out.
         func expectChipsWhole(in row: MessageRow, of window: ChatWindow, count: Int) async throws {
             try await GtkTestHarness.settle(window)
-            let chips = WidgetTree(row.root).filter { gtk_widget_has_css_class($0, "attachment-open") != 0 }
+            let bubble = try #require(GtkTestHarness.descendant(withCSSClass: "bubble", in: row.root))
+            let chips = WidgetTree(bubble).filter { gtk_widget_has_css_class($0, "attachment-open") != 0 }
             #expect(chips.count == count)
-            let rowWidth = Float(gtk_widget_get_width(row.root))
+            var box = graphene_rect_t()
+            #expect(gtk_widget_compute_bounds(bubble, bubble, &box) != 0)
+            let (left, right) = (box.origin.x, box.origin.x + box.size.width)
             for chip in chips {
                 var bounds = graphene_rect_t()
-                #expect(gtk_widget_compute_bounds(chip, row.root, &bounds) != 0)
+                #expect(gtk_widget_compute_bounds(chip, bubble, &bounds) != 0)
                 var minimum: Int32 = 0
                 gtk_widget_measure(chip, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, nil, nil, nil)
-                #expect(bounds.origin.x >= 0 && bounds.origin.x + bounds.size.width <= rowWidth && bounds.size.width >= Float(minimum),
-                        "chip at x \(bounds.origin.x), \(bounds.size.width) wide (its minimum \(minimum)) in a row \(rowWidth) wide")
+                #expect(bounds.origin.x >= left && bounds.origin.x + bounds.size.width <= right && bounds.size.width >= Float(minimum),
+                        "chip from x \(bounds.origin.x), \(bounds.size.width) wide (its minimum \(minimum)), in a bubble from \(left) to \(right)")
             }
         }
 

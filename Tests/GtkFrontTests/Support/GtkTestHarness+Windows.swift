@@ -41,8 +41,9 @@ extension GtkTestHarness {
                 return false
             }
             guard ContinuousClock.now - seen.since >= .milliseconds(150) else { return false }
-            problem = "covered: a click at its middle, at \(bounds), reaches \(pickedAtMiddle(of: widget).map(describe) ?? "nothing")"
-            return isReachable(widget)
+            let picked = pickedAtMiddle(of: widget)
+            problem = "covered: a click at its middle, at \(bounds), reaches \(picked.map(describe) ?? "nothing")"
+            return picked.map { reaches($0, widget) } ?? false
         }, "\(String(cString: gtk_widget_get_name(widget))) laid out and still; last seen \(problem)")
         pumpPending()
     }

@@ -245,8 +245,12 @@ enum GtkTestHarness {
 
     /// Whether what a click at the middle of `widget` lands on is `widget`, inside it, or holds it.
     static func isReachable(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
-        guard let picked = pickedAtMiddle(of: widget) else { return false }
-        return picked == widget || gtk_widget_is_ancestor(picked, widget) != 0 || gtk_widget_is_ancestor(widget, picked) != 0
+        pickedAtMiddle(of: widget).map { reaches($0, widget) } ?? false
+    }
+
+    /// Whether a click that `picked` takes reaches `widget`: it is the widget, inside it, or holds it.
+    static func reaches(_ picked: UnsafeMutablePointer<GtkWidget>, _ widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        picked == widget || gtk_widget_is_ancestor(picked, widget) != 0 || gtk_widget_is_ancestor(widget, picked) != 0
     }
 
     /// The widget a click at the middle of `widget` would reach.
