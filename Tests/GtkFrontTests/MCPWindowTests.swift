@@ -74,6 +74,18 @@ extension GtkSuites {
                                                             workingDirectory: nil))
         }
 
+        /// Add Server › Paste Configuration… in Preferences › Tools, clicked; the dialog, focused.
+        func openPasteDialog(in group: MCPServersGroup) async throws -> MessageDialog {
+            try await Xdo.click(group.addButton)
+            let menu = try #require(GtkTestHarness.descendant(ofType: "GtkPopoverMenu", in: group.addButton))
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(menu) }, "the Add Server menu")
+            try await Xdo.click(try #require(GtkTestHarness.mappedLabel("Paste Configuration…", in: menu)))
+            try await GtkTestHarness.pump(until: { group.pasteDialog.map { GtkTestHarness.isMapped($0.window) } == true }, "the paste dialog")
+            let paste = try #require(group.pasteDialog)
+            try await Xdo.focus(paste.window)
+            return paste
+        }
+
         @Test("Paste a configuration in Preferences › Tools: its program is asked about over Preferences, Run starts it, its row lists its tools")
         func pasteAServerInPreferences() async throws {
             let path = try Self.timeServer()
@@ -85,15 +97,8 @@ extension GtkSuites {
             let group = try #require(preferences.tools.mcpServers)
             #expect(GtkTestHarness.isMapped(group.emptyRow), "no servers yet")
 
-            // Add Server › Paste Configuration…
-            try await Xdo.click(group.addButton)
-            let menu = try #require(GtkTestHarness.descendant(ofType: "GtkPopoverMenu", in: group.addButton))
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(menu) }, "the Add Server menu")
-            try await Xdo.click(try #require(GtkTestHarness.mappedLabel("Paste Configuration…", in: menu)))
-            try await GtkTestHarness.pump(until: { group.pasteDialog.map { GtkTestHarness.isMapped($0.window) } == true }, "the paste dialog")
-            let paste = try #require(group.pasteDialog)
+            let paste = try await openPasteDialog(in: group)
             #expect(paste.heading == "Paste MCP Configuration")
-            try await Xdo.focus(paste.window)
             #expect(GtkTestHarness.button("Add", in: paste.window).map(GtkTestHarness.isSensitive) == false, "nothing to add yet")
             let json = """
                 {"mcpServers": {"time": {"command": "\(path)", "args": ["--local-timezone", "UTC"]}}}
@@ -144,13 +149,7 @@ extension GtkSuites {
             try await Xdo.type("Be brief.")
             try await preferencesSteps.showPage("Tools", of: preferences)
             let group = try #require(preferences.tools.mcpServers)
-            try await Xdo.click(group.addButton)
-            let menu = try #require(GtkTestHarness.descendant(ofType: "GtkPopoverMenu", in: group.addButton))
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(menu) }, "the Add Server menu")
-            try await Xdo.click(try #require(GtkTestHarness.mappedLabel("Paste Configuration…", in: menu)))
-            try await GtkTestHarness.pump(until: { group.pasteDialog.map { GtkTestHarness.isMapped($0.window) } == true }, "the paste dialog")
-            let paste = try #require(group.pasteDialog)
-            try await Xdo.focus(paste.window)
+            _ = try await openPasteDialog(in: group)
             try await Xdo.key("ctrl+q")
             try await GtkTestHarness.pump(until: { window.preferencesWindow == nil }, "Preferences to close")
             #expect(GtkTestHarness.messageDialogs().isEmpty, "the dialog went with it")
