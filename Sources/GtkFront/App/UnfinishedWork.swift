@@ -50,17 +50,15 @@ enum UnfinishedWork {
                        then: @escaping @MainActor () -> Void) {
         guard let ledger = ledgers[application], ledger.running > 0 else { return then() }
         var called = false
-        var timer: Task<Void, Never>?
+        var timeout: MainLoopTimeout?
         let once: @MainActor () -> Void = {
             guard !called else { return }
             called = true
-            timer?.cancel()
+            timeout?.cancel()
+            timeout = nil
             then()
         }
         ledger.whenDone.append(once)
-        timer = Task {
-            guard (try? await Task.sleep(for: limit)) != nil else { return }
-            once()
-        }
+        timeout = MainLoopTimeout(after: limit, once)
     }
 }
