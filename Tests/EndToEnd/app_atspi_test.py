@@ -43,6 +43,19 @@ def wait_for(what, predicate, timeout=TIMEOUT):
     fail(f"timed out waiting for {what}")
 
 
+def clean_exit(process, after=""):
+    """Waits for the app to end once asked to quit (Ctrl+Q); fails unless it ends within 15 s
+    with status 0. `after`: when, for the failure's message."""
+    global APP
+    APP = None
+    try:
+        status = process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        fail("Ctrl+Q did not quit the app")
+    if status != 0:
+        fail(f"the app exited with status {status}{after}")
+
+
 def find_app(pid):
     desktop = Atspi.get_desktop(0)
     for i in range(desktop.get_child_count()):
@@ -169,13 +182,7 @@ def main():
         if len(servers) != 1:
             fail(f"expected the app's own llama-server, found {servers}")
         subprocess.run(["xdotool", "key", "--clearmodifiers", "ctrl+q"], check=True)
-        APP = None
-        try:
-            status = app_process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            fail("Ctrl+Q did not quit the app")
-        if status != 0:
-            fail(f"the app exited with status {status}")
+        clean_exit(app_process)
         wait_for("llama-server to stop with the app", lambda: all(not os.path.exists(f"/proc/{p}") or zombie(p)
                                                                    for p in servers), timeout=10)
         print("PASS: app end to end through AT-SPI with the local model")

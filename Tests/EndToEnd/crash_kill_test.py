@@ -229,13 +229,7 @@ def main():
 
         app, window, _ = start_app(binary, env, questions)
         xdotool("windowfocus", "--sync", window, "key", "--clearmodifiers", "ctrl+q")
-        e2e.APP = None
-        try:
-            status = app.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            fail("Ctrl+Q did not quit the app")
-        if status != 0:
-            fail(f"the app exited with status {status} after the last restart")
+        e2e.clean_exit(app, after=" after the last restart")
         listed = subprocess.run([binary + "-cli", "--list-chats"], env=env, capture_output=True, text=True,
                                 check=True).stdout.splitlines()
         if len(listed) != 1:

@@ -74,12 +74,7 @@ def main():
                 fail(f"the app ended (status {process.returncode}) before the keyring had answered")
         finally:
             os.kill(daemon, signal.SIGCONT)
-        try:
-            status = process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            fail("Ctrl+Q did not quit the app")
-        if status != 0:
-            fail(f"the app exited with status {status}")
+        e2e.clean_exit(process)
         keys = stored_keys()
         if keys.get("Agent: API key for Workstation llama.cpp") != key:
             fail(f"the key saved just before Ctrl+Q is not in the keyring (found {sorted(keys)})")
