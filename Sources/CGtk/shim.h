@@ -244,15 +244,15 @@ static inline void agent_children_measure(GtkWidget *widget, GtkOrientation orie
 }
 
 /* A box for one child, as wide as a label with max-width-chars `chars` would be: its
- * natural width is at least that many average characters of its font, its minimum stays the
- * child's, so a wrapping text view in it reads like the labels around it and still shrinks
- * with the window. (A text view has no width in characters.) */
+ * natural width is at least that many average characters of its font (none when `chars` is
+ * 0), its minimum stays the child's, so a wrapping text view in it reads like the labels
+ * around it and still shrinks with the window. (A text view has no width in characters.) */
 static inline void agent_reading_width_measure(GtkWidget *widget, GtkOrientation orientation, int for_size,
                                                int *minimum, int *natural, int *minimum_baseline,
                                                int *natural_baseline) {
     agent_children_measure(widget, orientation, for_size, FALSE, minimum, natural, minimum_baseline, natural_baseline);
-    if (orientation == GTK_ORIENTATION_HORIZONTAL) {
-        int chars = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(widget), "agent-reading-chars"));
+    int chars = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(widget), "agent-reading-chars"));
+    if (orientation == GTK_ORIENTATION_HORIZONTAL && chars > 0) {
         PangoFontMetrics *metrics = pango_context_get_metrics(gtk_widget_get_pango_context(widget), NULL, NULL);
         int char_width = MAX(pango_font_metrics_get_approximate_char_width(metrics),
                              pango_font_metrics_get_approximate_digit_width(metrics));
@@ -276,6 +276,12 @@ static inline GtkWidget *agent_reading_width_box_new(GtkWidget *child, int chars
                                                              agent_fill_allocate));
     gtk_box_append(GTK_BOX(box), child);
     return box;
+}
+
+/* Sets the reading-width box's width in characters (0: its child's own). */
+static inline void agent_reading_width_box_set_chars(GtkWidget *box, int chars) {
+    g_object_set_data(G_OBJECT(box), "agent-reading-chars", GINT_TO_POINTER(chars));
+    gtk_widget_queue_resize(box);
 }
 
 /* A box that puts its child at its start or end (its end: "agent-align-end" set; both

@@ -325,7 +325,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
         }
 
-        @Test("Between two paragraphs of a streaming reply the text keeps its width: the finished paragraph is as wide as the text view waiting for the next")
+        @Test("Between two paragraphs of a streaming reply the bubble ends with the finished paragraph (no blank line), which keeps the text view's reading width")
         func paragraphKeepsItsWidth() async throws {
             // Held after the blank line that ends the first paragraph: the block being written is empty.
             let scenario = server.gate(reply: "paragraphs")
@@ -333,17 +333,25 @@ extension GtkSuites {
             defer { GtkTestHarness.close(app) }
             try await send("Write two paragraphs")
             let row = try await replyRow(in: window, once: { $0.hasSuffix("way.\n\n") }, "the first paragraph and the blank line after it")
+            try await GtkTestHarness.settle(window)
             let tail = try #require(row.reply.tailView, "the next block streams into a text view")
             #expect(tail.text.isEmpty, "nothing of the second paragraph yet")
-            #expect(row.reply.textWidgets.count == 2, "the first paragraph rendered, then the text view")
             let paragraph = try #require(row.reply.textWidgets.first)
+            #expect(row.reply.textWidgets.count == 2, "the first paragraph rendered, then the text view")
             #expect(row.displayedText == "The first paragraph runs on for long enough to wrap over several lines in the bubble, "
                 + "so that it is as wide as the column rather than as one short line; it should keep that "
                 + "width while the next paragraph is on its way.")
-            #expect(gtk_widget_get_visible(tail.widget) != 0, "the empty text view keeps its place")
-            // Narrower, the paragraph would wrap again now and again once the next one begins.
-            #expect(gtk_widget_get_width(paragraph) == gtk_widget_get_width(tail.widget))
-            #expect(gtk_widget_get_width(paragraph) > 0)
+            #expect(gtk_widget_get_visible(tail.widget) == 0, "the empty text view is hidden")
+            #expect(gtk_widget_get_height(row.reply.widget) == gtk_widget_get_height(paragraph),
+                    "nothing under the paragraph: no blank line at the bubble's end")
+            // Narrower, the paragraph would wrap again now and again once the next one begins:
+            // it stays as wide as the text view, `maxWidthChars` average characters of its font.
+            let metrics = pango_context_get_metrics(gtk_widget_get_pango_context(paragraph), nil, nil)
+            defer { pango_font_metrics_unref(metrics) }
+            let charWidth = max(pango_font_metrics_get_approximate_char_width(metrics),
+                                pango_font_metrics_get_approximate_digit_width(metrics))
+            let readingWidth = (charWidth * StackedLabel.maxWidthChars + PANGO_SCALE / 2) / PANGO_SCALE
+            #expect(gtk_widget_get_width(paragraph) == readingWidth)
 
             let finished = try await finishedReplyRow(in: window, releasing: scenario)
             #expect(finished.reply.tailView == nil)

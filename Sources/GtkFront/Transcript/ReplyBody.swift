@@ -24,9 +24,12 @@ final class ReplyBody {
     private let toolBox: UnsafeMutablePointer<GtkWidget>
     private(set) var toolLines: [ToolCallLine] = []
     private var shownToolCalls: [ToolCall] = []
-    /// The rendered blocks; the plain tail (`tailBox`) follows.
+    /// The rendered blocks, then the plain tail (`tailView`) while the reply streams.
     private let markdownBox: UnsafeMutablePointer<GtkWidget>
-    private let tailBox: UnsafeMutablePointer<GtkWidget>
+    /// `markdownBox` in a reading-width box: as wide as the tail's text view while the reply
+    /// streams (see `keepReadingWidth`), as its widest line otherwise.
+    private let textColumn: UnsafeMutablePointer<GtkWidget>
+    private var keepsReadingWidth = false
     private var markdown: MarkdownWidgets
     private var renderedWidgets: [UnsafeMutablePointer<GtkWidget>] = []
     /// How much of the text the rendered blocks cover (UTF-8 bytes).
@@ -48,12 +51,11 @@ final class ReplyBody {
         toolBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)
         gtk_widget_set_visible(toolBox, 0)
         markdownBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
-        tailBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
+        textColumn = agent_reading_width_box_new(markdownBox, 0)
         placeholder = StackedLabel.makeLabel(classes: ["message-text", "dim-label"])
         gtk_label_set_text(placeholder.opaque, "…")
         gtk_box_append(widget.cast(), toolBox)
-        gtk_box_append(widget.cast(), markdownBox)
-        gtk_box_append(widget.cast(), tailBox)
+        gtk_box_append(widget.cast(), textColumn)
         gtk_box_append(widget.cast(), placeholder)
         markdown = MarkdownWidgets(copyCode: copyCode)
     }
@@ -84,8 +86,7 @@ final class ReplyBody {
         if let longReply {
             gtk_box_remove(widget.cast(), longReply.widget)
             self.longReply = nil
-            gtk_widget_set_visible(markdownBox, 1)
-            gtk_widget_set_visible(tailBox, 1)
+            gtk_widget_set_visible(textColumn, 1)
         }
     }
 
@@ -116,7 +117,8 @@ final class ReplyBody {
             let start = utf8.index(utf8.startIndex, offsetBy: renderedOffset)
             let end = utf8.index(utf8.startIndex, offsetBy: boundary)
             for block in markdown.widgets(for: MarkdownParser.parse(String(decoding: utf8[start..<end], as: UTF8.self))) {
-                gtk_box_append(markdownBox.cast(), block)
+                // Before the tail, when there is one.
+                gtk_box_insert_child_after(markdownBox.cast(), block, renderedWidgets.last)
                 renderedWidgets.append(block)
             }
             renderedOffset = boundary
@@ -166,23 +168,31 @@ final class ReplyBody {
     private func showTail(_ text: String) {
         let view = tailView ?? {
             let view = PlainTextView(classes: ["message-text"])
-            gtk_box_append(tailBox.cast(), view.widget)
+            gtk_box_append(markdownBox.cast(), view.widget)
             tailView = view
             return view
         }()
         let shown = text.drop { $0.isWhitespace }
         view.show(shown, limit: .max)
-        // Empty between two blocks (a blank line at the bubble's end until the next word, or
-        // while a tool runs), it stays: hidden, the bubble would narrow from the text view's
-        // reading width to its labels' widest line, and every label wrap again — twice a
+        // Empty between two blocks (until the next word, or while a tool runs), it is hidden
+        // and the column keeps its width: narrower, every label would wrap again — twice a
         // paragraph, the whole reply each time.
-        gtk_widget_set_visible(view.widget, shown.isEmpty && renderedWidgets.isEmpty ? 0 : 1)
+        gtk_widget_set_visible(view.widget, shown.isEmpty ? 0 : 1)
+        keepReadingWidth(!shown.isEmpty || !renderedWidgets.isEmpty)
     }
 
     private func removeTail() {
         guard let tailView else { return }
-        gtk_box_remove(tailBox.cast(), tailView.widget)
+        gtk_box_remove(markdownBox.cast(), tailView.widget)
         self.tailView = nil
+        keepReadingWidth(false)
+    }
+
+    /// Holds the text column at the tail's reading width, or lets it be as wide as its lines.
+    private func keepReadingWidth(_ keeps: Bool) {
+        guard keeps != keepsReadingWidth else { return }
+        keepsReadingWidth = keeps
+        agent_reading_width_box_set_chars(textColumn, keeps ? StackedLabel.maxWidthChars : 0)
     }
 
     /// A reply too long for labels: as plain text (its head, when longer still).
@@ -191,17 +201,15 @@ final class ReplyBody {
             guard let longReply else { return true }
             gtk_box_remove(widget.cast(), longReply.widget)
             self.longReply = nil
-            gtk_widget_set_visible(markdownBox, 1)
-            gtk_widget_set_visible(tailBox, 1)
+            gtk_widget_set_visible(textColumn, 1)
             return true
         }
         let view = longReply ?? {
             resetRendered()
             removeTail()
-            gtk_widget_set_visible(markdownBox, 0)
-            gtk_widget_set_visible(tailBox, 0)
+            gtk_widget_set_visible(textColumn, 0)
             let view = LongReplyView()
-            gtk_box_insert_child_after(widget.cast(), view.widget, tailBox)
+            gtk_box_insert_child_after(widget.cast(), view.widget, textColumn)
             longReply = view
             return view
         }()
