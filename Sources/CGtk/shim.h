@@ -246,7 +246,8 @@ static inline void agent_children_measure(GtkWidget *widget, GtkOrientation orie
 /* A box for one child, as wide as a label with max-width-chars `chars` would be: its
  * natural width is at least that many average characters of its font (none when `chars` is
  * 0), its minimum stays the child's, so a wrapping text view in it reads like the labels
- * around it and still shrinks with the window. (A text view has no width in characters.) */
+ * around it and still shrinks with the window (a text view has no width in characters);
+ * around a streaming reply's blocks, it keeps them as wide as that text view. */
 static inline void agent_reading_width_measure(GtkWidget *widget, GtkOrientation orientation, int for_size,
                                                int *minimum, int *natural, int *minimum_baseline,
                                                int *natural_baseline) {

@@ -325,7 +325,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
         }
 
-        @Test("Between two paragraphs of a streaming reply the bubble ends with the finished paragraph (no blank line), which keeps the text view's reading width")
+        @Test("Between two paragraphs of a streaming reply the bubble ends with the finished paragraph (no blank line), which keeps the text view's reading width; finished, the bubble is as wide as its lines")
         func paragraphKeepsItsWidth() async throws {
             // Held after the blank line that ends the first paragraph: the block being written is empty.
             let scenario = server.gate(reply: "paragraphs")
@@ -356,6 +356,15 @@ extension GtkSuites {
             let finished = try await finishedReplyRow(in: window, releasing: scenario)
             #expect(finished.reply.tailView == nil)
             #expect(finished.displayedText.hasSuffix("a word at a time."))
+            // Finished, the bubble is as wide as its widest line again.
+            try await GtkTestHarness.settle(window)
+            let widest = finished.reply.textWidgets.map { widget -> Int32 in
+                var natural: Int32 = 0
+                gtk_widget_measure(widget, GTK_ORIENTATION_HORIZONTAL, -1, nil, &natural, nil, nil)
+                return natural
+            }.max()
+            #expect(gtk_widget_get_width(try #require(finished.reply.textWidgets.first)) == widest)
+            #expect((widest ?? 0) < readingWidth, "this reply's lines are narrower than the text view")
         }
 
         @Test("Emoji pasted into a message and echoed in the reply are drawn from a font that has them, not as boxes (the set-up installs an emoji font)")

@@ -43,7 +43,7 @@ final class ReplyBody {
     private(set) var tailView: PlainTextView?
     /// "…" while nothing has arrived.
     private let placeholder: UnsafeMutablePointer<GtkWidget>
-    /// A reply too long to render, in place of the boxes above.
+    /// A reply too long to render, in place of `textColumn`.
     private(set) var longReply: LongReplyView?
 
     init(copyCode: @escaping @MainActor (String, UnsafeMutablePointer<GtkWidget>) -> Void) {
