@@ -280,6 +280,13 @@ extension GtkSuites {
             try await send("Where am I?")
             try await GtkTestHarness.pump(until: { window.consentDialog != nil }, "the question")
             let dialog = try #require(window.consentDialog)
+            // The call waiting for the answer, and no text yet: the bubble ends with its tool line.
+            let asking = try #require(window.transcript.boundRow(for: window.viewModel.conversation[1].id))
+            try await GtkTestHarness.settle(window)
+            let line = try #require(asking.reply.toolLines.first)
+            var lineHeight: Int32 = 0
+            gtk_widget_measure(line.widget, GTK_ORIENTATION_VERTICAL, -1, nil, &lineHeight, nil, nil)
+            #expect(gtk_widget_get_height(asking.reply.widget) == lineHeight, "no space under the tool line")
             #expect(dialog.heading == "Share Your Location?")
             #expect(dialog.body.contains("get_location"))
             for label in ["Deny", "Allow Once", "Always Allow"] { #expect(GtkTestHarness.button(label, in: dialog.window) != nil, "\(label)") }

@@ -86,7 +86,6 @@ final class ReplyBody {
         if let longReply {
             gtk_box_remove(widget.cast(), longReply.widget)
             self.longReply = nil
-            gtk_widget_set_visible(textColumn, 1)
         }
     }
 
@@ -94,6 +93,7 @@ final class ReplyBody {
     /// text is still being taken on (show again next frame).
     @discardableResult
     func show(_ reply: ChatMessage) -> Bool {
+        defer { showTextColumnWhenFilled() }
         if reply.reasoning != nil || thinking != nil { thinkingSection().show(reply) }
         if reply.toolCalls != shownToolCalls { showToolCalls(reply.toolCalls) }
         let streaming = reply.state == .streaming || reply.state == .sending
@@ -188,6 +188,13 @@ final class ReplyBody {
         keepReadingWidth(false)
     }
 
+    /// Shows the text column only with text in it: empty, it would add the bubble's spacing
+    /// under the tool lines or above the "…".
+    private func showTextColumnWhenFilled() {
+        let filled = !renderedWidgets.isEmpty || tailView.map { gtk_widget_get_visible($0.widget) != 0 } == true
+        gtk_widget_set_visible(textColumn, longReply == nil && filled ? 1 : 0)
+    }
+
     /// Holds the text column at the tail's reading width, or lets it be as wide as its lines.
     private func keepReadingWidth(_ keeps: Bool) {
         guard keeps != keepsReadingWidth else { return }
@@ -201,13 +208,11 @@ final class ReplyBody {
             guard let longReply else { return true }
             gtk_box_remove(widget.cast(), longReply.widget)
             self.longReply = nil
-            gtk_widget_set_visible(textColumn, 1)
             return true
         }
         let view = longReply ?? {
             resetRendered()
             removeTail()
-            gtk_widget_set_visible(textColumn, 0)
             let view = LongReplyView()
             gtk_box_insert_child_after(widget.cast(), view.widget, textColumn)
             longReply = view
