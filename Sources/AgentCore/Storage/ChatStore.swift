@@ -77,10 +77,12 @@ public struct SearchHit: Sendable, Equatable {
 /// Every chat and message, in SQLite (`$XDG_DATA_HOME/<app id>/chats.sqlite`): WAL mode,
 /// foreign keys, a versioned schema migrated forward on open, bound parameters only.
 /// Opening also settles what a crash left behind: replies that were streaming are marked
-/// cut off, messages never answered are marked failed.
+/// cut off, messages never answered are marked failed — when no other process has the store
+/// open (`StoreUseLock`).
 public final class ChatStore: Sendable {
     public let file: URL
     private let database: Mutex<SQLiteDatabase>
+    private let users: StoreUseLock
 
     public static var defaultFile: URL { AppIdentity.dataDirectory.appending(path: "chats.sqlite") }
 
@@ -92,15 +94,23 @@ public final class ChatStore: Sendable {
         let database = try SQLiteDatabase(path: file.path, busyTimeout: busyTimeout)
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")
         try ChatStoreSchema.migrate(database)
-        try Self.recoverInterrupted(database)
+        users = StoreUseLock(beside: file)
+        if users.isAlone { try Self.tidy(database) }
+        users.share()
+        self.database = Mutex(database)
+    }
+
+    /// What a process that has the store to itself settles at start-up: replies a crash left
+    /// streaming, what was deleted with an undo offered, files no message uses any more.
+    private static func tidy(_ database: SQLiteDatabase) throws {
+        try recoverInterrupted(database)
         if try !database.query("SELECT 1 FROM chats WHERE deleted_at IS NOT NULL LIMIT 1").isEmpty {
             try database.query("DELETE FROM chats WHERE deleted_at IS NOT NULL")
         }
         if try !database.query("SELECT 1 FROM messages WHERE deleted_at IS NOT NULL LIMIT 1").isEmpty {
             try database.query("DELETE FROM messages WHERE deleted_at IS NOT NULL")
         }
-        try Self.dropUnusedAttachments(database)
-        self.database = Mutex(database)
+        try dropUnusedAttachments(database)
     }
 
     public var schemaVersion: Int {
@@ -234,13 +244,16 @@ public final class ChatStore: Sendable {
         }
     }
 
-    /// Inserts or updates a message (its parent is set when it is inserted).
+    /// Inserts or updates a message (its parent is set when it is inserted). A new message
+    /// goes after every message of the chat even when `seq` is taken: another process (the
+    /// window, `agent-cli`) may have added to the chat since this one counted.
     public func save(_ message: ChatMessage, in chat: UUID, seq: Int) throws {
         try run { database in
             try database.query("""
                 INSERT INTO messages (id, chat_id, seq, role, text, model, created, updated, state, tool_calls,
                                       prompt_tokens, completion_tokens, generation_seconds, sources, reasoning, reasoning_seconds, parent_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?1, ?2, (SELECT MAX(?3, COALESCE(MAX(seq) + 1, 0)) FROM messages WHERE chat_id = ?2),
+                        ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
                 ON CONFLICT(id) DO UPDATE SET text = excluded.text, model = excluded.model, created = excluded.created,
                     updated = excluded.updated, state = excluded.state, tool_calls = excluded.tool_calls,
                     prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,

@@ -165,12 +165,13 @@ struct ChatTreeStorageTests {
     @Test("After a crash, a question whose reply had begun is delivered, in any branch")
     func crashRecoveryInATree() throws {
         let file = temporaryDatabase()
-        let store = try ChatStore(file: file)
-        let chat = try store.createChat(ChatSummary(title: "crash"))
+        var store: ChatStore? = try ChatStore(file: file)
+        let chat = try #require(try store?.createChat(ChatSummary(title: "crash")))
         let question = ChatMessage(role: .user, text: "q", state: .sending)
         let reply = ChatMessage(parentID: question.id, role: .assistant, text: "part", state: .streaming)
         let other = ChatMessage(role: .user, text: "q2", state: .sending)
-        try store.saveAll([question, reply, other], in: chat.id, firstSeq: 0)
+        try store?.saveAll([question, reply, other], in: chat.id, firstSeq: 0)
+        store = nil  // the process ends
         let reopened = try ChatStore(file: file)
         #expect(try reopened.messages(in: chat.id).map(\.message.state) == [.done, .cutOff, .failed])
     }

@@ -69,10 +69,11 @@ struct ReasoningKeptTests {
     @Test("After a crash mid-thought, the reply is kept, cut off, with its thinking")
     func crashWhileThinking() throws {
         let file = temporaryDatabase()
-        let store = try ChatStore(file: file)
-        let chat = try store.createChat(ChatSummary(title: "crash"))
-        try store.save(ChatMessage(role: .user, text: "q", state: .done), in: chat.id, seq: 0)
-        try store.save(ChatMessage(role: .assistant, text: "", state: .streaming, reasoning: Reasoning(text: "Hmm")), in: chat.id, seq: 1)
+        var store: ChatStore? = try ChatStore(file: file)
+        let chat = try #require(try store?.createChat(ChatSummary(title: "crash")))
+        try store?.save(ChatMessage(role: .user, text: "q", state: .done), in: chat.id, seq: 0)
+        try store?.save(ChatMessage(role: .assistant, text: "", state: .streaming, reasoning: Reasoning(text: "Hmm")), in: chat.id, seq: 1)
+        store = nil  // the process ends
         let reply = try #require(try ChatStore(file: file).messages(in: chat.id).last?.message)
         #expect(reply.state == .cutOff)
         #expect(reply.reasoning == Reasoning(text: "Hmm"))

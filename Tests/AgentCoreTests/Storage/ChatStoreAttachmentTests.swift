@@ -43,14 +43,15 @@ struct ChatStoreAttachmentTests {
         #expect(try count("message_attachments", in: file) == 3)
 
         store = nil
-        let reopened = try ChatStore(file: file)
-        let messages = try reopened.messages(in: chat.id).map(\.message)
+        var reopened: ChatStore? = try ChatStore(file: file)
+        let messages = try #require(try reopened?.messages(in: chat.id)).map(\.message)
         #expect(messages.map(\.id) == [first.id, second.id])
         #expect(messages.map(\.attachments) == [first.attachments, second.attachments], "names, sizes, bytes and text, in order")
-        #expect(try reopened.branch(endingAt: second.id, limit: 1, including: false).first?.message.attachments == [notes, picture])
+        #expect(try reopened?.branch(endingAt: second.id, limit: 1, including: false).first?.message.attachments == [notes, picture])
 
-        try reopened.deleteMessage(second.id)
-        try reopened.deleteMessage(first.id)
+        try reopened?.deleteMessage(second.id)
+        try reopened?.deleteMessage(first.id)
+        reopened = nil
         _ = try ChatStore(file: file)
         #expect(try count("attachment_contents", in: file) == 0, "nothing left that no message uses")
     }

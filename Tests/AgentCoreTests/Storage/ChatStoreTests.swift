@@ -93,10 +93,12 @@ struct ChatStoreTests {
     @Test("A deleted chat is gone for good once the store is opened again")
     func deletionIsFinalAfterRestart() throws {
         let file = temporaryDatabase()
-        let store = try ChatStore(file: file)
-        let chat = try store.createChat(ChatSummary(title: "to delete"))
-        try store.save(ChatMessage(role: .user, text: "bye", state: .done), in: chat.id, seq: 0)
-        try store.deleteChat(chat.id)
+        var store: ChatStore? = try ChatStore(file: file)
+        let chat = try #require(try store?.createChat(ChatSummary(title: "to delete")))
+        try store?.save(ChatMessage(role: .user, text: "bye", state: .done), in: chat.id, seq: 0)
+        try store?.deleteChat(chat.id)
+        // Closed, as when the app quits: a store opened while another is open keeps its undo.
+        store = nil
         let reopened = try ChatStore(file: file)
         #expect(try reopened.chats().isEmpty)
         #expect(try reopened.messageCount(in: chat.id) == 0, "its messages went with it")
@@ -134,6 +136,16 @@ struct ChatStoreTests {
     @Test("After a crash: a streaming reply is kept and marked cut off; unanswered messages failed")
     func recovery() throws {
         let file = temporaryDatabase()
+        let (chat, other) = try Self.interruptedTurns(in: file)
+        let reopened = try ChatStore(file: file)
+        #expect(try reopened.messages(in: chat.id).map(\.message.state) == [.done, .cutOff])
+        #expect(try reopened.messages(in: chat.id).last?.message.text == "partial ans")
+        #expect(try reopened.messages(in: other.id).map(\.message.state) == [.failed], "the empty placeholder is gone")
+    }
+
+    /// Two chats whose turns were under way when the store's process ended (its store is
+    /// closed on return): one replying, one still waiting for its reply.
+    static func interruptedTurns(in file: URL) throws -> (replying: ChatSummary, waiting: ChatSummary) {
         let store = try ChatStore(file: file)
         let chat = try store.createChat(ChatSummary(title: "crash"))
         let question = ChatMessage(role: .user, text: "q1", state: .sending)
@@ -142,10 +154,47 @@ struct ChatStoreTests {
         let other = try store.createChat(ChatSummary(title: "never answered"))
         try store.save(ChatMessage(role: .user, text: "q2", state: .sending), in: other.id, seq: 0)
         try store.save(ChatMessage(role: .assistant, text: "", state: .sending), in: other.id, seq: 1)
-        let reopened = try ChatStore(file: file)
-        #expect(try reopened.messages(in: chat.id).map(\.message.state) == [.done, .cutOff])
-        #expect(try reopened.messages(in: chat.id).last?.message.text == "partial ans")
-        #expect(try reopened.messages(in: other.id).map(\.message.state) == [.failed], "the empty placeholder is gone")
+        return (chat, other)
+    }
+
+    @Test("Opened while another process has the store open: its streaming replies and its undo are left alone")
+    func anotherProcessIsLeftAlone() throws {
+        let file = temporaryDatabase()
+        // Each ChatStore takes its own lock on its own descriptor: in one process, two stores
+        // stand for two processes.
+        let window = try ChatStore(file: file)
+        let chat = try window.createChat(ChatSummary(title: "streaming in the window"))
+        let question = ChatMessage(role: .user, text: "q", state: .sending)
+        try window.save(question, in: chat.id, seq: 0)
+        let placeholder = ChatMessage(parentID: question.id, role: .assistant, text: "", state: .sending)
+        try window.save(placeholder, in: chat.id, seq: 1)
+        let deleted = try window.createChat(ChatSummary(title: "deleted, undo on screen"))
+        try window.deleteChat(deleted.id)
+
+        let cli = try ChatStore(file: file)
+        #expect(try cli.messages(in: chat.id).map(\.message.state) == [.sending, .sending], "nothing settled under the window")
+        try window.restoreChat(deleted.id)
+        #expect(try window.chat(deleted.id) != nil, "the undo still works")
+
+        // The other process adds to the chat meanwhile: the window's next message, counted
+        // before that, still goes after it.
+        let cliQuestion = ChatMessage(parentID: placeholder.id, role: .user, text: "from the terminal", state: .done)
+        try cli.save(cliQuestion, in: chat.id, seq: try cli.nextSeq(in: chat.id))
+        let reply = ChatMessage(parentID: placeholder.id, role: .assistant, text: "window's", state: .done)
+        try window.save(reply, in: chat.id, seq: 2)
+        #expect(try window.messages(in: chat.id).map(\.message.text) == ["q", "", "from the terminal", "window's"])
+        #expect(try window.messages(in: chat.id).map(\.seq) == [0, 1, 2, 3])
+    }
+
+    @Test("Opened alone after the others closed: what a crash left is settled")
+    func settledOnceAlone() throws {
+        let file = temporaryDatabase()
+        let (chat, _) = try Self.interruptedTurns(in: file)
+        let other = try ChatStore(file: file)
+        #expect(try other.messages(in: chat.id).map(\.message.state) == [.done, .cutOff], "alone: settled")
+        try other.save(ChatMessage(role: .user, text: "q3", state: .sending), in: chat.id, seq: 2)
+        let second = try ChatStore(file: file)
+        #expect(try second.messages(in: chat.id).last?.message.state == .sending, "not alone: left as it is")
     }
 
     @Test("Pages of a branch, up from its last message and down from any")
