@@ -59,6 +59,7 @@ struct AgentCLI {
 
     @MainActor
     static func main() async {
+        StandardStreams.secure()
         Localization.setUp()
         let options: LaunchOptions
         do {
@@ -67,11 +68,11 @@ struct AgentCLI {
             fail(usage: error.message)
         }
         if options.showHelp {
-            print(usage)
+            StandardStreams.line(usage)
             return
         }
         if options.showVersion {
-            print("agent-cli \(AppIdentity.version)")
+            StandardStreams.line("agent-cli \(AppIdentity.version)")
             return
         }
         if options.pullModel != nil || options.deleteModel != nil { await CLIOllama.run(options) }
@@ -177,6 +178,7 @@ struct AgentCLI {
                 stored?.handle(event)
             }
         }
+        printer.stopReply { reply.cancel() }
         var interrupted = false
         signal(SIGINT, SIG_IGN)
         let interruption = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
@@ -187,7 +189,8 @@ struct AgentCLI {
         interruption.resume()
 
         let result = await reply.result
-        stored?.finish(result, interrupted: interrupted)
+        // A reply stopped because stdout failed is kept as one the user stopped.
+        stored?.finish(result, interrupted: interrupted || StandardStreams.outputFailed)
         printer.finishLine()
         var failure: (any Error)?
         if case .failure(let error) = result { failure = await connection.explain(error) }
@@ -208,21 +211,21 @@ struct AgentCLI {
             if let file = options.importFile {
                 let text = String(decoding: try Data(contentsOf: URL(filePath: file)), as: UTF8.self)
                 let imported = try store.importChats(ChatArchive.parse(text))
-                print(trn("imported %d chat", "imported %d chats", imported.count))
+                StandardStreams.line(trn("imported %d chat", "imported %d chats", imported.count))
             }
             if options.listPresets { try CLIPresets.list(store) }
             if options.listChats {
                 for chat in try store.chats() {
-                    print("\(chat.id.uuidString)\t\(chat.updated.formatted(.iso8601))\t\(chat.title)")
+                    StandardStreams.line("\(chat.id.uuidString)\t\(chat.updated.formatted(.iso8601))\t\(chat.title)")
                 }
             }
             if let export = options.export {
                 let chats = export == "all" ? try store.archiveAll() : try UUID(uuidString: export).flatMap { try store.archive($0) }.map { [$0] } ?? []
                 guard !chats.isEmpty || export == "all" else { throw StoredChat.UnknownChat(id: export) }
                 if options.exportFormat == "json" {
-                    FileHandle.standardOutput.write(Data(ChatArchive.json(chats).utf8))
+                    StandardStreams.write(ChatArchive.json(chats))
                 } else {
-                    FileHandle.standardOutput.write(Data(chats.map(ChatArchive.markdown).joined(separator: "\n---\n\n").utf8))
+                    StandardStreams.write(chats.map(ChatArchive.markdown).joined(separator: "\n---\n\n"))
                 }
             }
         } catch {
@@ -253,7 +256,13 @@ struct AgentCLI {
         }
         var prompt = options.words.joined(separator: " ")
         if prompt.isEmpty {
-            prompt = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            let input = StandardStreams.readInput()
+            guard input.error == 0 else {
+                // TRANSLATORS: %s is the system's reason, e.g. "Is a directory".
+                writeFailure(tr("cannot read standard input: %s", StandardStreams.describe(input.error)))
+                exit(1)
+            }
+            prompt = input.text
         }
         prompt = prompt.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !prompt.isEmpty || !options.attachments.isEmpty else {
@@ -298,6 +307,6 @@ struct AgentCLI {
     }
 
     static func writeError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardStreams.writeError(text + "\n")
     }
 }

@@ -53,6 +53,6 @@ enum CLIKnowledge {
     /// `--passages`: each passage under its source, as the model would get it.
     static func print(_ passages: [KnowledgePassage]) {
         let text = passages.enumerated().map { "[\($0.offset + 1)] \($0.element.source.reference)\n\($0.element.text)\n" }
-        FileHandle.standardOutput.write(Data(text.joined(separator: "\n").utf8))
+        StandardStreams.write(text.joined(separator: "\n"))
     }
 }

@@ -8,7 +8,7 @@ enum CLIModels {
     /// Finding nothing is no failure: nothing is printed.
     static func discover() async {
         for server in await LocalServerDiscovery.discover() {
-            print("\(server.url)\t\(server.protocolKind.rawValue)\t\(server.models.joined(separator: ","))")
+            StandardStreams.line("\(server.url)\t\(server.protocolKind.rawValue)\t\(server.models.joined(separator: ","))")
         }
     }
 
@@ -17,7 +17,7 @@ enum CLIModels {
     static func listModels(_ endpoint: ChatEndpoint?) async -> Bool {
         do {
             let models = if let endpoint { try await ModelCatalog.models(for: endpoint) } else { try InstalledModels.names() }
-            for model in models { print(model) }
+            for model in models { StandardStreams.line(model) }
             return true
         } catch {
             AgentCLI.writeFailure(ChatError.describe(error))

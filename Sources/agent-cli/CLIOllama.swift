@@ -73,7 +73,7 @@ enum CLIOllama {
             let text = [step, progress.bytesText].compactMap { $0 }.joined(separator: "  ")
             state.withLock { state in
                 if isTerminal {
-                    FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+                    StandardStreams.writeError("\r\u{1B}[K\(text)")
                     state.open = true
                 } else if step != state.lastStep {
                     // A line per step of status or whole percent, not per byte count.
@@ -89,7 +89,7 @@ enum CLIOllama {
                 defer { state.open = false }
                 return state.open
             }
-            if wasOpen { FileHandle.standardError.write(Data("\n".utf8)) }
+            if wasOpen { StandardStreams.writeError("\n") }
         }
     }
 }

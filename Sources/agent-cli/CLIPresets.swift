@@ -23,6 +23,6 @@ enum CLIPresets {
 
     /// NAME<TAB>summary, one preset a line, in Preferences' order.
     static func list(_ store: ChatStore) throws {
-        for preset in try store.presets() { print("\(preset.name)\t\(preset.summary)") }
+        for preset in try store.presets() { StandardStreams.line("\(preset.name)\t\(preset.summary)") }
     }
 }

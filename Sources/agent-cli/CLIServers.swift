@@ -60,7 +60,7 @@ enum CLIServers {
     /// `--list-tools`: one line per tool; a server that failed is named on stderr.
     static func listTools(toolbox: Toolbox, mcp: MCPTools?) async {
         let everything = await allTools(toolbox, mcp)
-        for tool in everything.tools { print(line(tool)) }
+        for tool in everything.tools { StandardStreams.line(line(tool)) }
         fflush(nil)
     }
 
@@ -115,7 +115,7 @@ enum CLIServers {
             let started = ContinuousClock.now
             let outcome = await everything.run(ToolCall(id: "cli-\(index)", name: name, arguments: arguments))
             let elapsed = ContinuousClock.now - started
-            if index == 0 { print(outcome.text) }
+            if index == 0 { StandardStreams.line(outcome.text) }
             if options.repeatCount > 1 {
                 AgentCLI.writeError("call \(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)")
             }

@@ -5,9 +5,11 @@ import Synchronization
 /// Writes the reply to stdout as it arrives, straight from the transport's thread: one
 /// write per update, no hop to another thread per token. Tool activity goes to stderr, and
 /// so does a reasoning model's thinking when asked (`--show-reasoning`); stdout has the
-/// answer alone.
+/// answer alone. When stdout fails (a full disk, a reader gone), the reply is stopped there.
 final class ReplyPrinter: Sendable {
     private let printedAnything = Mutex(false)
+    /// Stops the reply; run once, when stdout first fails.
+    private let stopReply = Mutex<(@Sendable () -> Void)?>(nil)
     private let problems = Mutex(false)
     private let showsReasoning: Bool
     /// Whether thinking was written to stderr and its line is still open.
@@ -15,6 +17,11 @@ final class ReplyPrinter: Sendable {
 
     init(showsReasoning: Bool = false) {
         self.showsReasoning = showsReasoning
+    }
+
+    /// What stops the reply when stdout fails.
+    func stopReply(with action: @escaping @Sendable () -> Void) {
+        stopReply.withLock { $0 = action }
     }
 
     /// Whether the turn reported a problem (a tool the model called does not exist).
@@ -51,13 +58,13 @@ final class ReplyPrinter: Sendable {
         }
         guard let text else { return }
         endReasoningLine()
-        write(Array(text.utf8))
+        write(text)
     }
 
     /// Ends the reply with a newline, as a terminal expects.
     func finishLine() {
         endReasoningLine()
-        write(Array("\n".utf8))
+        write("\n")
     }
 
     /// Ends the thinking on stderr with a newline once something else follows it.
@@ -69,7 +76,12 @@ final class ReplyPrinter: Sendable {
         if wasOpen { FileDescriptorWriting.writeAll(Array("\n".utf8), to: STDERR_FILENO) }
     }
 
-    private func write(_ bytes: [UInt8]) {
-        FileDescriptorWriting.writeAll(bytes, to: STDOUT_FILENO)
+    private func write(_ text: String) {
+        guard !StandardStreams.write(text) else { return }
+        let stop = stopReply.withLock { action in
+            defer { action = nil }
+            return action
+        }
+        stop?()
     }
 }

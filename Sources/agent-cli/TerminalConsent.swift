@@ -14,20 +14,17 @@ enum TerminalConsent {
             turn.wait()
             defer { turn.signal() }
             guard isatty(STDERR_FILENO) == 1, let tty = FileHandle(forUpdatingAtPath: "/dev/tty") else {
-                FileHandle.standardError.write(Data("agent-cli: \(refusal)\n".utf8))
+                AgentCLI.writeError("agent-cli: \(refusal)")
                 return Consent.deny
             }
             defer { try? tty.close() }
             // TRANSLATORS: the answers offered after a question on the terminal. The letters in brackets are what
             // the user types, and agent-cli takes only these English answers (o, once, a, always, y, yes): keep them.
             let answers = offerAlways ? tr("[o]nce, [a]lways, [N]o:") : tr("[y]es, [N]o:")
-            tty.write(Data((question + " " + answers + " ").utf8))
+            FileDescriptorWriting.writeAll(Array((question + " " + answers + " ").utf8), to: tty.fileDescriptor)
             var answer: [UInt8] = []
-            while true {
-                let byte = tty.readData(ofLength: 1)
-                guard let first = byte.first, first != 0x0A else { break }
-                answer.append(first)
-            }
+            var byte: UInt8 = 0
+            while read(tty.fileDescriptor, &byte, 1) == 1, byte != 0x0A { answer.append(byte) }
             switch String(decoding: answer, as: UTF8.self).trimmed.lowercased() {
             case "o", "once", "y", "yes": return Consent.allowOnce
             case "a" where offerAlways, "always" where offerAlways: return Consent.allowAlways
