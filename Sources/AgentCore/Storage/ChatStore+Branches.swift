@@ -6,16 +6,26 @@ import FoundationEssentials
 /// version last chosen below it (`active_child`), else the newest. A deleted branch is
 /// hidden until the store is next opened (undo).
 extension ChatStore {
-    /// The most messages a walk up or down a branch takes: far more than any chat holds, and a
-    /// bound should a damaged file link messages in a loop.
-    static let branchLimit = 10_000_000
+    /// The most messages a walk up a branch from `message` can take: as many as its chat
+    /// holds. A damaged file whose messages link in a loop would otherwise walk it forever.
+    private static func walkLimit(from message: String, database: SQLiteDatabase) throws -> Int {
+        Int(try database.query("SELECT count(*) FROM messages WHERE chat_id = (SELECT chat_id FROM messages WHERE id = ?)",
+                               [.text(message)]).first?.first?.integer ?? 0)
+    }
+
+    /// `stored` (oldest first, as a walk up from its last found it) up to where it would repeat
+    /// a message: what a loop in a damaged file adds is left out.
+    private static func withoutLoop(_ stored: [StoredMessage]) -> [StoredMessage] {
+        var seen: Set<UUID> = []
+        return Array(stored.reversed().prefix { seen.insert($0.message.id).inserted }.reversed())
+    }
 
     /// The branch ending at `last`: its newest `limit` messages (all when nil), oldest first;
     /// `including: false` leaves `last` itself out.
     public func branch(endingAt last: UUID, limit: Int? = nil, including: Bool = true) throws -> [StoredMessage] {
         try run { database in
             let skip = including ? 0 : 1
-            let count = limit.map { $0 + skip } ?? Self.branchLimit
+            let count = try limit.map { $0 + skip } ?? Self.walkLimit(from: last.uuidString, database: database)
             let rows = try database.query("""
                 WITH RECURSIVE up(id, depth) AS (
                     SELECT ?, 0
@@ -25,7 +35,7 @@ extension ChatStore {
                 )
                 SELECT \(Self.messageColumns) FROM up JOIN messages m ON m.id = up.id WHERE up.depth >= ? ORDER BY up.depth DESC
                 """, [.text(last.uuidString), .integer(Int64(count)), .integer(Int64(skip))])
-            return try Self.withAttachments(rows.compactMap(Self.message(from:)), database: database)
+            return try Self.withAttachments(Self.withoutLoop(rows.compactMap(Self.message(from:))), database: database)
         }
     }
 
@@ -34,8 +44,10 @@ extension ChatStore {
     public func branch(after first: UUID, in chat: UUID, limit: Int) throws -> [StoredMessage] {
         try run { database in
             var ids: [String] = []
+            var seen: Set<String> = [first.uuidString]
             var current = first.uuidString
-            while ids.count < limit, let next = try Self.chosenChild(of: current, in: chat, database: database) {
+            while ids.count < limit, let next = try Self.chosenChild(of: current, in: chat, database: database),
+                  seen.insert(next).inserted {
                 ids.append(next)
                 current = next
             }
@@ -52,10 +64,10 @@ extension ChatStore {
     public func leaf(from message: UUID, in chat: UUID) throws -> UUID {
         try run { database in
             var current = message.uuidString
-            var steps = 0
-            while steps < Self.branchLimit, let next = try Self.chosenChild(of: current, in: chat, database: database) {
+            // A message met again is a loop in a damaged file: the walk ends there.
+            var seen: Set<String> = [current]
+            while let next = try Self.chosenChild(of: current, in: chat, database: database), seen.insert(next).inserted {
                 current = next
-                steps += 1
             }
             return UUID(uuidString: current) ?? message
         }
@@ -95,7 +107,8 @@ extension ChatStore {
                     WHERE m.parent_id IS NOT NULL AND up.depth < ?
                 )
                 SELECT 1 FROM up WHERE id = ? LIMIT 1
-                """, [.text(message.uuidString), .integer(Int64(Self.branchLimit)), .text(ancestor.uuidString)]).isEmpty
+                """, [.text(message.uuidString), .integer(Int64(try Self.walkLimit(from: message.uuidString, database: database))),
+                      .text(ancestor.uuidString)]).isEmpty
         }
     }
 

@@ -162,6 +162,28 @@ struct ChatTreeStorageTests {
         #expect(try store.message(UUID())?.chat == nil)
     }
 
+    @Test("A damaged file whose messages link in a loop: every walk up or down ends, each message once",
+          .timeLimit(.minutes(1)))
+    func loopInADamagedFile() throws {
+        let file = temporaryDatabase()
+        let store = try ChatStore(file: file)
+        let chat = try store.createChat(ChatSummary(title: "damaged"))
+        let messages = ChatMessage.chained(["one", "two", "three", "four"].enumerated().map {
+            ChatMessage(role: $0.offset % 2 == 0 ? .user : .assistant, text: $0.element, state: .done)
+        })
+        try store.saveAll(messages, in: chat.id, firstSeq: 0)
+        // The first question now hangs below its own reply, which goes down to it: a loop.
+        let database = try SQLiteDatabase(path: file.path)
+        try database.query("UPDATE messages SET parent_id = ? WHERE id = ?", [.text(messages[1].id.uuidString), .text(messages[0].id.uuidString)])
+        try database.query("UPDATE messages SET active_child = ? WHERE id = ?", [.text(messages[0].id.uuidString), .text(messages[1].id.uuidString)])
+
+        #expect(try store.branch(endingAt: messages[3].id).map(\.message.text) == ["one", "two", "three", "four"])
+        #expect(try store.branch(endingAt: messages[1].id, limit: 10).map(\.message.text) == ["one", "two"])
+        #expect(try [messages[0].id, messages[1].id].contains(store.leaf(from: messages[0].id, in: chat.id)))
+        #expect(try store.branch(after: messages[0].id, in: chat.id, limit: 10).map(\.message.text) == ["two"])
+        #expect(try !store.isOnBranch(UUID(), endingAt: messages[3].id))
+    }
+
     @Test("After a crash, a question whose reply had begun is delivered, in any branch")
     func crashRecoveryInATree() throws {
         let file = temporaryDatabase()
