@@ -16,10 +16,9 @@ enum KnowledgeFileReader {
     /// The passages of the file at `url`, or nil when it is not a file Agent indexes.
     static func chunks(of url: URL, size: Int) -> [(page: Int?, text: String)]? {
         guard size <= maximumBytes, !skippedExtensions.contains(url.pathExtension.lowercased()),
-              let data = try? Data(contentsOf: url, options: .mappedIfSafe) else { return nil }
-        let bytes = [UInt8](data)
+              let bytes = FileDescriptorReading.contents(of: url.path, atMost: maximumBytes) else { return nil }
         if bytes.starts(with: Array("%PDF".utf8)) {
-            guard case .success(let pages) = PDFText.pages(of: data) else { return nil }
+            guard case .success(let pages) = PDFText.pages(of: Data(bytes)) else { return nil }
             return KnowledgeChunker.chunks(ofPages: pages)
         }
         guard FileSignature.image(bytes) == nil, FileSignature.nonText(bytes) == nil, let text = TextDecoding.decode(bytes) else {

@@ -16,4 +16,24 @@ public enum FileDescriptorReading {
             handle(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
     }
+
+    /// All of the file at `path` when it holds at most `limit` bytes, else nil (nil too when
+    /// it cannot be read). Read to its end rather than trusting its size: a file in /proc
+    /// says 0 bytes, and some never end.
+    static func contents(of path: String, atMost limit: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
+        defer { buffer.deallocate() }
+        while bytes.count <= limit {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+        return nil
+    }
 }

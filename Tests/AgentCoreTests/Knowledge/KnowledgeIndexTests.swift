@@ -78,6 +78,17 @@ struct KnowledgeIndexTests {
         let fewer = try index.passages(for: "vault door notes", in: [folder], tokenBudget: 400)
         #expect(doors.count > fewer.count && !fewer.isEmpty)
     }
+
+    @Test("A file that says it is empty and never ends (/proc/self/pagemap) is left out at once; /proc/self is indexed",
+          .timeLimit(.minutes(1)))
+    func fileWithoutEnd() throws {
+        var info = stat()
+        #expect(stat("/proc/self/pagemap", &info) == 0 && info.st_size == 0, "the file this test is about")
+        let index = try KnowledgeIndex(file: temporary("index").appending(path: "knowledge.sqlite"))
+        let update = try index.update(URL(filePath: "/proc/self"))
+        #expect(update.indexed > 0, "\(update)")
+        #expect(update.skipped > 0, "pagemap among the files left out: \(update)")
+    }
 }
 
 /// `agent-cli --knowledge`: the passage in the request, its source on stderr; a folder that
