@@ -49,6 +49,27 @@ extension GtkSuites {
             return try #require(window.transcript.boundRow(for: model.conversation[1].id))
         }
 
+        /// Where the middle of the message field's first line of text is, from the field's top.
+        func firstLineMiddle(of input: MessageInput) throws -> Float {
+            var start = GtkTextIter()
+            gtk_text_buffer_get_start_iter(gtk_text_view_get_buffer(input.textView.cast()), &start)
+            var line = GdkRectangle()
+            gtk_text_view_get_iter_location(input.textView.cast(), &start, &line)
+            var lineTop: Int32 = 0
+            gtk_text_view_buffer_to_window_coords(input.textView.cast(), GTK_TEXT_WINDOW_WIDGET, 0, line.y, nil, &lineTop)
+            var view = graphene_rect_t()
+            #expect(gtk_widget_compute_bounds(input.textView, input.widget, &view) != 0)
+            return view.origin.y + Float(lineTop) + Float(line.height) / 2
+        }
+
+        /// Where the middle of the field's placeholder is, from the field's top.
+        func placeholderMiddle(of input: MessageInput) throws -> Float {
+            let placeholder = try #require(gtk_widget_get_last_child(input.widget))
+            var bounds = graphene_rect_t()
+            #expect(gtk_widget_compute_bounds(placeholder, input.widget, &bounds) != 0)
+            return bounds.origin.y + bounds.size.height / 2
+        }
+
         @Test("An empty chat says which model answers and where; an example fills the entry; Send is off while it is empty")
         func emptyChat() async throws {
             let (app, window) = try await launch("echo")
@@ -61,6 +82,8 @@ extension GtkSuites {
             #expect(page.title == "Chat with configured-model")
             #expect(page.descriptionText.contains("127.0.0.1"))
             #expect(window.composer.input.placeholderShown && window.composer.input.placeholderText == "Type a message…")
+            #expect(abs(try firstLineMiddle(of: window.composer.input) - placeholderMiddle(of: window.composer.input)) <= 1.5,
+                    "the placeholder is where the first line of text goes: typing does not move it")
             #expect(!GtkTestHarness.isSensitive(window.composer.sendButton), "Send is off while the entry is empty")
             #expect(!GtkTestHarness.isVisible(window.composer.stopButton))
             try await Xdo.type("   ")

@@ -28,6 +28,9 @@ final class MessageInput {
         GtkText.setMargins(textView, vertical: 8, horizontal: 12)
         agent_accessible_set_label(textView, tr("Message"))
         GtkText.addClasses(textView, "message-input")
+        // The field is at least as tall as its scroll bar's minimum, more than one line: the
+        // line sits in its middle, where the placeholder is, and the text stays put as it is typed.
+        gtk_widget_set_valign(textView, GTK_ALIGN_CENTER)
         buffer = gtk_text_view_get_buffer(textView.cast())
 
         let scroller: UnsafeMutablePointer<GtkWidget> = gtk_scrolled_window_new()
