@@ -84,6 +84,7 @@ extension GtkSuites {
             #expect(row.displayedText.lowercased().contains("pelican"))
             #expect(gtk_widget_has_css_class(row.bubble, "found") != 0, "the hit is marked")
             #expect(gtk_search_bar_get_search_mode(sidebar.searchBar.opaque) == 0, "the search closes on a result")
+            #expect(gtk_widget_has_focus(window.composer.input.textView) != 0, "the focus goes on to the message field")
         }
 
         @Test("A search hit deep in a long chat: the window opens on a page around it, scrolled to it and marked — not at the bottom")
@@ -109,8 +110,10 @@ extension GtkSuites {
             let hitRow = UnsafeMutableRawPointer(try #require(gtk_list_box_get_row_at_index(sidebar.results.listBox.opaque, Int32(hitIndex))))
                 .assumingMemoryBound(to: GtkWidget.self)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(hitRow) }, "the result on screen")
-            try await Xdo.click(hitRow)
+            #expect(hitIndex == 0, "the only result: Enter in the search opens it")
+            try await Xdo.key("Return")
             try await GtkTestHarness.pump(until: { window.viewModel.focusedMessageID == messages[41].id }, "the chat at the hit")
+            #expect(gtk_widget_has_focus(window.composer.input.textView) != 0, "the focus goes on to the message field, not to a chat's Delete button")
             try await GtkTestHarness.settle(window)
             let model = window.viewModel
             // The page around the hit (31…60) and, as the view is near its top, the earlier

@@ -17,6 +17,7 @@ final class SidebarView {
         results.onOpened = { [weak self] in
             self?.closeSearch()
             self?.onChatChosen?()
+            self?.onSearchResultOpened?()
         }
         return results
     }()
@@ -26,6 +27,8 @@ final class SidebarView {
     var onChatChosen: (() -> Void)? {
         didSet { chatList.onChatChosen = onChatChosen }
     }
+    /// A search result was opened, and the search closed with the keyboard focus in it.
+    var onSearchResultOpened: (() -> Void)?
     /// Takes the keyboard focus when the list row holding it is about to be removed.
     var onFocusedRowRemoved: (() -> Void)? {
         didSet { chatList.onFocusedRowRemoved = onFocusedRowRemoved }

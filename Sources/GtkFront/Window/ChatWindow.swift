@@ -345,6 +345,9 @@ public final class ChatWindow {
         Actions.add("export-all", to: target) { [weak self] in self?.files.exportAll() }
         Actions.add("import", to: target) { [weak self] in self?.files.importChats() }
         sidebar?.onChatChosen = { [weak self] in self?.showChat() }
+        // The search that had the focus is gone: it goes on to the message field, not to
+        // whatever GTK finds first (a chat row's Delete button).
+        sidebar?.onSearchResultOpened = { [weak self] in self?.composer.input.focus() }
         sidebar?.onFocusedRowRemoved = { [weak self] in self?.takeFocusFromRemovedRow() }
         transcript.onFocusedRowRemoved = { [weak self] in self?.takeFocusFromRemovedRow() }
     }
