@@ -59,8 +59,12 @@ extension GtkSuites {
             try await preferencesSteps.showPage("Tools", of: open)
             let askAgain = open.tools.forgetConsent
             #expect(GtkTestHarness.isSensitive(askAgain), "Ask Again is offered while Always Allow holds")
+            let consentRow = open.tools.consentRow
+            #expect(String(cString: adw_action_row_get_subtitle(consentRow.cast())) == "You chose “Always Allow”. Ask Again takes it back.")
             try await Xdo.click(askAgain)
             try await GtkTestHarness.pump(until: { !GtkTestHarness.isSensitive(askAgain) }, "Ask Again to be taken")
+            #expect(String(cString: adw_action_row_get_subtitle(consentRow.cast())) == "No: Agent asks each time the model wants the location.",
+                    "the row no longer says the user chose Always Allow")
             try await preferencesSteps.close(open, of: window)
             #expect(!settings.locationAlwaysAllowed, "taken back once Preferences closed")
 

@@ -14,6 +14,8 @@ final class ToolsPage {
     /// Says how to write a location the row cannot read.
     let locationProblem: UnsafeMutablePointer<GtkWidget>
     let forgetConsent: UnsafeMutablePointer<GtkWidget>
+    /// "Share the Location Without Asking": its subtitle says whether it is so.
+    let consentRow: UnsafeMutablePointer<GtkWidget>
     /// The MCP servers and the tools allowed without asking (nil: no MCP for this run).
     let mcpServers: MCPServersGroup?
     let mcpAlwaysAllowed: MCPAlwaysAllowedGroup?
@@ -56,10 +58,11 @@ final class ToolsPage {
         gtk_widget_set_margin_top(locationProblem, 6)
         PreferenceRows.add(locationProblem, to: location)
         forgetConsent = gtk_button_new_with_mnemonic(tr("_Ask Again"))
-        PreferenceRows.add(PreferenceRows.actionRow(title: tr("Share the Location Without Asking"),
-                                                    subtitle: tr("You chose “Always Allow”. Ask Again takes it back."),
-                                                    suffix: forgetConsent), to: location)
+        consentRow = PreferenceRows.actionRow(title: tr("Share the Location Without Asking"), suffix: forgetConsent)
+        PreferenceRows.add(consentRow, to: location)
         PreferenceRows.bind(settings.root, "location-always-allowed", forgetConsent.raw, "sensitive", readOnly: true)
+        showConsent()
+        Signals.connect(forgetConsent.raw, "notify::sensitive") { [weak self] (_: UnsafeMutableRawPointer?) in self?.showConsent() }
 
         let disabled = settings.disabledTools
         gtk_switch_set_active(locationSwitch.opaque, disabled.contains(LocationTool.name) ? 0 : 1)
@@ -70,6 +73,13 @@ final class ToolsPage {
         }
         Signals.connect(manualLocation.raw, "changed") { [weak self] in self?.checkLocation() }
         Signals.connect(forgetConsent.raw, "clicked") { [weak self] in self?.settings.locationAlwaysAllowed = false }
+    }
+
+    /// Whether the location is shared without asking, as Ask Again (bound to the setting) tells.
+    private func showConsent() {
+        let allowed = gtk_widget_get_sensitive(forgetConsent) != 0
+        adw_action_row_set_subtitle(consentRow.cast(), allowed ? tr("You chose “Always Allow”. Ask Again takes it back.")
+                                        : tr("No: Agent asks each time the model wants the location."))
     }
 
     /// The window closed: answers still on their way are dropped.
