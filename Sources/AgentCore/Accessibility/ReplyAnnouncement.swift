@@ -13,7 +13,7 @@ public enum ReplyAnnouncement {
 
     /// `text` on one line, cut after the last whole word within `previewLength`.
     static func preview(of text: String) -> String {
-        let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let flat = text.onOneLine
         guard flat.count > previewLength else { return flat }
         let head = flat.prefix(previewLength)
         let cut = head.lastIndex(of: " ").map { head[..<$0] } ?? head

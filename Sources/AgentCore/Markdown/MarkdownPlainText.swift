@@ -15,3 +15,15 @@ extension Array where Element == MarkdownBlock {
         }.joined(separator: "\n")
     }
 }
+
+extension String {
+    /// The text on one line: every run of white space, line breaks too, one space.
+    public var onOneLine: String {
+        split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// This Markdown as plain words on one line (a search result's snippet).
+    public var markdownOnOneLine: String {
+        MarkdownParser.parse(self).plainText.onOneLine
+    }
+}

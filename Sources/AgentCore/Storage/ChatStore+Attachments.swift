@@ -63,7 +63,7 @@ extension ChatStore {
             """, [.text(query), .integer(Int64(limit))]).compactMap { row -> SearchHit? in
             guard let chat = row[0].text.flatMap(UUID.init(uuidString:)), let title = row[1].text,
                   let message = row[2].text.flatMap(UUID.init(uuidString:)) else { return nil }
-            return SearchHit(chatID: chat, chatTitle: title, messageID: message, snippet: row[3].text ?? "")
+            return SearchHit(chatID: chat, chatTitle: title, messageID: message, snippet: (row[3].text ?? "").onOneLine)
         }
     }
 }

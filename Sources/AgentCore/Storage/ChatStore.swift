@@ -66,7 +66,8 @@ public struct StoredMessage: Sendable, Equatable {
     public var message: ChatMessage
 }
 
-/// A search result: a chat whose title matched, or a message (with a snippet of its text).
+/// A search result: a chat whose title matched, or a message (with a snippet of its text,
+/// on one line, its Markdown taken out).
 public struct SearchHit: Sendable, Equatable {
     public let chatID: UUID
     public let chatTitle: String
@@ -325,7 +326,7 @@ public final class ChatStore: Sendable {
                 """, [.text(query), .integer(Int64(limit))]).compactMap { row -> SearchHit? in
                 guard let chat = row[0].text.flatMap(UUID.init(uuidString:)), let title = row[1].text,
                       let message = row[2].text.flatMap(UUID.init(uuidString:)) else { return nil }
-                return SearchHit(chatID: chat, chatTitle: title, messageID: message, snippet: row[3].text ?? "")
+                return SearchHit(chatID: chat, chatTitle: title, messageID: message, snippet: (row[3].text ?? "").markdownOnOneLine)
             }
             let files = try Self.searchAttachments(query, limit: limit, database: database)
             return titles + messages + files

@@ -133,6 +133,16 @@ struct ChatStoreTests {
         #expect(try store.search("   ").isEmpty)
     }
 
+    @Test("A snippet is plain words on one line: no Markdown marks, no line breaks")
+    func snippetsArePlainAndOnOneLine() throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let chat = try store.createChat(ChatSummary(title: "Strings"))
+        try store.save(ChatMessage(role: .assistant, text: "## Reversing a string\n\nUse **`reversed()`**:\n\n```swift\nlet r = String(s.reversed())\n```",
+                                   state: .done), in: chat.id, seq: 0)
+        let snippet = try #require(try store.search("reversing").first?.snippet)
+        #expect(snippet == "Reversing a string Use reversed(): let r = String(s.reversed())")
+    }
+
     @Test("After a crash: a streaming reply is kept and marked cut off; unanswered messages failed")
     func recovery() throws {
         let file = temporaryDatabase()
