@@ -34,7 +34,7 @@ extension GtkSuites {
             try await GtkTestHarness.settle(window)
         }
 
-        @Test("Enter sends and Shift+Enter starts a new line; Ctrl+N, Ctrl+F (Escape closes the search), F2, Ctrl+, (Escape closes it), Ctrl+? and Ctrl+W")
+        @Test("Enter sends and Shift+Enter starts a new line; Ctrl+N, Ctrl+F (Down to the results, Ctrl+F back to the field, Escape closes the search), F2, Ctrl+, (Escape closes it), Ctrl+? and Ctrl+W")
         func windowShortcuts() async throws {
             let (app, window) = try await launch("echo")
             defer { GtkTestHarness.close(app) }
@@ -78,6 +78,17 @@ extension GtkSuites {
                     "typing goes to the search entry")
             try await Xdo.type("second")
             try await GtkTestHarness.pump(until: { window.library?.searchResults.isEmpty == false }, "search results")
+            try await GtkTestHarness.pump(until: { gtk_list_box_get_row_at_index(sidebar.results.listBox.opaque, 0) != nil }, "the results shown")
+            try await Xdo.key("Down")
+            let firstResult = try #require(gtk_list_box_get_row_at_index(sidebar.results.listBox.opaque, 0))
+            try await GtkTestHarness.pump(until: { gtk_widget_has_focus(UnsafeMutableRawPointer(firstResult).assumingMemoryBound(to: GtkWidget.self)) != 0 },
+                                          "Down to the first result")
+            try await Xdo.key("ctrl+f")
+            try await GtkTestHarness.pump(until: {
+                gtk_root_get_focus(OpaquePointer(window.window)).map { gtk_widget_is_ancestor($0, sidebar.searchEntry) != 0 } == true
+            }, "Ctrl+F back to the open search's field")
+            #expect(gtk_search_bar_get_search_mode(sidebar.searchBar.opaque) != 0, "the search stays open, its text kept")
+            #expect(String(cString: gtk_editable_get_text(sidebar.searchEntry.opaque)) == "second")
             try await Xdo.key("Escape")
             try await GtkTestHarness.pump(until: { gtk_search_bar_get_search_mode(sidebar.searchBar.opaque) == 0 }, "Escape to close the search")
 

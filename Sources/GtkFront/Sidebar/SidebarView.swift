@@ -60,6 +60,14 @@ final class SidebarView {
             library.search(String(cString: gtk_editable_get_text(searchEntry.opaque)))
         }
         Signals.connect(searchEntry.raw, "activate") { [weak self] in self?.results.open(0) }
+        // Down goes from the field to the results, as in GNOME's search boxes.
+        let keys = gtk_event_controller_key_new()
+        Signals.connectKeyPressed(UnsafeMutableRawPointer(keys!)) { [weak self] keyval, _ in
+            guard let self, keyval == UInt32(GDK_KEY_Down) || keyval == UInt32(GDK_KEY_KP_Down),
+                  !library.searchQuery.isEmpty else { return false }
+            return gtk_widget_child_focus(results.listBox, GTK_DIR_TAB_FORWARD) != 0
+        }
+        gtk_widget_add_controller(searchEntry, keys)
         Signals.connect(searchEntry.raw, "stop-search") { [weak self] in self?.closeSearch() }
         Signals.connect(searchBar.raw, "notify::search-mode-enabled") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, gtk_search_bar_get_search_mode(searchBar.opaque) == 0 else { return }
@@ -69,11 +77,21 @@ final class SidebarView {
         library.observe { [weak self] change in self?.apply(change) }
     }
 
-    /// Ctrl+F: opens the search bar (or closes it when open).
+    /// Ctrl+F: opens the search bar, or takes the keyboard back to it when it is open
+    /// elsewhere; closes it from its own field.
     func toggleSearch() {
-        let open = gtk_search_bar_get_search_mode(searchBar.opaque) == 0
-        gtk_search_bar_set_search_mode(searchBar.opaque, open ? 1 : 0)
-        if open { gtk_widget_grab_focus(searchEntry) }
+        guard gtk_search_bar_get_search_mode(searchBar.opaque) != 0 else {
+            gtk_search_bar_set_search_mode(searchBar.opaque, 1)
+            gtk_widget_grab_focus(searchEntry)
+            return
+        }
+        if searchHasFocus { closeSearch() } else { gtk_widget_grab_focus(searchEntry) }
+    }
+
+    /// Whether the keyboard is in the search field.
+    private var searchHasFocus: Bool {
+        guard let root = gtk_widget_get_root(searchEntry), let focus = gtk_root_get_focus(root) else { return false }
+        return focus == searchEntry || gtk_widget_is_ancestor(focus, searchEntry) != 0
     }
 
     /// Opens the search with `text` in it (GNOME Shell's "search in Agent").
