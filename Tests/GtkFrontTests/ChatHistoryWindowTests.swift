@@ -87,6 +87,23 @@ extension GtkSuites {
             #expect(gtk_widget_has_focus(window.composer.input.textView) != 0, "the focus goes on to the message field")
         }
 
+        @Test("A reply cut off during a tool call, reopened: its line says the call did not finish, not that it runs")
+        func toolCallCutOff() async throws {
+            let file = Self.temporaryFile()
+            let question = ChatMessage(role: .user, text: "Where am I?", state: .done)
+            let reply = ChatMessage(role: .assistant, text: "", state: .cutOff,
+                                    toolCalls: [ToolCall(id: "call-1", name: "get_location", arguments: .object([]))])
+            let chat = try ChatStore(file: file).storeChat(ChatSummary(title: "Cut off"), messages: [question, reply])
+            let (app, window) = try await launch(file: file, settings: try TestTools.settings())
+            defer { GtkTestHarness.close(app) }
+            let listed = try #require(window.sidebar?.chatList.row(for: chat.id))
+            try await Xdo.click(listed.root)
+            try await GtkTestHarness.pump(until: { window.viewModel.chat?.id == chat.id }, "the chat opened")
+            try await GtkTestHarness.settle(window)
+            let row = try #require(window.transcript.boundRow(for: reply.id))
+            #expect(row.reply.toolLines.first?.summaryText == "Tool get_location() · not finished")
+        }
+
         @Test("A search hit deep in a long chat: the window opens on a page around it, scrolled to it and marked — not at the bottom")
         func searchHitInALongChat() async throws {
             let file = Self.temporaryFile()

@@ -24,6 +24,8 @@ final class ReplyBody {
     private let toolBox: UnsafeMutablePointer<GtkWidget>
     private(set) var toolLines: [ToolCallLine] = []
     private var shownToolCalls: [ToolCall] = []
+    /// Whether the tool lines were shown for a reply under way ("running…").
+    private var toolsShownStreaming = false
     /// The rendered blocks, then the plain tail (`tailView`) while the reply streams.
     private let markdownBox: UnsafeMutablePointer<GtkWidget>
     /// `markdownBox` in a reading-width box: as wide as the tail's text view while the reply
@@ -82,7 +84,7 @@ final class ReplyBody {
     func reset() {
         resetRendered()
         removeTail()
-        showToolCalls([])
+        showToolCalls([], replyGoesOn: false)
         if let longReply {
             gtk_box_remove(widget.cast(), longReply.widget)
             self.longReply = nil
@@ -95,8 +97,8 @@ final class ReplyBody {
     func show(_ reply: ChatMessage) -> Bool {
         defer { showTextColumnWhenFilled() }
         if reply.reasoning != nil || thinking != nil { thinkingSection().show(reply) }
-        if reply.toolCalls != shownToolCalls { showToolCalls(reply.toolCalls) }
         let streaming = reply.state == .streaming || reply.state == .sending
+        if reply.toolCalls != shownToolCalls || streaming != toolsShownStreaming { showToolCalls(reply.toolCalls, replyGoesOn: streaming) }
         let nothingYet = reply.text.isEmpty && reply.toolCalls.isEmpty && reply.reasoning == nil
         gtk_widget_set_visible(placeholder, streaming && nothingYet ? 1 : 0)
         let isLong = reply.text.utf8.count > LongText.labelLimit
@@ -145,9 +147,11 @@ final class ReplyBody {
         return section
     }
 
-    private func showToolCalls(_ calls: [ToolCall]) {
+    private func showToolCalls(_ calls: [ToolCall], replyGoesOn: Bool) {
         let old = shownToolCalls
+        let ended = toolsShownStreaming != replyGoesOn
         shownToolCalls = calls
+        toolsShownStreaming = replyGoesOn
         while toolLines.count > calls.count {
             gtk_box_remove(toolBox.cast(), toolLines.removeLast().widget)
         }
@@ -156,9 +160,10 @@ final class ReplyBody {
             gtk_box_append(toolBox.cast(), line.widget)
             toolLines.append(line)
         }
-        // Only the lines whose call changed (a running tool's progress redraws its own line).
-        for (index, (line, call)) in zip(toolLines, calls).enumerated() where index >= old.count || old[index] != call {
-            line.show(call)
+        // Only the lines whose call changed (a running tool's progress redraws its own line),
+        // all of them when the reply starts or ends.
+        for (index, (line, call)) in zip(toolLines, calls).enumerated() where ended || index >= old.count || old[index] != call {
+            line.show(call, replyGoesOn: replyGoesOn)
         }
         gtk_widget_set_visible(toolBox, calls.isEmpty ? 0 : 1)
     }

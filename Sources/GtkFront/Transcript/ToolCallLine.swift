@@ -1,8 +1,9 @@
 import AgentCore
 import CGtk
 
-/// One tool call inside a reply: a compact line (the tool, then its result or "running…")
-/// that expands to show the arguments and the full result.
+/// One tool call inside a reply: a compact line (the tool, then its result, "running…", or
+/// "not finished" once the reply ended without it) that expands to show the arguments and
+/// the full result.
 @MainActor
 final class ToolCallLine {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -30,17 +31,21 @@ final class ToolCallLine {
     /// The compact line's text (what a screen reader reads first).
     var summaryText: String { String(cString: gtk_label_get_text(summary.opaque)) }
 
-    func show(_ call: ToolCall) {
+    /// `replyGoesOn`: whether the reply is still under way, so a call without a result is running.
+    func show(_ call: ToolCall, replyGoesOn: Bool) {
         let serialized = call.arguments.serialized
         let arguments = call.arguments == .object([]) ? "" : serialized
         let outcome: String
         if let result = call.result {
             outcome = " → " + result.replacing("\n", with: " ")
-        } else {
+        } else if replyGoesOn {
             outcome = call.progress.map { tr(" · running… %s", $0) } ?? tr(" · running…")
+        } else {
+            outcome = tr(" · not finished")
         }
         gtk_label_set_text(summary.opaque, tr("Tool %1$s(%2$s)%3$s", call.displayName, arguments, outcome))
-        StackedLabel.setText((call.server.map { tr("Server: %s", $0) + "\n" } ?? "") + tr("Arguments: %1$s\nResult: %2$s", serialized, call.result ?? tr("(running)")), of: details)
+        StackedLabel.setText((call.server.map { tr("Server: %s", $0) + "\n" } ?? "") + tr("Arguments: %1$s\nResult: %2$s", serialized,
+            call.result ?? (replyGoesOn ? tr("(running)") : tr("(none: the reply ended first)"))), of: details)
         if call.failed {
             gtk_widget_add_css_class(widget, "failed")
         } else {
