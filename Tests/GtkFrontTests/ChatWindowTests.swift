@@ -82,8 +82,9 @@ extension GtkSuites {
             #expect(page.title == "Chat with configured-model")
             #expect(page.descriptionText.contains("127.0.0.1"))
             #expect(window.composer.input.placeholderShown && window.composer.input.placeholderText == "Type a message…")
-            #expect(abs(try firstLineMiddle(of: window.composer.input) - placeholderMiddle(of: window.composer.input)) <= 1.5,
-                    "the placeholder is where the first line of text goes: typing does not move it")
+            let lineMiddle = try firstLineMiddle(of: window.composer.input), placeholderMiddle = try placeholderMiddle(of: window.composer.input)
+            #expect(abs(lineMiddle - placeholderMiddle) <= 1.5,
+                    "the placeholder is where the first line of text goes, typing does not move it: \(lineMiddle) and \(placeholderMiddle)")
             #expect(!GtkTestHarness.isSensitive(window.composer.sendButton), "Send is off while the entry is empty")
             #expect(!GtkTestHarness.isVisible(window.composer.stopButton))
             try await Xdo.type("   ")

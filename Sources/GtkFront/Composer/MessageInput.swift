@@ -25,16 +25,17 @@ final class MessageInput {
         textView = gtk_text_view_new()
         gtk_text_view_set_wrap_mode(textView.cast(), GTK_WRAP_WORD_CHAR)
         gtk_text_view_set_accepts_tab(textView.cast(), 0)
-        GtkText.setMargins(textView, vertical: 8, horizontal: 12)
+        // One line is as tall as the Send button beside it.
+        GtkText.setMargins(textView, vertical: 10, horizontal: 12)
         agent_accessible_set_label(textView, tr("Message"))
         GtkText.addClasses(textView, "message-input")
-        // The field is at least as tall as its scroll bar's minimum, more than one line: the
-        // line sits in its middle, where the placeholder is, and the text stays put as it is typed.
-        gtk_widget_set_valign(textView, GTK_ALIGN_CENTER)
         buffer = gtk_text_view_get_buffer(textView.cast())
 
         let scroller: UnsafeMutablePointer<GtkWidget> = gtk_scrolled_window_new()
-        gtk_scrolled_window_set_policy(scroller.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        // No scroll bar: its least height (54 px with Adwaita's) would make the field taller
+        // than one line, the text above the placeholder. The text scrolls with the cursor, the
+        // wheel and touch.
+        gtk_scrolled_window_set_policy(scroller.opaque, GTK_POLICY_NEVER, GTK_POLICY_EXTERNAL)
         gtk_scrolled_window_set_propagate_natural_height(scroller.opaque, 1)
         gtk_scrolled_window_set_max_content_height(scroller.opaque, 120)
         gtk_scrolled_window_set_child(scroller.opaque, textView)
@@ -51,6 +52,9 @@ final class MessageInput {
         gtk_overlay_set_child(widget.opaque, scroller)
         gtk_overlay_add_overlay(widget.opaque, self.placeholder)
         gtk_widget_set_hexpand(widget, 1)
+        // As tall as its text, whatever the row's height: the placeholder, centred, is then
+        // where the first line goes.
+        gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
 
         Signals.connect(UnsafeMutableRawPointer(buffer), "changed") { [weak self] in
             guard let self else { return }
