@@ -82,6 +82,9 @@ extension GtkSuites {
             #expect(page.title == "Chat with configured-model")
             #expect(page.descriptionText.contains("127.0.0.1"))
             #expect(window.composer.input.placeholderShown && window.composer.input.placeholderText == "Type a message…")
+            let field = window.composer.input.widget
+            try await GtkTestHarness.pump(until: { gtk_widget_get_last_child(field).map { gtk_widget_get_height($0) > 0 } == true },
+                                          "the message field laid out")
             let lineMiddle = try firstLineMiddle(of: window.composer.input), placeholderMiddle = try placeholderMiddle(of: window.composer.input)
             #expect(abs(lineMiddle - placeholderMiddle) <= 1.5,
                     "the placeholder is where the first line of text goes, typing does not move it: \(lineMiddle) and \(placeholderMiddle)")

@@ -25,7 +25,8 @@ final class MessageInput {
         textView = gtk_text_view_new()
         gtk_text_view_set_wrap_mode(textView.cast(), GTK_WRAP_WORD_CHAR)
         gtk_text_view_set_accepts_tab(textView.cast(), 0)
-        // One line is as tall as the Send button beside it.
+        // One line is as tall as the Send button beside it, which sets the row's least height:
+        // the field is as tall as its text, and the placeholder, centred, where its first line is.
         GtkText.setMargins(textView, vertical: 10, horizontal: 12)
         agent_accessible_set_label(textView, tr("Message"))
         GtkText.addClasses(textView, "message-input")
@@ -52,9 +53,6 @@ final class MessageInput {
         gtk_overlay_set_child(widget.opaque, scroller)
         gtk_overlay_add_overlay(widget.opaque, self.placeholder)
         gtk_widget_set_hexpand(widget, 1)
-        // As tall as its text, whatever the row's height: the placeholder, centred, is then
-        // where the first line goes.
-        gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
 
         Signals.connect(UnsafeMutableRawPointer(buffer), "changed") { [weak self] in
             guard let self else { return }
