@@ -13,11 +13,17 @@ extension ChatStore {
                                [.text(message)]).first?.first?.integer ?? 0)
     }
 
-    /// `stored` (oldest first, as a walk up from its last found it) up to where it would repeat
-    /// a message: what a loop in a damaged file adds is left out.
-    private static func withoutLoop(_ stored: [StoredMessage]) -> [StoredMessage] {
-        var seen: Set<UUID> = []
-        return Array(stored.reversed().prefix { seen.insert($0.message.id).inserted }.reversed())
+    /// `stored` (oldest first, as a walk up from `start` found it) up to where it would repeat
+    /// a message, `start` included: what a loop in a damaged file adds is left out.
+    private static func withoutLoop(_ stored: [StoredMessage], from start: UUID) -> [StoredMessage] {
+        var seen: Set<UUID> = [start]
+        var kept: [StoredMessage] = []
+        for (step, message) in stored.reversed().enumerated() {
+            // `start` itself comes first when the walk includes it.
+            guard (step == 0 && message.message.id == start) || seen.insert(message.message.id).inserted else { break }
+            kept.append(message)
+        }
+        return kept.reversed()
     }
 
     /// The branch ending at `last`: its newest `limit` messages (all when nil), oldest first;
@@ -35,7 +41,7 @@ extension ChatStore {
                 )
                 SELECT \(Self.messageColumns) FROM up JOIN messages m ON m.id = up.id WHERE up.depth >= ? ORDER BY up.depth DESC
                 """, [.text(last.uuidString), .integer(Int64(count)), .integer(Int64(skip))])
-            return try Self.withAttachments(Self.withoutLoop(rows.compactMap(Self.message(from:))), database: database)
+            return try Self.withAttachments(Self.withoutLoop(rows.compactMap(Self.message(from:)), from: last), database: database)
         }
     }
 

@@ -53,7 +53,7 @@ public final class ChatPager {
         seqs = [:]
         versions = [:]
         try take(loaded, in: id)
-        hasEarlier = loaded.first?.message.parentID != nil
+        hasEarlier = hasParentToLoad(loaded.first)
         hasLater = loaded.last?.message.id != leaf
         return loaded.map(\.message)
     }
@@ -88,10 +88,19 @@ public final class ChatPager {
     /// The page before `first` (the first loaded message), at most `limit` messages.
     func earlierPage(before first: UUID, limit: Int = pageSize) throws -> [ChatMessage] {
         guard hasEarlier, let chat else { return [] }
-        let page = try store.branch(endingAt: first, limit: limit, including: false)
+        // A loop in a damaged file would bring back messages already loaded: the page ends there.
+        let page = Array(try store.branch(endingAt: first, limit: limit, including: false).reversed()
+            .prefix { seqs[$0.message.id] == nil }.reversed())
         try take(page, in: chat.id)
-        hasEarlier = page.first?.message.parentID != nil
+        hasEarlier = hasParentToLoad(page.first)
         return page.map(\.message)
+    }
+
+    /// Whether the branch goes on above `first`: it has a parent, not loaded already (as in a
+    /// damaged file whose messages link in a loop).
+    private func hasParentToLoad(_ first: StoredMessage?) -> Bool {
+        guard let parent = first?.message.parentID else { return false }
+        return seqs[parent] == nil
     }
 
     /// The page after `last` (the last loaded message), at most `limit` messages.

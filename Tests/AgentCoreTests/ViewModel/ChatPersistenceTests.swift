@@ -81,6 +81,23 @@ struct ChatPersistenceTests: ViewModelTesting {
         #expect(saved.last?.text == "Waiting")
     }
 
+    @Test("A damaged chat whose messages link in a loop opens with each message once, and nothing earlier to load")
+    func loopInADamagedChat() throws {
+        let file = temporaryDatabase()
+        let store = try ChatStore(file: file)
+        let chat = try store.storeChat(ChatSummary(title: "damaged"), messages: ["one", "two", "three", "four"].enumerated().map {
+            ChatMessage(role: $0.offset % 2 == 0 ? .user : .assistant, text: $0.element, state: .done)
+        })
+        let ids = try store.messages(in: chat.id).map(\.message.id.uuidString)
+        // The first question now hangs below its own reply: a loop above the branch.
+        try SQLiteDatabase(path: file.path).query("UPDATE messages SET parent_id = ? WHERE id = ?", [.text(ids[1]), .text(ids[0])])
+        let model = viewModel("echo/\(uniqueMarker())", store: store)
+        try model.open(chat.id)
+        #expect(model.conversation.messages.map(\.text) == ["one", "two", "three", "four"])
+        #expect(model.pager?.hasEarlier == false)
+        #expect(model.loadEarlier() == 0)
+    }
+
     @Test("A long chat opens on its newest page; earlier pages load on demand; context reaches back")
     func paging() async throws {
         let marker = uniqueMarker()
