@@ -83,6 +83,7 @@ public struct SearchHit: Sendable, Equatable {
 public final class ChatStore: Sendable {
     public let file: URL
     private let database: Mutex<SQLiteDatabase>
+    /// Held for the store's lifetime: other processes see it open (see `StoreUseLock`).
     private let users: StoreUseLock
 
     public static var defaultFile: URL { AppIdentity.dataDirectory.appending(path: "chats.sqlite") }
@@ -246,8 +247,8 @@ public final class ChatStore: Sendable {
     }
 
     /// Inserts or updates a message (its parent is set when it is inserted). A new message
-    /// goes after every message of the chat even when `seq` is taken: another process (the
-    /// window, `agent-cli`) may have added to the chat since this one counted.
+    /// goes at `seq` or, when the chat has messages there or later, after its last: another
+    /// process (the window, `agent-cli`) may have added to the chat since this one counted.
     public func save(_ message: ChatMessage, in chat: UUID, seq: Int) throws {
         try run { database in
             try database.query("""

@@ -12,22 +12,27 @@ final class StoreUseLock: Sendable {
     /// Whether this process took the lock alone: no other process had the store open.
     let isAlone: Bool
 
-    /// Takes the lock beside `file`: alone when it can be, shared otherwise (waiting for a
-    /// process that holds it alone while it tidies). A lock that cannot be made is taken
-    /// as shared: nothing is tidied, nothing lost.
+    /// Takes the lock beside `file`: alone when it can be, shared when another process holds
+    /// it (waiting for one that holds it alone while it tidies). Where no lock can be made (a
+    /// lock file that cannot be opened, a file system without `flock`), the process counts
+    /// as alone, as before there was a lock: leftovers are tidied rather than kept for good.
     init(beside file: URL) {
         descriptor = open(file.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            isAlone = false
+            isAlone = true
             return
         }
-        isAlone = Self.lock(descriptor, LOCK_EX | LOCK_NB)
-        if !isAlone { _ = Self.lock(descriptor, LOCK_SH) }
+        if Self.lock(descriptor, LOCK_EX | LOCK_NB) {
+            isAlone = true
+        } else {
+            isAlone = errno != EWOULDBLOCK
+            if !isAlone { _ = Self.lock(descriptor, LOCK_SH) }
+        }
     }
 
     /// Lets other processes in once the tidying is done.
     func share() {
-        guard isAlone else { return }
+        guard isAlone, descriptor >= 0 else { return }
         _ = Self.lock(descriptor, LOCK_SH)
     }
 
