@@ -398,6 +398,13 @@ class Handler(socketserver.BaseRequestHandler):
         time.sleep(int(pieces[1]) / 1000 if len(pieces) > 1 else 1.0)
         self.scenario_http500(scenario, body, headers)
 
+    def scenario_late(self, scenario, body, headers):
+        """late-<ms>: nothing for <ms> milliseconds (1000 by default), then the echo: a model
+        slow to begin, its reply still empty meanwhile."""
+        pieces = scenario.split("-")
+        time.sleep(int(pieces[1]) / 1000 if len(pieces) > 1 else 1.0)
+        self.scenario_echo(scenario, body, headers)
+
     def scenario_textonly(self, scenario, body, headers):
         """A text-only model: a request with an image is refused as llama-server refuses it."""
         images = [part for message in (body or {}).get("messages", []) if isinstance(message.get("content"), list)
