@@ -60,6 +60,23 @@ struct AgentCLI {
     @MainActor
     static func main() async {
         StandardStreams.secure()
+        await run()
+        exit(0)
+    }
+
+    /// Ends agent-cli with `status`, as Glibc's `exit` does, once output that could not be
+    /// written is told: it makes a success a failure (1); any other status stays.
+    static func exit(_ status: Int32) -> Never {
+        if let reason = StandardStreams.outputFailureReason {
+            // TRANSLATORS: %s is the system's reason, e.g. "No space left on device".
+            writeFailure(tr("cannot write to standard output: %s", reason))
+            Glibc.exit(status == 0 ? 1 : status)
+        }
+        Glibc.exit(status)
+    }
+
+    @MainActor
+    private static func run() async {
         Localization.setUp()
         let options: LaunchOptions
         do {

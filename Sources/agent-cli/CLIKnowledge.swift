@@ -46,7 +46,7 @@ enum CLIKnowledge {
         } catch {
             // TRANSLATORS: %s is why the knowledge index failed.
             AgentCLI.writeFailure(tr("the knowledge index: %s", ChatError.describe(error)))
-            exit(1)
+            AgentCLI.exit(1)
         }
     }
 

@@ -46,14 +46,14 @@ enum CLIOllama {
         line.finish()
         switch result {
         case .success:
-            exit(0)
+            AgentCLI.exit(0)
         case .failure(is CancellationError):
             // TRANSLATORS: %s is a model's name.
             AgentCLI.writeError("agent-cli: " + tr("interrupted; the pull of %s stopped", options.pullModel ?? ""))
-            exit(130)
+            AgentCLI.exit(130)
         case .failure(let error):
             AgentCLI.writeFailure(ChatError.describe(error))
-            exit(1)
+            AgentCLI.exit(1)
         }
     }
 

@@ -24,7 +24,7 @@ enum CLIServers {
             document = try MCPConfigDocument.load(from: file)
         } catch {
             AgentCLI.writeFailure("\(file.path): \(error)")
-            exit(1)
+            AgentCLI.exit(1)
         }
         let (configs, problems) = document.servers(environment: ProcessInfo.processInfo.environment)
         for problem in problems { AgentCLI.writeError("agent-cli: \(file.path): \(problem)") }
@@ -61,7 +61,6 @@ enum CLIServers {
     static func listTools(toolbox: Toolbox, mcp: MCPTools?) async {
         let everything = await allTools(toolbox, mcp)
         for tool in everything.tools { StandardStreams.line(line(tool)) }
-        fflush(nil)
     }
 
     /// Agent's tools and every server's, once each server has started or failed (failures

@@ -4,8 +4,7 @@ import Synchronization
 
 /// agent-cli's standard input, output and error, safe with whatever a shell or a script
 /// hands over: a closed descriptor, a full disk, a reader that goes away (`| head`). Output
-/// that cannot be written ends the program with status 1 and the reason on stderr, never
-/// with a crash or a signal; what was said on stderr before stays said.
+/// that cannot be written is told at the end (`AgentCLI.exit`), never a crash or a signal.
 enum StandardStreams {
     /// The errno that stopped standard output; 0 while it works. Nothing more is written after.
     private static let outputFailure = Atomic<Int32>(0)
@@ -14,7 +13,7 @@ enum StandardStreams {
     /// killing the process before the reply is saved. A closed 0, 1 or 2 is taken by
     /// /dev/null opened read-only, so no file, socket or database opened later gets that
     /// number and is written to as stdout: reading it gives an empty input, writing fails as
-    /// on a closed descriptor. At exit, output that failed is reported and the status is 1.
+    /// on a closed descriptor.
     static func secure() {
         signal(SIGPIPE, SIG_IGN)
         for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
@@ -24,7 +23,6 @@ enum StandardStreams {
                 close(null)
             }
         }
-        atexit { StandardStreams.endWithOutputFailure() }
     }
 
     /// Writes `text` to standard output; false when it could not be (then or before).
@@ -47,6 +45,12 @@ enum StandardStreams {
     /// Whether standard output has failed.
     static var outputFailed: Bool { outputFailure.load(ordering: .acquiring) != 0 }
 
+    /// Why standard output failed, in the system's words; nil while it works.
+    static var outputFailureReason: String? {
+        let error = outputFailure.load(ordering: .acquiring)
+        return error == 0 ? nil : describe(error)
+    }
+
     /// Writes `text` to standard error; nowhere left to report it if that fails.
     static func writeError(_ text: String) {
         FileDescriptorWriting.writeAll(Array(text.utf8), to: STDERR_FILENO)
@@ -61,14 +65,5 @@ enum StandardStreams {
 
     static func describe(_ error: Int32) -> String {
         String(cString: strerror(error))
-    }
-
-    /// At exit: output that failed makes the status 1, with the reason.
-    private static func endWithOutputFailure() {
-        let error = outputFailure.load(ordering: .acquiring)
-        guard error != 0 else { return }
-        // TRANSLATORS: %s is the system's reason, e.g. "No space left on device".
-        AgentCLI.writeFailure(tr("cannot write to standard output: %s", describe(error)))
-        _exit(1)
     }
 }
