@@ -17,13 +17,16 @@ public enum FileDescriptorReading {
         }
     }
 
-    /// All of the file at `path` when it holds at most `limit` bytes, else nil (nil too when
-    /// it cannot be read). Read to its end rather than trusting its size: a file in /proc
-    /// says 0 bytes, and some never end.
+    /// All of the regular file at `path` when it holds at most `limit` bytes, else nil (nil
+    /// too when it cannot be read, or is not a regular file now: opening a pipe put in its
+    /// place does not wait for a writer). Read to its end rather than trusting its size: a
+    /// file in /proc says 0 bytes, and some never end.
     static func contents(of path: String, atMost limit: Int) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         var bytes: [UInt8] = []
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
         defer { buffer.deallocate() }

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Writing all of a buffer to a file descriptor (a file, a pipe, stdout): `write` may take
-/// part of it, or be interrupted by a signal.
+/// part of it, be interrupted by a signal, or find a non-blocking descriptor full for now.
 public enum FileDescriptorWriting {
     /// 0 when every byte was written, else the errno that stopped it.
     @discardableResult
@@ -10,6 +10,11 @@ public enum FileDescriptorWriting {
         while offset < bytes.count {
             let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
             if written < 0 && errno == EINTR { continue }
+            if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
+                return errno
+            }
             guard written > 0 else { return written < 0 ? errno : EIO }
             offset += written
         }

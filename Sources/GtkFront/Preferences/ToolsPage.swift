@@ -75,10 +75,10 @@ final class ToolsPage {
         Signals.connect(forgetConsent.raw, "clicked") { [weak self] in self?.settings.locationAlwaysAllowed = false }
     }
 
-    /// Whether the location is shared without asking, as Ask Again (bound to the setting) tells.
+    /// Whether the location is shared without asking (Ask Again's sensitivity, bound to the
+    /// setting, says when it changes).
     private func showConsent() {
-        let allowed = gtk_widget_get_sensitive(forgetConsent) != 0
-        adw_action_row_set_subtitle(consentRow.cast(), allowed ? tr("You chose “Always Allow”. Ask Again takes it back.")
+        adw_action_row_set_subtitle(consentRow.cast(), settings.locationAlwaysAllowed ? tr("You chose “Always Allow”. Ask Again takes it back.")
                                         : tr("No: Agent asks each time the model wants the location."))
     }
 

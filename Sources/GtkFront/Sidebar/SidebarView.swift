@@ -61,13 +61,14 @@ final class SidebarView {
         }
         Signals.connect(searchEntry.raw, "activate") { [weak self] in self?.results.open(0) }
         // Down goes from the field to the results, as in GNOME's search boxes.
-        let keys = gtk_event_controller_key_new()
-        Signals.connectKeyPressed(UnsafeMutableRawPointer(keys!)) { [weak self] keyval, _ in
-            guard let self, keyval == UInt32(GDK_KEY_Down) || keyval == UInt32(GDK_KEY_KP_Down),
-                  !library.searchQuery.isEmpty else { return false }
-            return gtk_widget_child_focus(results.listBox, GTK_DIR_TAB_FORWARD) != 0
+        if let keys = gtk_event_controller_key_new() {
+            Signals.connectKeyPressed(UnsafeMutableRawPointer(keys)) { [weak self] keyval, state in
+                guard let self, keyval == UInt32(GDK_KEY_Down) || keyval == UInt32(GDK_KEY_KP_Down),
+                      state.rawValue & Signals.keyModifiers == 0, !library.searchQuery.isEmpty else { return false }
+                return gtk_widget_child_focus(results.listBox, GTK_DIR_TAB_FORWARD) != 0
+            }
+            gtk_widget_add_controller(searchEntry, keys)
         }
-        gtk_widget_add_controller(searchEntry, keys)
         Signals.connect(searchEntry.raw, "stop-search") { [weak self] in self?.closeSearch() }
         Signals.connect(searchBar.raw, "notify::search-mode-enabled") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self, gtk_search_bar_get_search_mode(searchBar.opaque) == 0 else { return }
