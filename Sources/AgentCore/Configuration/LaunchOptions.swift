@@ -204,7 +204,10 @@ public struct LaunchOptions: Sendable, Equatable {
                 }
                 options.location = location
             case "--temperature":
-                guard let number = Double(value), number >= 0 else { throw ParseError(message: tr("--temperature needs a number ≥ 0")) }
+                // "inf" reads as a Double, and JSON has no infinity: it would go out as null.
+                guard let number = Double(value), number >= 0, number.isFinite else {
+                    throw ParseError(message: tr("--temperature needs a number ≥ 0"))
+                }
                 options.generation.temperature = number
             case "--seed":
                 guard let number = Int(value) else { throw ParseError(message: tr("--seed needs a whole number")) }

@@ -25,6 +25,9 @@ struct LaunchOptionsTests {
         #expect(options.generation == GenerationOptions(temperature: 0, seed: 7, maxTokens: 64))
         #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--max-tokens", "0"], acceptsWords: false) }
         #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--temperature", "hot"], acceptsWords: false) }
+        for endless in ["inf", "infinity", "nan"] {
+            #expect(throws: LaunchOptions.ParseError.self, "\(endless)") { try LaunchOptions.parse(["--temperature", endless], acceptsWords: false) }
+        }
     }
 
     @Test func defaultsFollowTheSeed() throws {
