@@ -1,19 +1,15 @@
 import Glibc
 
-/// Reading a file descriptor (a child's pipe, standard input) to its end, through a
+/// Reading a file descriptor (a child's pipe, standard input, a file) to its end, through a
 /// signal's interruptions.
 public enum FileDescriptorReading {
     /// Reads `descriptor` until end of file, handing on what arrives; 0 at the end of the
     /// file, else the errno that stopped the reading.
     @discardableResult
     public static func drain(_ descriptor: Int32, _ handle: (UnsafeRawBufferPointer) -> Void) -> Int32 {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return count < 0 ? errno : 0 }
-            handle(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        readChunks(descriptor) { chunk in
+            handle(chunk)
+            return true
         }
     }
 
@@ -28,15 +24,23 @@ public enum FileDescriptorReading {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         var bytes: [UInt8] = []
+        let error = readChunks(descriptor) { chunk in
+            bytes.append(contentsOf: chunk)
+            return bytes.count <= limit
+        }
+        return error == 0 && bytes.count <= limit ? bytes : nil
+    }
+
+    /// Reads `descriptor` chunk by chunk until end of file, or until `handle` returns false;
+    /// 0 then, else the errno that stopped the reading.
+    private static func readChunks(_ descriptor: Int32, _ handle: (UnsafeRawBufferPointer) -> Bool) -> Int32 {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
         defer { buffer.deallocate() }
-        while bytes.count <= limit {
+        while true {
             let count = read(descriptor, buffer.baseAddress, buffer.count)
             if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            guard count > 0 else { return count < 0 ? errno : 0 }
+            guard handle(UnsafeRawBufferPointer(rebasing: buffer[..<count])) else { return 0 }
         }
-        return nil
     }
 }
