@@ -86,13 +86,7 @@ final class SidebarView {
             gtk_widget_grab_focus(searchEntry)
             return
         }
-        if searchHasFocus { closeSearch() } else { gtk_widget_grab_focus(searchEntry) }
-    }
-
-    /// Whether the keyboard is in the search field.
-    private var searchHasFocus: Bool {
-        guard let root = gtk_widget_get_root(searchEntry), let focus = gtk_root_get_focus(root) else { return false }
-        return focus == searchEntry || gtk_widget_is_ancestor(focus, searchEntry) != 0
+        if FocusRescue.holdsFocus(in: searchEntry) { closeSearch() } else { gtk_widget_grab_focus(searchEntry) }
     }
 
     /// Opens the search with `text` in it (GNOME Shell's "search in Agent").
