@@ -9,7 +9,7 @@ import Synchronization
 final class ReplyPrinter: Sendable {
     private let printedAnything = Mutex(false)
     /// Stops the reply; run once, when stdout first fails.
-    private let stopReply = Mutex<(@Sendable () -> Void)?>(nil)
+    private let replyStopper = Mutex<(@Sendable () -> Void)?>(nil)
     private let problems = Mutex(false)
     private let showsReasoning: Bool
     /// Whether thinking was written to stderr and its line is still open.
@@ -21,7 +21,7 @@ final class ReplyPrinter: Sendable {
 
     /// What stops the reply when stdout fails.
     func stopReply(with action: @escaping @Sendable () -> Void) {
-        stopReply.withLock { $0 = action }
+        replyStopper.withLock { $0 = action }
     }
 
     /// Whether the turn reported a problem (a tool the model called does not exist).
@@ -78,7 +78,7 @@ final class ReplyPrinter: Sendable {
 
     private func write(_ text: String) {
         guard !StandardStreams.write(text) else { return }
-        let stop = stopReply.withLock { action in
+        let stop = replyStopper.withLock { action in
             defer { action = nil }
             return action
         }
