@@ -4,7 +4,8 @@ import FoundationEssentials
 /// rules in the window and in `agent-cli`: the reply starts as an empty placeholder; the
 /// first event marks the user's message delivered; events build the reply
 /// (`ReplyAssembler`); at the end the reply is kept with its final state — or removed when
-/// nothing came — and the user's message is settled. With a recorder, every step is saved
+/// nothing came — and the user's message is settled: marked failed ("not delivered") when
+/// the request failed before any of the reply came. With a recorder, every step is saved
 /// in order on its queue.
 ///
 /// It works on messages its owner keeps (`inout`), so a growing reply is never copied.
@@ -22,7 +23,8 @@ public struct ReplyLifecycle: Sendable {
     public struct Settlement: Sendable, Equatable {
         /// The reply had nothing in it and is gone.
         public let replyRemoved: Bool
-        /// The user's message never reached the model: its text should go back to the entry.
+        /// The user's message got nothing through (never delivered, or its reply failed before
+        /// anything came): its text should go back to the entry.
         public let userUndelivered: Bool
     }
 
@@ -70,8 +72,8 @@ public struct ReplyLifecycle: Sendable {
     }
 
     /// Settles both messages once the exchange is over. A reply that never got any text (nor
-    /// reasoning, nor called a tool) is removed; a user message that was never delivered is
-    /// marked failed.
+    /// reasoning, nor called a tool) is removed; a user message that was never delivered, or
+    /// whose reply failed before anything came, is marked failed.
     public func settle(_ ending: Ending, reply: inout ChatMessage, user: inout ChatMessage) -> Settlement {
         let delivered = reply.state != .sending
         let removed = reply.text.isEmpty && reply.toolCalls.isEmpty && reply.reasoning == nil
@@ -83,9 +85,14 @@ public struct ReplyLifecycle: Sendable {
             reply.usage = Self.timed(reply)
             if let recorder, let replySeq { recorder.finish(reply, seq: replySeq) }
         }
-        var stopped = false
-        if case .stopped = ending { stopped = true }
-        let undelivered = !delivered && !stopped && !answered
+        // A request that failed before a word of the reply came got nothing through, whether or
+        // not the server had begun: the question goes back, to be sent again.
+        let (stopped, failed) = switch ending {
+        case .stopped: (true, false)
+        case .failed: (false, true)
+        case .completed: (false, false)
+        }
+        let undelivered = !answered && !stopped && (!delivered || (failed && removed))
         if user.state == .sending || undelivered {
             user.state = undelivered ? .failed : .done
             save(user, seq: userSeq)

@@ -520,7 +520,7 @@ struct ChatStoreFailureTests: ViewModelTesting {
         #expect(library.chats.map(\.id) == [chat.id])
     }
 
-    @Test("A reply that never said a word is removed, and no later save brings it back")
+    @Test("A reply cut off before a word is removed, and no later save brings it back; the question is given back, to send again")
     func emptyReplyStaysRemoved() async throws {
         let store = try ChatStore(file: temporaryDatabase())
         let model = viewModel("silentcut", store: store)
@@ -529,10 +529,13 @@ struct ChatStoreFailureTests: ViewModelTesting {
         await model.waitUntilIdle()
         let chat = try #require(model.chat)
         #expect(model.conversation.messages.map(\.role) == [.user])
+        #expect(model.status.showError && model.status.errorMessage.contains("cut off"), "\(model.status.errorMessage)")
+        #expect(model.conversation[0].state == .failed, "marked: nothing came of it")
+        #expect(model.draft == "say nothing", "the text back in the entry")
         // Past the recorder's one-second throttle, when a save waiting then would have landed.
         try await Task.sleep(for: .milliseconds(1500))
         model.finishSaving()
-        #expect(try store.messages(in: chat.id).map(\.message.role) == [.user])
+        #expect(try store.messages(in: chat.id).map { [$0.message.role.rawValue, $0.message.state.rawValue] } == [["user", "failed"]])
     }
 
     @Test("A tool's question answered otherwise (Stop) is settled for the window too")
