@@ -22,12 +22,15 @@ enum CLIBranches {
         var errorDescription: String? { message }
     }
 
-    /// `message` after the last message of the branch `chat` shows; nil `chat`: a new chat's first.
+    /// `message` after the last message of the branch `chat` shows, or in its place as a new
+    /// version of it when it never reached the model; nil `chat`: a new chat's first.
     static func append(_ message: ChatMessage, to chat: UUID?, store: ChatStore) throws -> Point {
         guard let chat, let leaf = try store.currentLeaf(of: chat) else { return Point(history: [], question: message, isStored: false) }
+        var branch = try store.branch(endingAt: leaf).map(\.message)
+        if branch.last?.isUndelivered == true { branch.removeLast() }
         var question = message
-        question.parentID = leaf
-        return Point(history: try context(endingAt: leaf, store: store), question: question, isStored: false)
+        question.parentID = branch.last?.id
+        return Point(history: Conversation(messages: branch).context(), question: question, isStored: false)
     }
 
     /// A new version of user message `id` of `chat`, with the same parent: `text`, and the files

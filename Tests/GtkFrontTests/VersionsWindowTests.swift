@@ -144,6 +144,37 @@ extension GtkSuites {
             }, "the focus in version \(place)'s row")
         }
 
+        @Test("A message sent again after it was not delivered takes the failed one's place: 2/2, and ‹ shows the failed attempt")
+        func retryAfterAFailure() async throws {
+            let (app, window) = try await launch("failonce-\(uniqueMarker())")
+            defer { GtkTestHarness.close(app) }
+            let model = window.viewModel
+            try await Xdo.type("Are you there?")
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { window.alert != nil && !model.isSending }, "the alert")
+            let alert = try #require(window.alert)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(alert.window) }, "the alert on screen")
+            try await Xdo.focus(alert.window)
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { window.alert == nil && gtk_window_is_active(window.window.cast()) != 0 }, "the window again")
+            #expect(window.composer.input.text == "Are you there?", "the text back in the entry")
+
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { !model.isSending && model.conversation.count == 2 }, "the reply to the second attempt")
+            try await GtkTestHarness.settle(window)
+            #expect(try shownTexts(window) == ["Are you there?", "Reply number 1 to: Are you there?"], "one copy of the question")
+            var question = try row(window, 0)
+            #expect(GtkTestHarness.isMapped(question.versions.widget) && question.versions.text == "2/2")
+            #expect(!GtkTestHarness.isVisible(question.stateLabel), "delivered: no mark")
+
+            try await Xdo.click(question.versions.previousButton)
+            try await GtkTestHarness.pump(until: { model.conversation.count == 1 }, "the failed attempt")
+            try await GtkTestHarness.settle(window)
+            question = try row(window, 0)
+            #expect(question.versions.text == "1/2")
+            #expect(GtkTestHarness.label(question.stateLabel) == "Not delivered")
+        }
+
         @Test("An edited message shows 2/2; Delete Version asks first, deletes that version and what followed it, and Undo brings them back")
         func editThenDeleteAndUndo() async throws {
             let (app, window) = try await launch("counter-\(uniqueMarker())")

@@ -17,7 +17,7 @@ public enum MessageState: String, Codable, Sendable {
     case cutOff
     /// The user pressed Stop; the text that arrived is kept.
     case stopped
-    /// The request failed; for a user message, it never reached the model.
+    /// The request failed; for a user message, before any of the reply came (not delivered).
     case failed
 }
 
@@ -71,6 +71,10 @@ public struct ChatMessage: Identifiable, Sendable, Equatable {
             return message
         }
     }
+
+    /// A message of the user's that got no reply through (`failed`). The next one sent after
+    /// it takes its place, as a new version of it: a retry leaves no copy behind in the chat.
+    public var isUndelivered: Bool { role == .user && state == .failed }
 
     /// The time in ISO 8601 (UTC), as it is stored.
     public var isoTime: String {

@@ -110,9 +110,9 @@ public struct Conversation: Sendable, Equatable {
     public func context(through lastIndex: Int? = nil) -> [ChatMessage] {
         let end = lastIndex.map { $0 + 1 } ?? messages.count
         return messages[..<end].filter { message in
-            switch (message.role, message.state) {
-            case (.user, .failed): false
-            case (.assistant, _): !message.text.isEmpty || !message.toolCalls.isEmpty
+            switch message.role {
+            case .user: !message.isUndelivered
+            case .assistant: !message.text.isEmpty || !message.toolCalls.isEmpty
             default: true
             }
         }

@@ -154,9 +154,6 @@ public final class ChatViewModel {
 
     // MARK: Sending
 
-    /// Sends the draft and its files (replacing the message being edited, if any) and streams
-    /// the reply. Files that do not fit the context budget, or images for a model known to
-    /// read text only, are refused first, the draft and files left as they were.
     /// Sends `text` as a message of its own, from outside the window (`agent --new-chat
     /// TEXT`), leaving what the composer holds — a draft, attached files — as it was.
     /// False when nothing was sent (a reply is still being written, or the text was refused).
@@ -173,6 +170,10 @@ public final class ChatViewModel {
         return sent
     }
 
+    /// Sends the draft and its files (a new version of the message being edited, or of an
+    /// undelivered message at the chat's end) and streams the reply. Files that do not fit the
+    /// context budget, or images for a model known to read text only, are refused first, the
+    /// draft and files left as they were.
     public func send() {
         guard canSend else { return }
         let text = draft.trimmed
@@ -189,12 +190,16 @@ public final class ChatViewModel {
         var sibling: UUID?
         // The search hit's mark goes with the message sent (before the newest page, if it loads, is shown).
         focusedMessageID = nil
-        if let editing = editingMessageID, let index = conversation.index(of: editing) {
+        // The message edited, or an undelivered one at the end: the new message is a version of it.
+        var replaced = editingMessageID.flatMap { conversation.index(of: $0) }
+        if replaced == nil {
+            if pager?.hasLater == true { showNewestPage() }
+            if editingMessageID == nil, let last = conversation.messages.indices.last, conversation[last].isUndelivered { replaced = last }
+        }
+        if let index = replaced {
             message.parentID = conversation[index].parentID
-            sibling = editing
+            sibling = conversation[index].id
             removeShown(from: index)
-        } else if pager?.hasLater == true {
-            showNewestPage()
         }
         editingMessageID = nil
         composerBeforeEdit = nil

@@ -67,6 +67,28 @@ struct AgentCLIBranchTests {
                 "the next turn follows the new version")
     }
 
+    @Test("A turn after an undelivered question takes its place as a new version: the chat keeps no copy in its branch")
+    func turnAfterAnUndeliveredQuestion() async throws {
+        let marker = uniqueMarker()
+        let url = server.url("echo/\(marker)")
+        let home = AgentCLIChatTests.home()
+        let id = try await Self.chat(["One"], url: url, home: home)
+        let failed = try await ProductRunner.run("agent-cli", ["--server", server.url("http500"), "--chat", id, "Two?"], environment: home)
+        #expect(failed.status != 0)
+
+        let retried = try await ProductRunner.run("agent-cli", ["--server", url, "--chat", id, "Two?"], environment: home)
+        #expect(retried.status == 0, "\(retried.stderr)")
+        #expect(retried.stdout == "Echo: Two? (3 messages)\n", "the undelivered copy not carried")
+        let chat = try await Self.exported(id, home: home)
+        let messages = Self.messages(of: chat)
+        let attempts = messages.filter { $0["text"] as? String == "Two?" }
+        #expect(attempts.count == 2)
+        #expect(attempts.map { $0["state"] as? String } == ["failed", "done"])
+        #expect(Set(attempts.map { $0["parent"] as? String }).count == 1, "two versions of one question")
+        let requests = try await server.requests(containing: marker)
+        #expect(requests.last.map(Self.carried) == ["user: One", "assistant: Echo: One (1 messages)", "user: Two?"])
+    }
+
     @Test("--edit adds a version of a user message beside it, and the request carries only its branch")
     func editAddsAVersion() async throws {
         let marker = uniqueMarker()
