@@ -226,8 +226,15 @@ struct AgentCLI {
         do {
             let store = try ChatStore()
             if let file = options.importFile {
-                let text = String(decoding: try Data(contentsOf: URL(filePath: file)), as: UTF8.self)
-                let imported = try store.importChats(ChatArchive.parse(text))
+                let bytes: [UInt8]
+                do {
+                    bytes = try FileDescriptorReading.contents(of: file)
+                } catch {
+                    // TRANSLATORS: %1$s is a file's path, %2$s the system's reason.
+                    writeFailure(tr("could not read %1$s: %2$s", file, ChatError.describe(error)))
+                    exit(1)
+                }
+                let imported = try store.importChats(ChatArchive.parse(String(decoding: bytes, as: UTF8.self)))
                 StandardStreams.line(trn("imported %d chat", "imported %d chats", imported.count))
             }
             if options.listPresets { try CLIPresets.list(store) }

@@ -88,7 +88,7 @@ extension GtkSuites {
             // The remembered file that has gone: shown as missing; picking it says so and changes nothing.
             let missing = try #require(page.fileRows.first)
             #expect(!missing.isPresent)
-            #expect(adw_action_row_get_subtitle(missing.widget.cast()).map { String(cString: $0) } == "Missing: no longer at \(LocalModelFileRow.shortPath(gone))")
+            #expect(adw_action_row_get_subtitle(missing.widget.cast()).map { String(cString: $0) } == "Missing: no longer at \(AppIdentity.tildePath(gone.path))")
             try await GtkTestHarness.laidOut(missing.button)
             try await Xdo.click(missing.button)
             let missingAlert = try await dismissAlert(of: page, over: preferences)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// Why a reply failed, worded for the person reading the alert or the CLI's stderr.
 public enum ChatError: Error, Sendable, Equatable, LocalizedError {
@@ -23,7 +24,13 @@ public enum ChatError: Error, Sendable, Equatable, LocalizedError {
 
     /// Any error as the user should read it.
     public static func describe(_ error: any Error) -> String {
-        (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+        if let description = (error as? LocalizedError)?.errorDescription { return description }
+        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        // A file's error from Foundation: "path: the system's reason", as Unix tools word it.
+        if let file = error as? CocoaError, let path = file.filePath, let reason = file.underlying.map(describe) {
+            return "\(path): \(reason)"
+        }
+        return String(describing: error)
     }
 
     public var errorDescription: String? {
@@ -49,7 +56,7 @@ public enum ChatError: Error, Sendable, Equatable, LocalizedError {
             let base = tr("The reply was cut off: the connection to %s ended before the server finished.", url)
             return detail.map { "\(base)\n\($0)" } ?? base
         case .invalidURL(let url):
-            return tr("“%s” is not a usable server URL. It must start with http:// or https://.", url)
+            return tr("“%s” is not a usable server URL. It must be an http:// or https:// URL with a host.", url)
         case .localModel(let message):
             return message
         case .toolRoundLimit(let rounds):

@@ -28,10 +28,25 @@ public enum AppIdentity {
         baseDirectory(environment: "XDG_STATE_HOME", fallback: ".local/state").appending(path: applicationID)
     }
 
+    /// The user's home: `$HOME` when it is an absolute path, as GLib's `g_get_home_dir`
+    /// reads it (Foundation here reads only the account's entry), else the account's.
+    public static var homeDirectory: URL {
+        if let home = ProcessInfo.processInfo.environment["HOME"], home.hasPrefix("/") {
+            return URL(filePath: home, directoryHint: .isDirectory)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser
+    }
+
+    /// `path` with the home folder as "~", for showing.
+    public static func tildePath(_ path: String) -> String {
+        let home = homeDirectory.path
+        return path.hasPrefix(home + "/") ? "~" + path.dropFirst(home.count) : path
+    }
+
     private static func baseDirectory(environment name: String, fallback: String) -> URL {
         if let value = ProcessInfo.processInfo.environment[name], value.hasPrefix("/") {
             return URL(filePath: value, directoryHint: .isDirectory)
         }
-        return FileManager.default.homeDirectoryForCurrentUser.appending(path: fallback, directoryHint: .isDirectory)
+        return homeDirectory.appending(path: fallback, directoryHint: .isDirectory)
     }
 }

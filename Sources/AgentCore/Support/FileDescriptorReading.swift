@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 
 /// Reading a file descriptor (a child's pipe, standard input, a file) to its end, through a
@@ -11,6 +12,18 @@ public enum FileDescriptorReading {
             handle(chunk)
             return true
         }
+    }
+
+    /// All of the file at `path`, read to its end: a regular file, or a pipe such as
+    /// /dev/stdin (which has no size to read up front).
+    public static func contents(of path: String) throws(POSIXError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        let error = drain(descriptor) { bytes.append(contentsOf: $0) }
+        guard error == 0 else { throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EIO) }
+        return bytes
     }
 
     /// All of the regular file at `path` when it holds at most `limit` bytes, else nil (nil

@@ -27,7 +27,7 @@ final class LocalModelFileRow {
         widget = adw_action_row_new()
         adw_preferences_row_set_use_markup(widget.cast(), 0)
         adw_preferences_row_set_title(widget.cast(), model.displayName)
-        let place = Self.shortPath(file)
+        let place = AppIdentity.tildePath(file.path)
         adw_action_row_set_subtitle(widget.cast(), isPresent ? place : tr("Missing: no longer at %s", place))
         adw_action_row_set_subtitle_lines(widget.cast(), 2)
         if !isPresent { gtk_widget_add_css_class(widget, "missing-model") }
@@ -51,12 +51,6 @@ final class LocalModelFileRow {
             onSelected?()
         }
         Signals.connect(removeButton.raw, "clicked") { [weak self] in self?.onRemove?() }
-    }
-
-    /// `file`'s path, with the home folder as "~".
-    static func shortPath(_ file: URL) -> String {
-        let home = FileManager.default.homeDirectoryForCurrentUser.path
-        return file.path.hasPrefix(home + "/") ? "~" + file.path.dropFirst(home.count) : file.path
     }
 
     var isSelected: Bool {

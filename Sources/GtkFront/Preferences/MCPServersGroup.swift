@@ -33,7 +33,7 @@ final class MCPServersGroup {
         self.window = window
         widget = PreferenceRows.group(in: page, title: tr("MCP Servers"),
                                       description: tr("MCP servers give the model more tools: programs on this computer or services on the web. Agent keeps them in %s.",
-                                                       Self.shortPath(model.file.path)))
+                                                       AppIdentity.tildePath(model.file.path)))
         addButton = Self.addMenuButton()
         adw_preferences_group_set_header_suffix(widget.cast(), addButton)
         emptyRow = PreferenceRows.actionRow(title: tr("No servers yet"))
@@ -60,14 +60,6 @@ final class MCPServersGroup {
     }
 
     func row(named name: String) -> MCPServerRow? { rows.first { $0.name == name } }
-
-    /// `~/…` for a path in the home folder.
-    static func shortPath(_ path: String) -> String {
-        guard let pointer = g_get_home_dir(), case let home = String(cString: pointer), !home.isEmpty, path.hasPrefix(home + "/") else {
-            return path
-        }
-        return "~" + path.dropFirst(home.count)
-    }
 
     private static func addMenuButton() -> UnsafeMutablePointer<GtkWidget> {
         let menu = g_menu_new()

@@ -59,6 +59,40 @@ struct AgentCLIChatTests {
         #expect(again.stdout == json.stdout, "the round trip is exact")
     }
 
+    @Test("--import reads a pipe (/dev/stdin) too; a folder, a missing file or an unusable data folder is an error naming the path and why")
+    func importFromAnywhere() async throws {
+        let home = Self.home()
+        let made = try await ProductRunner.run("agent-cli", ["--server", server.url("echo"), "--chat", "new", "Piped"], environment: home)
+        #expect(made.status == 0, "\(made.stderr)")
+        let json = try await ProductRunner.run("agent-cli", ["--export", "all", "--format", "json"], environment: home)
+        let piped = try await ProductRunner.run("agent-cli", ["--import", "/dev/stdin"], stdin: json.stdout, environment: Self.home())
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout == "imported 1 chat\n")
+
+        let folder = FileManager.default.temporaryDirectory.path
+        let fromFolder = try await ProductRunner.run("agent-cli", ["--import", folder], environment: Self.home())
+        #expect(fromFolder.status == 1)
+        #expect(fromFolder.stderr == "agent-cli: error: could not read \(folder): Is a directory\n")
+        let missing = "/nonexistent/chats.json"
+        let fromNowhere = try await ProductRunner.run("agent-cli", ["--import", missing], environment: Self.home())
+        #expect(fromNowhere.stderr == "agent-cli: error: could not read \(missing): No such file or directory\n")
+
+        let unusable = try await ProductRunner.run("agent-cli", ["--list-chats"], environment: ["XDG_DATA_HOME": "/etc/passwd"])
+        #expect(unusable.status == 1)
+        #expect(unusable.stderr == "agent-cli: error: /etc/passwd/\(AppIdentity.applicationID): Not a directory\n", "no raw NSError")
+    }
+
+    @Test("Without XDG_DATA_HOME the chats are under $HOME/.local/share, where GLib and the window look")
+    func homeFromTheEnvironment() async throws {
+        let home = FileManager.default.temporaryDirectory.appending(path: "agent-cli-home-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["HOME": home.path, "XDG_DATA_HOME": "", "XDG_CONFIG_HOME": ""]
+        let made = try await ProductRunner.run("agent-cli", ["--server", server.url("echo"), "--chat", "new", "At home"], environment: environment)
+        #expect(made.status == 0, "\(made.stderr)")
+        let file = home.appending(path: ".local/share/\(AppIdentity.applicationID)/chats.sqlite")
+        #expect(try ChatStore(file: file).chats().map(\.title) == ["At home"])
+    }
+
     @Test("kill -9 mid-stream: the chat is intact up to about a second before, the reply marked cut off")
     func crashSafety() async throws {
         let home = Self.home()
