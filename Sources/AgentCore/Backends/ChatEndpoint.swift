@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// An API key held in memory only. It never appears in descriptions, logs or dumps
 /// that go through Swift's printing.
 public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
@@ -37,6 +39,13 @@ public struct ChatEndpoint: Sendable, Equatable {
         self.model = model
         self.apiKey = apiKey
         self.caFile = caFile
+    }
+
+    /// Whether a request can be sent to `url`: an http or https URL that names a host.
+    public static func isUsable(serverURL url: String) -> Bool {
+        let lowered = url.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), let host = URLComponents(string: url)?.host else { return false }
+        return !host.isEmpty && !host.contains(where: \.isWhitespace)
     }
 
     /// The full request URL: server URL and API path joined with exactly one slash.

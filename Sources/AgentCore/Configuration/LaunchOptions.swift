@@ -234,8 +234,8 @@ public struct LaunchOptions: Sendable, Equatable {
             try checkCAFile()
             return nil
         }
-        guard server.hasPrefix("http://") || server.hasPrefix("https://") else {
-            throw ParseError(message: tr("--server must be an http:// or https:// URL, not “%s”", server))
+        guard ChatEndpoint.isUsable(serverURL: server) else {
+            throw ParseError(message: tr("--server must be an http:// or https:// URL with a host, not “%s”", server))
         }
         var key: APIKey?
         if let variable = apiKeyEnvironmentVariable {

@@ -66,6 +66,18 @@ struct LaunchOptionsTests {
         }
     }
 
+    @Test("--server needs a host: an http:// URL without one is a bad command line, not a failed request")
+    func serverWithoutAHost() throws {
+        for url in ["http://", "https://", "http:///v1", "http://:8080", "http:// x"] {
+            #expect(throws: LaunchOptions.ParseError.self, "\(url)") {
+                try LaunchOptions.parse(["--server", url], acceptsWords: false).endpoint(environment: [:])
+            }
+        }
+        for url in ["http://localhost:8080", "HTTPS://Example.org/v1", "http://[::1]:11434"] {
+            #expect(try LaunchOptions.parse(["--server", url], acceptsWords: false).endpoint(environment: [:])?.serverURL == url)
+        }
+    }
+
     @Test("--ca-file without --server: refused, unless agent-cli is given MCP servers, which use it")
     func caFileForMCPServers() throws {
         #expect(throws: LaunchOptions.ParseError.self) { try LaunchOptions.parse(["--ca-file", "/dev/null"], acceptsWords: true).endpoint() }

@@ -24,8 +24,7 @@ public struct OpenAIChatClient: ChatBackend {
 extension ChatEndpoint {
     /// A POST of `body` (JSON) to this endpoint's URL, with its key and CA file.
     func streamingRequest(body: JSONValue, accept: String) throws -> HTTPRequest {
-        let url = self.url
-        guard url.hasPrefix("http://") || url.hasPrefix("https://") else { throw ChatError.invalidURL(serverURL) }
+        guard Self.isUsable(serverURL: serverURL) else { throw ChatError.invalidURL(serverURL) }
         return HTTPRequest(url: url, method: "POST",
                            headers: [("Content-Type", "application/json; charset=utf-8"), ("Accept", accept)],
                            body: Data(body.serialized.utf8), bearerToken: apiKey?.value, caFile: caFile,
