@@ -314,7 +314,8 @@ struct AgentCLI {
         do throws(AttachedFile.Refusal) {
             try AttachmentMessage.check(point.question, budget: budget)
         } catch {
-            fail(usage: tr("cannot attach: %s", "\(error)"))
+            // TRANSLATORS: a message was not sent; %s is why.
+            fail(usage: tr("not sent: %s", "\(error)"))
         }
         return point
     }

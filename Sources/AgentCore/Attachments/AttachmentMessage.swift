@@ -18,6 +18,11 @@ public enum AttachmentMessage {
     public static func check(_ message: ChatMessage, budget: Int) throws(AttachedFile.Refusal) {
         let tokens = ContextWindow.estimatedTokens(message)
         guard tokens > budget else { return }
+        guard !message.attachments.isEmpty else {
+            // TRANSLATORS: %1$s and %2$s are numbers of tokens.
+            throw AttachedFile.Refusal(description: tr("the message is about %1$s tokens, more than the context budget of %2$s tokens; nothing was cut or sent",
+                                                       UserLocale.number(tokens), UserLocale.number(budget)))
+        }
         let named = message.attachments.map { "“\($0.name)” (\(ByteCountText.describe($0.byteCount)))" }.joined(separator: ", ")
         // TRANSLATORS: %1$s names the attached files with their sizes, %2$s and %3$s are numbers of tokens.
         throw AttachedFile.Refusal(description: tr("the message with %1$s is about %2$s tokens, more than the context budget of %3$s tokens; nothing was cut or sent",

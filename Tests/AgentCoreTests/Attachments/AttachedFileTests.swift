@@ -187,6 +187,20 @@ struct AttachedFileTests {
         #expect(try await server.requests(containing: marker).isEmpty, "nothing was sent")
     }
 
+    @Test("agent-cli: a prompt alone past the context budget exits 2 before any request, naming no file")
+    func promptPastTheBudget() async throws {
+        let marker = uniqueMarker()
+        let prompt = String(repeating: "All work and no play makes Jack a dull boy. ", count: 1000)
+        let refused = try await ProductRunner.run("agent-cli", ["--server", TestServer.shared.url("echo/\(marker)")], stdin: prompt,
+                                                  environment: AgentCLIChatTests.home())
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasPrefix("agent-cli: not sent: the message is about "), "\(refused.stderr)")
+        #expect(refused.stderr.contains("more than the context budget of 4") && refused.stderr.contains("096 tokens; nothing was cut or sent"),
+                "\(refused.stderr)")
+        #expect(!refused.stderr.contains("with"), "no file named")
+        #expect(try await TestServer.shared.requests(containing: marker).isEmpty, "nothing was sent")
+    }
+
     @Test("agent-cli --attach with an image: OpenAI gets an image_url data URI, Ollama an images entry, beside the text")
     func imagesOnTheWire() async throws {
         let png = try image("chart.png", ["-size", "8x8", "xc:navy"])
