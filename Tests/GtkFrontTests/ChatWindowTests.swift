@@ -296,6 +296,28 @@ extension GtkSuites {
             #expect(GtkTestHarness.isSensitive(window.composer.sendButton), "and it can be sent again")
         }
 
+        @Test("What the model wrote before calling tools reads above their lines, as it was written; the answer after them below")
+        func textBeforeToolCalls() async throws {
+            let (app, window) = try await launch("tools-several/\(uniqueMarker())", toolbox: try TestTools.toolbox())
+            defer { GtkTestHarness.close(app) }
+            try await send("Where and when am I?")
+            try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 2 && !window.viewModel.isSending }, "the reply")
+            try await GtkTestHarness.settle(window)
+            let row = try #require(window.transcript.boundRow(for: window.viewModel.conversation[1].id))
+            let lines = row.reply.toolLines
+            #expect(lines.map(\.summaryText).map { $0.hasPrefix("Tool get_location()") || $0.hasPrefix("Tool get_datetime()") } == [true, true])
+            #expect(row.displayedText.hasPrefix("Let me look.\n\nTool results: "), "\(row.displayedText)")
+            let words = row.reply.textWidgets
+            #expect(words.count == 2, "the text before the calls, and the answer")
+            func top(_ widget: UnsafeMutablePointer<GtkWidget>) throws -> Float {
+                var bounds = graphene_rect_t()
+                try #require(gtk_widget_compute_bounds(widget, row.reply.widget, &bounds) != 0)
+                return bounds.origin.y
+            }
+            let (before, first, last, after) = try (top(words[0]), top(lines[0].widget), top(lines[1].widget), top(words[1]))
+            #expect(before < first && first < last && last < after, "\(before) < \(first) < \(last) < \(after)")
+        }
+
         @Test("First use of get_location: the question; Deny gives the model a refusal; the call shows in the reply")
         func locationConsentDialog() async throws {
             let consent = ConsentBroker()

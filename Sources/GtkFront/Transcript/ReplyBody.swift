@@ -2,7 +2,8 @@ import AgentCore
 import CGtk
 import TextLayout
 
-/// What a reply's bubble holds: its thinking (collapsed), its tool calls, then its text.
+/// What a reply's bubble holds: its thinking (collapsed), its tool calls (each group under
+/// the text written before it), then its text.
 /// While the reply streams, each Markdown block is rendered once it is complete and the
 /// block still being written streams as plain text into a text view (which lays out only
 /// the lines added); once the reply ends it is rendered again, whole — a list item's later
@@ -21,11 +22,9 @@ final class ReplyBody {
     var thinkingExpanded = false {
         didSet { thinking?.setExpanded(thinkingExpanded) }
     }
-    private let toolBox: UnsafeMutablePointer<GtkWidget>
-    private(set) var toolLines: [ToolCallLine] = []
-    private var shownToolCalls: [ToolCall] = []
-    /// Whether the tool lines were shown for a reply under way ("running…").
-    private var toolsShownStreaming = false
+    private let tools: ToolRounds
+    /// Where in the reply's text the part shown below the tool calls begins (UTF-8 bytes).
+    private var textStart = 0
     /// The rendered blocks, then the plain tail (`tailView`) while the reply streams.
     private let markdownBox: UnsafeMutablePointer<GtkWidget>
     /// `markdownBox` in a reading-width box: as wide as the tail's text view while the reply
@@ -50,13 +49,12 @@ final class ReplyBody {
 
     init(copyCode: @escaping @MainActor (String, UnsafeMutablePointer<GtkWidget>) -> Void) {
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
-        toolBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)
-        gtk_widget_set_visible(toolBox, 0)
+        tools = ToolRounds(copyCode: copyCode)
         markdownBox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
         textColumn = agent_reading_width_box_new(markdownBox, 0)
         placeholder = StackedLabel.makeLabel(classes: ["message-text", "dim-label"])
         gtk_label_set_text(placeholder.opaque, "…")
-        gtk_box_append(widget.cast(), toolBox)
+        gtk_box_append(widget.cast(), tools.widget)
         gtk_box_append(widget.cast(), textColumn)
         gtk_box_append(widget.cast(), placeholder)
         markdown = MarkdownWidgets(copyCode: copyCode)
@@ -66,7 +64,7 @@ final class ReplyBody {
     var displayedText: String {
         if let longReply { return longReply.text }
         if gtk_widget_get_visible(placeholder) != 0 { return "…" }
-        let rendered = renderedWidgets.flatMap(GtkText.labels)
+        let rendered = (tools.textWidgets + renderedWidgets).flatMap(GtkText.labels)
         let tail = tailView.map { [$0.text] } ?? []
         return (rendered + tail).filter { !$0.isEmpty }.joined(separator: "\n\n")
     }
@@ -74,17 +72,21 @@ final class ReplyBody {
     /// The widgets showing the reply's words (not its thinking or its tool calls), in order.
     var textWidgets: [UnsafeMutablePointer<GtkWidget>] {
         if let longReply { return [longReply.widget] }
-        return renderedWidgets + (tailView.map { [$0.widget] } ?? [])
+        return tools.textWidgets + renderedWidgets + (tailView.map { [$0.widget] } ?? [])
     }
 
+    /// The tool calls' lines, in order.
+    var toolLines: [ToolCallLine] { tools.lines }
+
     /// The code blocks rendered (tests, the row's accessibility).
-    var codeBlocks: [CodeBlockView] { markdown.codeBlocks }
+    var codeBlocks: [CodeBlockView] { tools.codeBlocks + markdown.codeBlocks }
 
     /// Forgets what it showed (the row now shows another message).
     func reset() {
         resetRendered()
         removeTail()
-        showToolCalls([], replyGoesOn: false)
+        tools.reset()
+        textStart = 0
         if let longReply {
             gtk_box_remove(widget.cast(), longReply.widget)
             self.longReply = nil
@@ -98,14 +100,20 @@ final class ReplyBody {
         defer { showTextColumnWhenFilled() }
         if reply.reasoning != nil || thinking != nil { thinkingSection().show(reply) }
         let streaming = reply.state == .streaming || reply.state == .sending
-        if reply.toolCalls != shownToolCalls || streaming != toolsShownStreaming { showToolCalls(reply.toolCalls, replyGoesOn: streaming) }
         let nothingYet = reply.text.isEmpty && reply.toolCalls.isEmpty && reply.reasoning == nil
         gtk_widget_set_visible(placeholder, streaming && nothingYet ? 1 : 0)
         let isLong = reply.text.utf8.count > LongText.labelLimit
+        let start = tools.show(reply.toolCalls, in: reply.text, replyGoesOn: streaming, splittingText: !isLong)
+        if start != textStart {
+            // A new group of calls: the text before it went above them.
+            resetRendered()
+            removeTail()
+            textStart = start
+        }
         let longCaughtUp = showLongReply(isLong ? LongText.head(of: reply.text).text : nil, of: reply.text.utf8.count)
         guard !isLong else { return longCaughtUp }
 
-        var shown = reply.text
+        var shown = start == 0 ? reply.text : String(decoding: reply.text.utf8.dropFirst(start), as: UTF8.self)
         var caughtUp = true
         if streaming, shown.utf8.count > revealed + LongText.revealPerFrame {
             shown = String(LongText.head(of: shown, limit: revealed + LongText.revealPerFrame, atLineBreak: false).text)
@@ -145,27 +153,6 @@ final class ReplyBody {
         gtk_box_prepend(widget.cast(), section.widget)
         thinking = section
         return section
-    }
-
-    private func showToolCalls(_ calls: [ToolCall], replyGoesOn: Bool) {
-        let old = shownToolCalls
-        let ended = toolsShownStreaming != replyGoesOn
-        shownToolCalls = calls
-        toolsShownStreaming = replyGoesOn
-        while toolLines.count > calls.count {
-            gtk_box_remove(toolBox.cast(), toolLines.removeLast().widget)
-        }
-        while toolLines.count < calls.count {
-            let line = ToolCallLine()
-            gtk_box_append(toolBox.cast(), line.widget)
-            toolLines.append(line)
-        }
-        // Only the lines whose call changed (a running tool's progress redraws its own line),
-        // all of them when the reply starts or ends.
-        for (index, (line, call)) in zip(toolLines, calls).enumerated() where ended || index >= old.count || old[index] != call {
-            line.show(call, replyGoesOn: replyGoesOn)
-        }
-        gtk_widget_set_visible(toolBox, calls.isEmpty ? 0 : 1)
     }
 
     /// The block being written, as plain text; its leading space or line break is not shown
