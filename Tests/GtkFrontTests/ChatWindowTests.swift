@@ -318,6 +318,27 @@ extension GtkSuites {
             #expect(before < first && first < last && last < after, "\(before) < \(first) < \(last) < \(after)")
         }
 
+        @Test("Two rounds of tools with words before each: words, call, words, call, answer, in that order")
+        func twoRoundsOfTools() async throws {
+            let (app, window) = try await launch("tools-tworounds/\(uniqueMarker())", toolbox: try TestTools.toolbox())
+            defer { GtkTestHarness.close(app) }
+            try await send("Where, and then when?")
+            try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 2 && !window.viewModel.isSending }, "the reply")
+            try await GtkTestHarness.settle(window)
+            let row = try #require(window.transcript.boundRow(for: window.viewModel.conversation[1].id))
+            #expect(row.displayedText.hasPrefix("Let me look.\n\nNow the time.\n\nTool results: "), "\(row.displayedText)")
+            let lines = row.reply.toolLines.map(\.widget)
+            let words = row.reply.textWidgets
+            try #require(lines.count == 2 && words.count == 3)
+            var tops: [Float] = []
+            for widget in [words[0], lines[0], words[1], lines[1], words[2]] {
+                var bounds = graphene_rect_t()
+                try #require(gtk_widget_compute_bounds(widget, row.reply.widget, &bounds) != 0)
+                tops.append(bounds.origin.y)
+            }
+            #expect(tops == tops.sorted() && Set(tops).count == 5, "\(tops)")
+        }
+
         @Test("First use of get_location: the question; Deny gives the model a refusal; the call shows in the reply")
         func locationConsentDialog() async throws {
             let consent = ConsentBroker()

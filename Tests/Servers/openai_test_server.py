@@ -587,9 +587,15 @@ class Handler(socketserver.BaseRequestHandler):
 
     # --- tool calling, OpenAI protocol ----------------------------------------------
     def scenario_tools(self, scenario, body, headers):
-        """tools-<kind>: the first round asks for tools, the follow-up answers with the results."""
+        """tools-<kind>: the first round asks for tools, the follow-up answers with the results
+        (tools-tworounds: words and a call, then more words and another call, then the answer)."""
         kind = scenario.split("-", 1)[1] if "-" in scenario else "single"
         results = trailing_tool_messages(body)
+        if kind == "tworounds" and len(results) == 1 and results[0].get("tool_call_id") == "call_loc":
+            # The second round: more words, then another call.
+            return self.stream([delta(None, role="assistant"), delta("Now the **time**. "),
+                                tool_call_delta(0, "call_time", "get_datetime", "{}"), finish_chunk("tool_calls"),
+                                b"data: [DONE]\n\n"])
         if results and kind != "loop":
             if kind == "error":
                 payload = {"error": {"code": 500, "message": "the tool round failed", "type": "server_error"}}
@@ -599,6 +605,8 @@ class Handler(socketserver.BaseRequestHandler):
         parts = [delta(None, role="assistant")]
         if kind == "single":
             parts += [tool_call_delta(0, "call_loc", "get_location", "{}"), finish_chunk("tool_calls")]
+        elif kind == "tworounds":
+            parts += [delta("Let me look. "), tool_call_delta(0, "call_loc", "get_location", "{}"), finish_chunk("tool_calls")]
         elif kind == "several":
             parts += [delta("Let me look. "),
                       tool_call_delta(0, "call_a", "get_location", ""), tool_call_delta(0, arguments="{}"),

@@ -113,6 +113,7 @@ final class ReplyBody {
         let longCaughtUp = showLongReply(isLong ? LongText.head(of: reply.text).text : nil, of: reply.text.utf8.count)
         guard !isLong else { return longCaughtUp }
 
+        // Below tool calls, the text after them: a copy, of at most the label limit.
         var shown = start == 0 ? reply.text : String(decoding: reply.text.utf8.dropFirst(start), as: UTF8.self)
         var caughtUp = true
         if streaming, shown.utf8.count > revealed + LongText.revealPerFrame {
