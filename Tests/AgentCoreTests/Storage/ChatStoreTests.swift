@@ -153,6 +153,32 @@ struct ChatStoreTests {
         #expect(try reopened.messages(in: other.id).map(\.message.state) == [.failed], "the empty placeholder is gone")
     }
 
+    @Test("After a crash: a question whose reply had begun but brought nothing is failed; one with an earlier reply stays answered")
+    func recoveryOfAnEmptyReply() throws {
+        let file = temporaryDatabase()
+        // The store is closed when the closure returns, as a crash closes it.
+        let (begun, again, stopped) = try { () throws -> (ChatSummary, ChatSummary, ChatSummary) in
+            let store = try ChatStore(file: file)
+            let begun = try store.createChat(ChatSummary(title: "begun, nothing came"))
+            let question = ChatMessage(role: .user, text: "q", state: .done)
+            try store.save(question, in: begun.id, seq: 0)
+            try store.save(ChatMessage(parentID: question.id, role: .assistant, text: "", state: .streaming), in: begun.id, seq: 1)
+            let again = try store.createChat(ChatSummary(title: "asked again"))
+            let answered = ChatMessage(role: .user, text: "a", state: .done)
+            try store.save(answered, in: again.id, seq: 0)
+            try store.save(ChatMessage(parentID: answered.id, role: .assistant, text: "the first answer", state: .done), in: again.id, seq: 1)
+            try store.save(ChatMessage(parentID: answered.id, role: .assistant, text: "", state: .streaming), in: again.id, seq: 2)
+            let stopped = try store.createChat(ChatSummary(title: "stopped before a word"))
+            try store.save(ChatMessage(role: .user, text: "s", state: .done), in: stopped.id, seq: 0)
+            return (begun, again, stopped)
+        }()
+
+        let reopened = try ChatStore(file: file)
+        #expect(try reopened.messages(in: begun.id).map(\.message.state) == [.failed])
+        #expect(try reopened.messages(in: again.id).map(\.message.state) == [.done, .done], "the regeneration that came to nothing is gone")
+        #expect(try reopened.messages(in: stopped.id).map(\.message.state) == [.done], "a turn settled before the crash is left as it was")
+    }
+
     /// Two chats whose turns were under way when the store's process ended (its store is
     /// closed on return): one replying, one still waiting for its reply.
     static func interruptedTurns(in file: URL) throws -> (replying: ChatSummary, waiting: ChatSummary) {
