@@ -20,8 +20,8 @@ public struct PrivateHome: Sendable {
     }
 
     /// The environment that puts a program in this home through its home folder alone, as a
-    /// user without XDG variables has it: Foundation reads the home from `CFFIXED_USER_HOME`
-    /// before the password file (the tests run as root, whose home it would be), GLib from `HOME`.
+    /// user without XDG variables has it: Agent and GLib read `HOME`, and Foundation (for
+    /// what a test reads through it) `CFFIXED_USER_HOME` before the password file.
     public var homeEnvironment: [String: String] {
         ["XDG_CONFIG_HOME": "", "XDG_DATA_HOME": "", "XDG_STATE_HOME": "", "XDG_CACHE_HOME": "",
          "CFFIXED_USER_HOME": folder.path, "HOME": folder.path, "GSETTINGS_BACKEND": "keyfile"]

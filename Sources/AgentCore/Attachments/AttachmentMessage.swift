@@ -14,7 +14,7 @@ public enum AttachmentMessage {
     }
 
     /// Refuses `message` when its estimated tokens, files included, exceed `budget`, naming
-    /// the files and their sizes.
+    /// the files and their sizes when it has any.
     public static func check(_ message: ChatMessage, budget: Int) throws(AttachedFile.Refusal) {
         let tokens = ContextWindow.estimatedTokens(message)
         guard tokens > budget else { return }

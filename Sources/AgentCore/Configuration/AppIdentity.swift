@@ -28,8 +28,8 @@ public enum AppIdentity {
         baseDirectory(environment: "XDG_STATE_HOME", fallback: ".local/state").appending(path: applicationID)
     }
 
-    /// The user's home: `$HOME` when it is an absolute path, as GLib's `g_get_home_dir`
-    /// reads it (Foundation here reads only the account's entry), else the account's.
+    /// The user's home: `$HOME` when it is an absolute path (GLib's `g_get_home_dir` reads
+    /// it too; Foundation here reads only the account's entry), else the account's.
     public static var homeDirectory: URL {
         if let home = ProcessInfo.processInfo.environment["HOME"], home.hasPrefix("/") {
             return URL(filePath: home, directoryHint: .isDirectory)

@@ -23,10 +23,8 @@ enum RiskyCommandWords {
     /// Folders of keys and credentials under a home folder.
     private static let privateFolders = [".ssh", ".gnupg", ".aws", ".kube", ".docker", ".netrc", ".password-store"]
     private static let systemFolders = ["/etc", "/boot", "/root", "/sys"]
-    /// The user's home folder (`$HOME`, as GLib reads it).
-    static var userHome: String {
-        g_get_home_dir().map { String(cString: $0) } ?? ""
-    }
+    /// The user's home folder.
+    static var userHome: String { AppIdentity.homeDirectory.path }
 
     private static let harmlessDevices: Set<String> = ["/dev/null", "/dev/zero", "/dev/stdin", "/dev/stdout", "/dev/stderr",
                                                        "/dev/random", "/dev/urandom", "/dev/tty"]
