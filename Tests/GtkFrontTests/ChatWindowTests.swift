@@ -296,47 +296,33 @@ extension GtkSuites {
             #expect(GtkTestHarness.isSensitive(window.composer.sendButton), "and it can be sent again")
         }
 
-        @Test("What the model wrote before calling tools reads above their lines, as it was written; the answer after them below")
-        func textBeforeToolCalls() async throws {
-            let (app, window) = try await launch("tools-several/\(uniqueMarker())", toolbox: try TestTools.toolbox())
+        @Test("What the model wrote before calling tools reads above their lines, as it was written; the answer after them below",
+              arguments: [
+                  // Words, then two calls in one round, then the answer.
+                  ("tools-several", "Let me look.\n\nTool results: ", "wllw"),
+                  // Words and a call, more words and another call, then the answer.
+                  ("tools-tworounds", "Let me look.\n\nNow the time.\n\nTool results: ", "wlwlw"),
+              ])
+        func textBeforeToolCalls(scenario: String, shown: String, order: String) async throws {
+            let (app, window) = try await launch("\(scenario)/\(uniqueMarker())", toolbox: try TestTools.toolbox())
             defer { GtkTestHarness.close(app) }
             try await send("Where and when am I?")
             try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 2 && !window.viewModel.isSending }, "the reply")
             try await GtkTestHarness.settle(window)
             let row = try #require(window.transcript.boundRow(for: window.viewModel.conversation[1].id))
-            let lines = row.reply.toolLines
-            #expect(lines.map(\.summaryText).map { $0.hasPrefix("Tool get_location()") || $0.hasPrefix("Tool get_datetime()") } == [true, true])
-            #expect(row.displayedText.hasPrefix("Let me look.\n\nTool results: "), "\(row.displayedText)")
-            let words = row.reply.textWidgets
-            #expect(words.count == 2, "the text before the calls, and the answer")
-            func top(_ widget: UnsafeMutablePointer<GtkWidget>) throws -> Float {
-                var bounds = graphene_rect_t()
-                try #require(gtk_widget_compute_bounds(widget, row.reply.widget, &bounds) != 0)
-                return bounds.origin.y
-            }
-            let (before, first, last, after) = try (top(words[0]), top(lines[0].widget), top(lines[1].widget), top(words[1]))
-            #expect(before < first && first < last && last < after, "\(before) < \(first) < \(last) < \(after)")
-        }
-
-        @Test("Two rounds of tools with words before each: words, call, words, call, answer, in that order")
-        func twoRoundsOfTools() async throws {
-            let (app, window) = try await launch("tools-tworounds/\(uniqueMarker())", toolbox: try TestTools.toolbox())
-            defer { GtkTestHarness.close(app) }
-            try await send("Where, and then when?")
-            try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 2 && !window.viewModel.isSending }, "the reply")
-            try await GtkTestHarness.settle(window)
-            let row = try #require(window.transcript.boundRow(for: window.viewModel.conversation[1].id))
-            #expect(row.displayedText.hasPrefix("Let me look.\n\nNow the time.\n\nTool results: "), "\(row.displayedText)")
-            let lines = row.reply.toolLines.map(\.widget)
-            let words = row.reply.textWidgets
-            try #require(lines.count == 2 && words.count == 3)
+            #expect(row.displayedText.hasPrefix(shown), "\(row.displayedText)")
+            // The words (w) and the tool lines (l), top to bottom.
+            var words = row.reply.textWidgets[...]
+            var lines = row.reply.toolLines.map(\.widget)[...]
+            try #require(words.count == order.count { $0 == "w" } && lines.count == order.count { $0 == "l" })
             var tops: [Float] = []
-            for widget in [words[0], lines[0], words[1], lines[1], words[2]] {
+            for kind in order {
+                let widget = try #require(kind == "w" ? words.popFirst() : lines.popFirst())
                 var bounds = graphene_rect_t()
                 try #require(gtk_widget_compute_bounds(widget, row.reply.widget, &bounds) != 0)
                 tops.append(bounds.origin.y)
             }
-            #expect(tops == tops.sorted() && Set(tops).count == 5, "\(tops)")
+            #expect(tops == tops.sorted() && Set(tops).count == order.count, "\(tops)")
         }
 
         @Test("First use of get_location: the question; Deny gives the model a refusal; the call shows in the reply")
