@@ -340,6 +340,7 @@ extension GtkSuites {
             let asking = try #require(window.transcript.boundRow(for: window.viewModel.conversation[1].id))
             try await GtkTestHarness.settle(window)
             let line = try #require(asking.reply.toolLines.first)
+            #expect(line.summaryText == "Tool get_location() · waiting for your answer…", "not “running…” while it waits for the user")
             var lineHeight: Int32 = 0
             gtk_widget_measure(line.widget, GTK_ORIENTATION_VERTICAL, -1, nil, &lineHeight, nil, nil)
             #expect(gtk_widget_get_height(asking.reply.widget) == lineHeight, "no space under the tool line")

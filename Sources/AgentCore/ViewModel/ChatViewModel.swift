@@ -86,6 +86,13 @@ public final class ChatViewModel {
     /// The reply streaming now, if any.
     var replyInFlightID: UUID? { flight?.replyID }
 
+    /// The reply streaming now while one of its tools waits for the user's answer to a
+    /// consent question; nil otherwise.
+    public var replyAwaitingAnswer: UUID? {
+        guard let question = status.consent.current, !question.isLaunch else { return nil }
+        return flight?.replyID
+    }
+
     private struct Flight {
         let replyID: UUID
         let userID: UUID

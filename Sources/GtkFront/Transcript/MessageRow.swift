@@ -257,7 +257,7 @@ final class MessageRow {
     /// shows, unchanged, keeps its widgets instead of building them anew. Returns false when
     /// a flood of text is still being taken on (update again next frame).
     @discardableResult
-    func bind(_ message: ChatMessage, controls: Controls = Controls(), thinkingExpanded: Bool = false) -> Bool {
+    func bind(_ message: ChatMessage, controls: Controls = Controls(), thinkingExpanded: Bool = false, awaitingAnswer: Bool = false) -> Bool {
         messageID = message.id
         if shownID != message.id || shownText != message.text {
             heading.reset()
@@ -268,7 +268,7 @@ final class MessageRow {
         reply.thinkingExpanded = thinkingExpanded
         if shownRole != message.role { applyRole(message.role) }
         show(controls)
-        return update(message)
+        return update(message, awaitingAnswer: awaitingAnswer)
     }
 
     /// The row shows no message for now (its menu closed: the row may be going); what it
@@ -313,8 +313,9 @@ final class MessageRow {
 
     /// Shows the message's current text and state; cheap when little changed. Returns false
     /// when a flood of text is still being taken on (update again next frame).
+    /// `awaitingAnswer`: a reply whose running tool waits for the user's answer.
     @discardableResult
-    func update(_ message: ChatMessage) -> Bool {
+    func update(_ message: ChatMessage, awaitingAnswer: Bool = false) -> Bool {
         shownID = message.id
         shownText = message.text
         heading.show(message)
@@ -333,7 +334,7 @@ final class MessageRow {
             return true
         }
         sources.show(message.sources)
-        return reply.show(message)
+        return reply.show(message, awaitingAnswer: awaitingAnswer)
     }
 
     private func applyRole(_ role: Role) {

@@ -94,16 +94,17 @@ final class ReplyBody {
     }
 
     /// Shows `reply` as it stands; cheap when little changed. Returns false while a flood of
-    /// text is still being taken on (show again next frame).
+    /// text is still being taken on (show again next frame). `awaitingAnswer`: its running
+    /// tool waits for the user's answer to a consent question.
     @discardableResult
-    func show(_ reply: ChatMessage) -> Bool {
+    func show(_ reply: ChatMessage, awaitingAnswer: Bool = false) -> Bool {
         defer { showTextColumnWhenFilled() }
         if reply.reasoning != nil || thinking != nil { thinkingSection().show(reply) }
         let streaming = reply.state == .streaming || reply.state == .sending
         let nothingYet = reply.text.isEmpty && reply.toolCalls.isEmpty && reply.reasoning == nil
         gtk_widget_set_visible(placeholder, streaming && nothingYet ? 1 : 0)
         let isLong = reply.text.utf8.count > LongText.labelLimit
-        let start = tools.show(reply.toolCalls, in: reply.text, replyGoesOn: streaming, splittingText: !isLong)
+        let start = tools.show(reply.toolCalls, in: reply.text, replyGoesOn: streaming, splittingText: !isLong, awaitingAnswer: awaitingAnswer)
         if start != textStart {
             // A new group of calls: the text before it went above them.
             resetRendered()

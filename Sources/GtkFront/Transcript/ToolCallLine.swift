@@ -1,9 +1,9 @@
 import AgentCore
 import CGtk
 
-/// One tool call inside a reply: a compact line (the tool, then its result, "running…", or
-/// "not finished" once the reply ended without it) that expands to show the arguments and
-/// the full result.
+/// One tool call inside a reply: a compact line (the tool, then its result, "running…",
+/// "waiting for your answer…" while a consent question is open, or "not finished" once the
+/// reply ended without it) that expands to show the arguments and the full result.
 @MainActor
 final class ToolCallLine {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -31,13 +31,16 @@ final class ToolCallLine {
     /// The compact line's text (what a screen reader reads first).
     var summaryText: String { String(cString: gtk_label_get_text(summary.opaque)) }
 
-    /// `replyGoesOn`: whether the reply is still under way, so a call without a result is running.
-    func show(_ call: ToolCall, replyGoesOn: Bool) {
+    /// `replyGoesOn`: whether the reply is still under way, so a call without a result is
+    /// running; `awaitingAnswer`: it waits for the user's answer to a consent question.
+    func show(_ call: ToolCall, replyGoesOn: Bool, awaitingAnswer: Bool = false) {
         let serialized = call.arguments.serialized
         let arguments = call.arguments == .object([]) ? "" : serialized
         let outcome: String
         if let result = call.result {
             outcome = " → " + result.replacing("\n", with: " ")
+        } else if replyGoesOn, awaitingAnswer {
+            outcome = tr(" · waiting for your answer…")
         } else if replyGoesOn {
             outcome = call.progress.map { tr(" · running… %s", $0) } ?? tr(" · running…")
         } else {

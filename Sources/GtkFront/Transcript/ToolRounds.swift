@@ -24,6 +24,8 @@ final class ToolRounds {
     private var markdown: MarkdownWidgets
     private var shownCalls: [ToolCall] = []
     private var shownStreaming = false
+    /// The line shown waiting for the user's answer.
+    private var shownAwaiting: Int?
     /// The groups shown, where each was made and how many calls it has (the text before a
     /// group never changes: a reply only grows), and the box holding each group's lines.
     private var shownGroups: [(offset: Int, count: Int, box: UnsafeMutablePointer<GtkWidget>)] = []
@@ -38,8 +40,10 @@ final class ToolRounds {
 
     /// Shows `calls` and the parts of `text` before them (none when not `splittingText`: a
     /// reply too long for labels shows its text whole). Returns where the text after the
-    /// last group begins (UTF-8 offset). `replyGoesOn`: a call without a result is running.
-    func show(_ calls: [ToolCall], in text: String, replyGoesOn: Bool, splittingText: Bool) -> Int {
+    /// last group begins (UTF-8 offset). `replyGoesOn`: a call without a result is running;
+    /// `awaitingAnswer`: the one running (the last: a round's calls run one after another)
+    /// waits for the user's answer to a consent question.
+    func show(_ calls: [ToolCall], in text: String, replyGoesOn: Bool, splittingText: Bool, awaitingAnswer: Bool = false) -> Int {
         let groups = Self.groups(of: calls, in: text, splittingText: splittingText)
         let grows = shownGroups.count <= groups.count
             && zip(shownGroups, groups).allSatisfy { $0.offset == $1.offset && $0.count <= $1.count }
@@ -55,15 +59,17 @@ final class ToolRounds {
                 shownGroups[index].count += 1
             }
         }
-        // Only the lines whose call changed (a running tool's progress redraws its own line),
-        // all of them when the reply starts or ends.
+        // Only the lines whose call changed (a running tool's progress redraws its own line)
+        // or that start or stop waiting for an answer; all of them when the reply starts or ends.
         let ended = replyGoesOn != shownStreaming
+        let awaiting = awaitingAnswer && replyGoesOn ? calls.lastIndex { $0.result == nil } : nil
         for (index, (line, call)) in zip(lines, calls).enumerated()
-        where ended || index >= shownCalls.count || shownCalls[index] != call {
-            line.show(call, replyGoesOn: replyGoesOn)
+        where ended || index >= shownCalls.count || shownCalls[index] != call || (awaiting != shownAwaiting && (index == awaiting || index == shownAwaiting)) {
+            line.show(call, replyGoesOn: replyGoesOn, awaitingAnswer: index == awaiting)
         }
         shownCalls = calls
         shownStreaming = replyGoesOn
+        shownAwaiting = awaiting
         gtk_widget_set_visible(widget, calls.isEmpty ? 0 : 1)
         return groups.last?.offset ?? 0
     }
@@ -122,6 +128,7 @@ final class ToolRounds {
         textWidgets = []
         shownGroups = []
         shownCalls = []
+        shownAwaiting = nil
         markdown = MarkdownWidgets(copyCode: markdown.copyCode)
     }
 }

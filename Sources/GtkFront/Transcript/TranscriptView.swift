@@ -27,6 +27,8 @@ final class TranscriptView {
     private(set) var boundRows: [UUID: MessageRow] = [:]
     private var pendingUpdates: Set<UUID> = []
     private var frameScheduled = false
+    /// The reply last shown with a tool waiting for the user's answer.
+    private var awaitingAnswer: UUID?
     /// The ends of the loaded messages that more are to load at, at the next frame (`fill`).
     var fillScheduled: Set<End> = []
     /// How many messages load in one frame while scrolling: each is a row built in that frame.
@@ -119,7 +121,12 @@ final class TranscriptView {
         case .versionShown(let index):
             showVersion(at: index)
             stopReadingIfGone()
-        case .error, .status, .consentRequested, .consentSettled, .replyFinished, .files, .knowledge, .settings:
+        case .consentRequested, .consentSettled:
+            // The reply whose tool waits for the user's answer says so in that tool's line.
+            for id in [awaitingAnswer, viewModel.replyAwaitingAnswer].compactMap({ $0 }) { pendingUpdates.insert(id) }
+            awaitingAnswer = viewModel.replyAwaitingAnswer
+            scheduleFrame()
+        case .error, .status, .replyFinished, .files, .knowledge, .settings:
             break
         }
     }
@@ -266,7 +273,7 @@ final class TranscriptView {
         pendingUpdates.removeAll(keepingCapacity: true)
         for id in ids {
             guard let row = boundRows[id], let index = viewModel.conversation.index(of: id) else { continue }
-            if !row.update(viewModel.conversation[index]) {
+            if !row.update(viewModel.conversation[index], awaitingAnswer: id == viewModel.replyAwaitingAnswer) {
                 pendingUpdates.insert(id)
                 scheduleFrame()
             }
@@ -301,7 +308,8 @@ final class TranscriptView {
                   let id = Self.messageID(of: item), let index = viewModel.conversation.index(of: id) else { return }
             let message = viewModel.conversation[index]
             let lastReply = viewModel.canRegenerate ? viewModel.conversation.messages.last?.id : nil
-            if !row.bind(message, controls: controls(for: id, lastReply: lastReply), thinkingExpanded: expandedThinking.contains(message.id)) {
+            if !row.bind(message, controls: controls(for: id, lastReply: lastReply), thinkingExpanded: expandedThinking.contains(message.id),
+                         awaitingAnswer: id == viewModel.replyAwaitingAnswer) {
                 pendingUpdates.insert(message.id)
                 scheduleFrame()
             }
