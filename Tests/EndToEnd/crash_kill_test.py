@@ -142,9 +142,15 @@ def stored_chat(database):
 
 def settled(messages):
     """`messages` as the app's next start settles them (ChatStore.recoverInterrupted): an
-    empty reply goes, a reply that was streaming is cut off, a question with a reply is done."""
-    out = [(role, text, "cutOff" if role == "assistant" and state in ("sending", "streaming") else state)
-           for role, text, state in messages if text or role != "assistant" or state not in ("sending", "streaming")]
+    empty reply goes, and the question it answered is failed (nothing of it got through); a
+    reply that was streaming is cut off; a question with a reply is done."""
+    out = []
+    for role, text, state in messages:
+        if role == "assistant" and state in ("sending", "streaming") and not text:
+            if out and out[-1][0] == "user" and out[-1][2] == "done":
+                out[-1] = (out[-1][0], out[-1][1], "failed")
+            continue
+        out.append((role, text, "cutOff" if role == "assistant" and state in ("sending", "streaming") else state))
     for i, (role, text, state) in enumerate(out):
         if role == "user" and state == "sending":
             answered = i + 1 < len(out) and out[i + 1][0] == "assistant"
