@@ -76,7 +76,8 @@ let status = MainActor.assumeIsolated {
     }
     // Read only by the connections of options given for this run (the settings' own reads them itself).
     let mcpTools = { mcp.map { MCPTools(hub: $0.hub, disabled: settings.disabledMCPTools) } }
-    // Options given for this run win over the settings, until Preferences changes them.
+    // Options given for this run win over the settings: a --server until another destination is
+    // chosen in Preferences › Servers, the others until Preferences changes what they set.
     let connection = endpoint.map { ChatConnection(endpoint: $0, options: options.generation, toolbox: toolbox, mcp: mcpTools()) }
         ?? (options.usesSettings ? preferences.makeConnection()
             : ChatConnection(localServer: LocalModelServer(model: settings.localModel, threads: settings.localThreads),

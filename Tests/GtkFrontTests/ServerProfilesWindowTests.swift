@@ -126,5 +126,60 @@ extension GtkSuites {
             #expect(settings.serverProfiles.map(\.name) == ["Plain"])
             #expect(settings.activeProfileID == plain.id)
         }
+
+        @Test("A server named with --server is listed first in Chats Go To and stays until another is chosen, even the settings' own")
+        func serverOfThisRunStaysUntilAnotherIsChosen() async throws {
+            let settings = try TestTools.settings()
+            let plainMarker = uniqueMarker("plain")
+            let plain = ServerProfile(name: "Plain", url: server.url("echo/\(plainMarker)"), model: "plain-model")
+            settings.saveProfile(plain)
+            settings.activeProfileID = plain.id
+            let preferencesOfApp = AppPreferences(settings: settings, secrets: SecretStore()) {
+                ChatConnection.fromSettings(settings, secrets: SecretStore(), toolbox: Toolbox())
+            }
+            let runMarker = uniqueMarker("run")
+            let named = ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("echo/\(runMarker)"), model: "run-model"))
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "unused"),
+                                                preferences: preferencesOfApp, connection: named)
+            defer { GtkTestHarness.close(app) }
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            let ofThisRun = "127.0.0.1 (this run)"
+
+            // Listed and chosen; a setting the connection depends on, and a round trip through
+            // another destination and back, leave chats where they were.
+            var preferences = try await preferencesSteps.openPreferences(window)
+            let destination = preferences.servers.destination
+            try await GtkTestHarness.pump(until: { GtkTestHarness.mappedLabel(ofThisRun, in: destination) != nil }, "this run's server shown as where chats go")
+            #expect(String(cString: adw_action_row_get_subtitle(destination.cast())).contains("--server"))
+            try await choose("Plain", in: destination, of: preferences)
+            #expect(String(cString: adw_action_row_get_subtitle(destination.cast())).isEmpty)
+            try await choose(ofThisRun, in: destination, of: preferences)
+            try await preferencesSteps.showPage("Generation", of: preferences)
+            try await Xdo.click(preferences.generation.customTemperature)
+            try await GtkTestHarness.pump(until: { gtk_widget_is_sensitive(preferences.generation.temperature) != 0 }, "the temperature on")
+            try await preferencesSteps.close(preferences, of: window)
+            #expect(window.viewModel.defaultConnection === named, "chats stay with this run's server")
+            #expect(settings.activeProfileID == plain.id && settings.temperature == 0.7)
+            try await GtkTestHarness.send("Still there?", in: window, timeout: .seconds(60))
+            #expect(try await server.requests(containing: runMarker).count == 1)
+
+            // Choosing the settings' own destination, already theirs, moves chats to it.
+            preferences = try await preferencesSteps.openPreferences(window)
+            try await choose("Plain", in: preferences.servers.destination, of: preferences)
+            try await preferencesSteps.close(preferences, of: window)
+            #expect(!window.viewModel.defaultConnection.isNamedServer)
+            try await Xdo.focus(window.window)
+            try await GtkTestHarness.send("Over to you", in: window, timeout: .seconds(60))
+            let body = try await request(plainMarker, endingWith: "/\(plainMarker)/v1/chat/completions")
+            #expect(body["model"] as? String == "plain-model" && body["temperature"] as? Double == 0.7, "the settings apply there")
+
+            // Left, the run's server is no longer offered.
+            preferences = try await preferencesSteps.openPreferences(window)
+            try await GtkTestHarness.pump(until: { GtkTestHarness.mappedLabel("Plain", in: preferences.servers.destination) != nil }, "Plain chosen")
+            let entries = adw_combo_row_get_model(preferences.servers.destination.cast()).map { g_list_model_get_n_items($0) }
+            #expect(entries == 2, "this computer and Plain")
+            try await preferencesSteps.close(preferences, of: window)
+        }
     }
 }

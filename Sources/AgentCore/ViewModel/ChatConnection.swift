@@ -121,6 +121,13 @@ public final class ChatConnection {
         return nil
     }
 
+    /// Whether chats go to a server named for this run (`agent --server`) rather than to
+    /// the one the settings choose.
+    public var isNamedServer: Bool {
+        if case .remote = source { return true }
+        return false
+    }
+
     public var isLocal: Bool {
         if case .local = source { return true }
         return false

@@ -2,7 +2,9 @@ import AgentCore
 import CGtk
 
 /// Preferences › Servers: where chats go — this computer or one of the servers — and the
-/// servers themselves, one expander row each, added and removed here.
+/// servers themselves, one expander row each, added and removed here. A server named for
+/// this run (`--server`) is listed first while chats go to it, and stays their destination
+/// until another is chosen.
 @MainActor
 final class ServersPage {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -15,8 +17,17 @@ final class ServersPage {
     private let serversGroup: UnsafeMutablePointer<GtkWidget>
     private let settings: SettingsStore
     private let secrets: SecretStore
-    /// The destination's entries, in order: `localProfileID`, then the profiles' ids.
-    private var destinationIDs: [String] = []
+    /// The destination's entries, in order: this run's server (nil) if there is one, then
+    /// `localProfileID`, then the profiles' ids.
+    private var destinationIDs: [String?] = []
+    /// The host of the server named for this run, while chats go to it.
+    private let serverOfThisRun: String?
+    /// The settings' destination when the page opened: theirs again when this run's server is
+    /// chosen back.
+    private let activeAtOpen: String
+    /// Whether the user chose a destination other than this run's server (adding a server
+    /// chooses it too).
+    private(set) var leavesServerOfThisRun = false
     private var reloading = false
 
     var onNotice: ((String) -> Void)?
@@ -25,9 +36,12 @@ final class ServersPage {
     var confirmRemoval: ((String, @escaping @MainActor () -> Void) -> Void)?
     var chooseCertificate: ((@escaping @MainActor (String) -> Void) -> Void)?
 
-    init(settings: SettingsStore, secrets: SecretStore) {
+    /// `serverOfThisRun`: the host of the server named with `--server`, when chats go to it.
+    init(settings: SettingsStore, secrets: SecretStore, serverOfThisRun: String? = nil) {
         self.settings = settings
         self.secrets = secrets
+        self.serverOfThisRun = serverOfThisRun
+        activeAtOpen = settings.activeProfileID
         widget = PreferenceRows.page(title: tr("Servers"), icon: "network-server-symbolic", name: "servers")
         let where_ = PreferenceRows.group(in: widget, title: tr("Chats Go To"))
         destination = adw_combo_row_new()
@@ -53,24 +67,40 @@ final class ServersPage {
 
     func row(for id: String) -> ServerProfileRow? { rows.first { $0.id == id } }
 
-    /// Lists this computer and the servers by name, with the active one selected.
+    /// Lists this run's server, this computer and the servers by name, with the one chats go
+    /// to selected.
     private func reloadDestination() {
         reloading = true
         defer { reloading = false }
         let profiles = settings.serverProfiles
-        destinationIDs = [localProfileID] + profiles.map(\.id)
-        let names = [tr("This computer (%s)", settings.localModel.displayName)] + profiles.map(\.name)
-        let list = StringLists.make(names)
+        // TRANSLATORS: where chats go: %s is the host of the server named with --server for this run.
+        let ofThisRun = serverOfThisRun.map { [(id: String?.none, name: tr("%s (this run)", $0))] } ?? []
+        let entries = ofThisRun + [(localProfileID, tr("This computer (%s)", settings.localModel.displayName))]
+            + profiles.map { ($0.id, $0.name) }
+        destinationIDs = entries.map(\.id)
+        let list = StringLists.make(entries.map(\.name))
         adw_combo_row_set_model(destination.cast(), list)
         g_object_unref(UnsafeMutableRawPointer(list))
-        adw_combo_row_set_selected(destination.cast(), guint(destinationIDs.firstIndex(of: settings.activeProfileID) ?? 0))
+        let chosen: String? = serverOfThisRun != nil && !leavesServerOfThisRun ? nil : settings.activeProfileID
+        adw_combo_row_set_selected(destination.cast(), guint(destinationIDs.firstIndex(of: chosen) ?? 0))
+        describeDestination()
     }
 
     private func destinationChosen() {
         guard !reloading else { return }
         let index = Int(adw_combo_row_get_selected(destination.cast()))
         guard destinationIDs.indices.contains(index) else { return }
-        settings.activeProfileID = destinationIDs[index]
+        let id = destinationIDs[index]
+        leavesServerOfThisRun = id != nil
+        settings.activeProfileID = id ?? activeAtOpen
+        describeDestination()
+    }
+
+    /// Says, under this run's server, why the settings do not apply to it.
+    private func describeDestination() {
+        let onServerOfThisRun = serverOfThisRun != nil && !leavesServerOfThisRun
+        adw_action_row_set_subtitle(destination.cast(), onServerOfThisRun
+            ? tr("Named with --server for this run, with the options given there. Choose another to use your settings.") : "")
     }
 
     private func addRow(for id: String) {
@@ -93,6 +123,7 @@ final class ServersPage {
         let profile = ServerProfile(name: tr("New Server"), url: "http://localhost:8080", model: LaunchOptions.defaultRemoteModel)
         settings.saveProfile(profile)
         settings.activeProfileID = profile.id
+        leavesServerOfThisRun = true
         addRow(for: profile.id)
         reloadDestination()
         guard let row = rows.last else { return }
@@ -103,6 +134,7 @@ final class ServersPage {
     /// A server found on this computer, added as a profile and chosen for chats.
     private func add(_ server: FoundServer) {
         let profile = settings.use(server)
+        leavesServerOfThisRun = true
         addRow(for: profile.id)
         reloadDestination()
         found.refresh()

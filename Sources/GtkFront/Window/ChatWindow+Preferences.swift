@@ -13,13 +13,16 @@ extension ChatWindow {
             return
         }
         let before = preferences.makeConnection().configuration
+        let current = viewModel.defaultConnection
         do {
             let opened = try PreferencesWindow(parent: window, settings: preferences.settings, secrets: preferences.secrets,
+                                               serverOfThisRun: current.isNamedServer ? current.locationDescription : nil,
                                                mcp: preferences.mcp, library: library, models: modelOptions,
                                                generationDefaults: generationDefaults) { [weak self] in
                 guard let self else { return }
+                let destinationChosen = preferencesWindow?.servers.leavesServerOfThisRun ?? false
                 preferencesWindow = nil
-                applyPreferences(connectionBefore: before)
+                applyPreferences(connectionBefore: before, destinationChosen: destinationChosen)
             }
             preferencesWindow = opened
             opened.present()
@@ -36,8 +39,9 @@ extension ChatWindow {
 
     /// A connection is made anew only when the settings it comes from changed in this
     /// Preferences session, and then only if it differs from the one chats go to (or will,
-    /// once a streaming reply has ended).
-    func applyPreferences(connectionBefore: ChatConnection.Configuration) {
+    /// once a streaming reply has ended). A server named for this run (`--server`) stays,
+    /// with its options, until another destination is chosen (`destinationChosen`).
+    func applyPreferences(connectionBefore: ChatConnection.Configuration, destinationChosen: Bool) {
         guard let preferences else { return }
         viewModel.contextBudget = preferences.settings.contextBudget
         viewModel.knowledgeShare = preferences.settings.knowledgeShare
@@ -45,8 +49,8 @@ extension ChatWindow {
         refreshLocalModels()
         defer { serverOffer?.refresh() }
         let connection = preferences.makeConnection()
-        guard connection.configuration != connectionBefore,
-              connection.configuration != viewModel.defaultConnection.configuration else { return }
+        let changed = viewModel.defaultConnection.isNamedServer ? destinationChosen : connection.configuration != connectionBefore
+        guard changed, connection.configuration != viewModel.defaultConnection.configuration else { return }
         viewModel.use(connection)
     }
 
@@ -55,7 +59,7 @@ extension ChatWindow {
         guard let preferences else { return }
         let before = preferences.makeConnection().configuration
         preferences.settings.use(server)
-        applyPreferences(connectionBefore: before)
+        applyPreferences(connectionBefore: before, destinationChosen: true)
         toasts.show(tr("Chats now go to %s", server.title))
         composer.input.focus()
     }
