@@ -26,8 +26,8 @@ public final class SecretStore: Sendable {
     @discardableResult
     public func store(_ key: APIKey, for profile: String, label: String) async -> Bool {
         do {
-            try await call { cancellable, error in
-                agent_secret_store(profile, label, key.value, cancellable, &error) != 0
+            try await call { error in
+                agent_secret_store(profile, label, key.value, &error) != 0
             }
             sessionKeys.withLock { $0[profile] = nil }
             return true
@@ -46,15 +46,15 @@ public final class SecretStore: Sendable {
 
     public func clear(_ profile: String) async {
         sessionKeys.withLock { $0[profile] = nil }
-        _ = try? await call { cancellable, error in
-            agent_secret_clear(profile, cancellable, &error) != 0 || error == nil
+        _ = try? await call { error in
+            agent_secret_clear(profile, &error) != 0 || error == nil
         }
     }
 
     private func lookup(_ profile: String) async throws -> String? {
         let result = Mutex<String?>(nil)
-        try await call { cancellable, error in
-            guard let password = agent_secret_lookup(profile, cancellable, &error) else { return error == nil }
+        try await call { error in
+            guard let password = agent_secret_lookup(profile, &error) else { return error == nil }
             result.withLock { $0 = String(cString: password) }
             secret_password_free(password)
             return true
@@ -62,43 +62,38 @@ public final class SecretStore: Sendable {
         return result.withLock { $0 }
     }
 
-    /// Runs a blocking libsecret call on its own thread, cancelled after the time limit.
-    private func call(_ body: @escaping @Sendable (UnsafeMutablePointer<GCancellable>?, inout UnsafeMutablePointer<GError>?) -> Bool) async throws {
-        let timeoutMilliseconds = timeout.milliseconds
-        let outcome: Result<Void, Unavailable> = await withCheckedContinuation { continuation in
-            DetachedThread.start {
-                // Two references: the call's, dropped when it returns, and the timer's,
-                // dropped when it fires — whichever comes last frees it.
-                let cancellable = g_cancellable_new()
-                g_object_ref(UnsafeMutableRawPointer(cancellable))
-                let handle = CancellableHandle(pointer: cancellable)
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(timeoutMilliseconds)) {
-                    g_cancellable_cancel(handle.pointer)
-                    g_object_unref(UnsafeMutableRawPointer(handle.pointer))
-                }
-                var error: UnsafeMutablePointer<GError>?
-                let succeeded = body(cancellable, &error)
-                g_object_unref(UnsafeMutableRawPointer(cancellable))
-                if succeeded && error == nil {
-                    continuation.resume(returning: .success(()))
-                } else {
-                    let message = error.map { String(cString: $0.pointee.message) } ?? tr("the keyring refused")
-                    if let error { g_error_free(error) }
-                    continuation.resume(returning: .failure(Unavailable(description: message)))
-                }
+    /// Keyring calls run one at a time, in the order they were made: a write that outlives
+    /// its caller's time limit still lands before the next call (a clear after it, say).
+    private static let queue = DispatchQueue(label: "io.github.agentdesktop.Agent.keyring")
+
+    /// Runs a blocking libsecret call on the keyring's queue and waits for it up to the time
+    /// limit. A call past the limit is left to finish on its own, its outcome dropped: it is
+    /// not cancelled (see CSecret/shim.h).
+    private func call(_ body: @escaping @Sendable (inout UnsafeMutablePointer<GError>?) -> Bool) async throws {
+        let answered = OneShotSignal()
+        let answer = Mutex<Result<Void, Unavailable>?>(nil)
+        Self.queue.async {
+            var error: UnsafeMutablePointer<GError>?
+            let succeeded = body(&error)
+            let outcome: Result<Void, Unavailable>
+            if succeeded && error == nil {
+                outcome = .success(())
+            } else {
+                outcome = .failure(Unavailable(description: error.map { String(cString: $0.pointee.message) } ?? tr("the keyring refused")))
             }
+            if let error { g_error_free(error) }
+            answer.withLock { $0 = outcome }
+            answered.fire()
         }
-        switch outcome {
+        let outcome = await answered.wait(upTo: timeout) ? answer.withLock { $0 } : nil
+        // TRANSLATORS: why the keyring could not be used: it (the keyring) gave no answer in time; %s is seconds.
+        let late = tr("it did not answer within %s s", String(timeout.milliseconds / 1000))
+        switch outcome ?? .failure(Unavailable(description: late)) {
         case .success:
             problem.withLock { $0 = nil }
         case .failure(let unavailable):
             problem.withLock { $0 = unavailable.description }
             throw unavailable
         }
-    }
-
-    /// A GCancellable handed to the timer; GObject references are thread-safe.
-    private struct CancellableHandle: @unchecked Sendable {
-        let pointer: UnsafeMutablePointer<GCancellable>?
     }
 }
