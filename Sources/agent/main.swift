@@ -64,24 +64,32 @@ do {
 
 let status = MainActor.assumeIsolated {
     let consent = ConsentBroker()
-    let toolbox = options.noTools ? Toolbox() : Toolbox.standard(
-        settings: settings, locationSource: GeoClueLocationSource(), fixedLocation: options.location,
-        askConsent: { await consent.ask() })
+    // The tools of the connections of options given for this run (the settings' own read theirs).
+    let toolboxOfThisRun: @MainActor () -> Toolbox = {
+        options.noTools ? Toolbox() : Toolbox.standard(
+            settings: settings, locationSource: GeoClueLocationSource(), fixedLocation: options.location,
+            askConsent: { await consent.ask() })
+    }
     let secrets = SecretStore()
     // MCP servers start after the first frame (AgentApplication) and stop on quit.
     let mcp = options.noTools ? nil : MCPServersModel.make(settings: settings, secrets: secrets, consent: consent)
-    let preferences = AppPreferences(settings: settings, secrets: secrets, mcp: mcp) {
+    let mcpTools: @MainActor () -> MCPTools? = { mcp.map { MCPTools(hub: $0.hub, disabled: settings.disabledMCPTools) } }
+    let settingsConnection: @MainActor () -> ChatConnection = {
         ChatConnection.fromSettings(settings, secrets: secrets, toolbox: Toolbox.standard(
             settings: settings, locationSource: GeoClueLocationSource(), askConsent: { await consent.ask() }), mcp: mcp?.hub)
     }
-    // Read only by the connections of options given for this run (the settings' own reads them itself).
-    let mcpTools = { mcp.map { MCPTools(hub: $0.hub, disabled: settings.disabledMCPTools) } }
     // Options given for this run win over the settings: a --server until another destination is
     // chosen in Preferences › Servers, the others until Preferences changes what they set.
-    let connection = endpoint.map { ChatConnection(endpoint: $0, options: options.generation, toolbox: toolbox, mcp: mcpTools()) }
-        ?? (options.usesSettings ? preferences.makeConnection()
+    let runConnection = endpoint.map { endpoint -> @MainActor () -> ChatConnection in
+        { ChatConnection(endpoint: endpoint, options: options.generation, toolbox: toolboxOfThisRun(), mcp: mcpTools()) }
+    }
+    let connection = runConnection?()
+        ?? (options.usesSettings ? settingsConnection()
             : ChatConnection(localServer: LocalModelServer(model: settings.localModel, threads: settings.localThreads),
-                             options: options.generation, toolbox: toolbox, mcp: mcpTools()))
+                             options: options.generation, toolbox: toolboxOfThisRun(), mcp: mcpTools()))
+    let preferences = AppPreferences(settings: settings, secrets: secrets, mcp: mcp,
+                                     serverOfThisRun: runConnection.map { ServerOfThisRun(name: connection.locationDescription, makeConnection: $0) },
+                                     makeConnection: settingsConnection)
     var store: ChatStore?
     var storeProblem: String?
     do {

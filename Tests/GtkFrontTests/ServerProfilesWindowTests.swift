@@ -127,42 +127,56 @@ extension GtkSuites {
             #expect(settings.activeProfileID == plain.id)
         }
 
-        @Test("A server named with --server is listed first in Chats Go To and stays until another is chosen, even the settings' own")
+        @Test("A server named with --server is offered first in Chats Go To; chats stay with it, taking the tools switched off, until another is chosen")
         func serverOfThisRunStaysUntilAnotherIsChosen() async throws {
             let settings = try TestTools.settings()
             let plainMarker = uniqueMarker("plain")
             let plain = ServerProfile(name: "Plain", url: server.url("echo/\(plainMarker)"), model: "plain-model")
             settings.saveProfile(plain)
             settings.activeProfileID = plain.id
-            let preferencesOfApp = AppPreferences(settings: settings, secrets: SecretStore()) {
-                ChatConnection.fromSettings(settings, secrets: SecretStore(), toolbox: Toolbox())
-            }
+            let toolbox = { Toolbox.standard(settings: settings, locationSource: nil, askConsent: { .deny }) }
             let runMarker = uniqueMarker("run")
-            let named = ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("echo/\(runMarker)"), model: "run-model"))
-            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "unused"),
-                                                preferences: preferencesOfApp, connection: named)
+            let runServer = ChatEndpoint(serverURL: server.url("echo/\(runMarker)"), model: "run-model")
+            let ofThisRun = ServerOfThisRun(name: "127.0.0.1") { ChatConnection(endpoint: runServer, toolbox: toolbox()) }
+            let preferencesOfApp = AppPreferences(settings: settings, secrets: SecretStore(), serverOfThisRun: ofThisRun) {
+                ChatConnection.fromSettings(settings, secrets: SecretStore(), toolbox: toolbox())
+            }
+            let app = try GtkTestHarness.launch(runServer, preferences: preferencesOfApp, connection: ofThisRun.makeConnection())
             defer { GtkTestHarness.close(app) }
             let window = try #require(app.window)
             try await GtkTestHarness.show(window)
-            let ofThisRun = "127.0.0.1 (this run)"
+            let runEntry = "127.0.0.1 (--server)"
+            let description = { (preferences: PreferencesWindow) in
+                adw_preferences_group_get_description(preferences.servers.destinationGroup.cast()).map { String(cString: $0) } ?? ""
+            }
+            func chats() async throws -> [[String: Any]] {
+                try await server.requests(containing: runMarker).compactMap { $0["body"] as? [String: Any] }.filter { $0["messages"] != nil }
+            }
+            func offeredTools() async throws -> [String] {
+                let body = try #require(try await chats().last)
+                #expect(body["temperature"] == nil, "the command line's options, not the settings'")
+                return (body["tools"] as? [[String: Any]] ?? []).compactMap { ($0["function"] as? [String: Any])?["name"] as? String }
+            }
 
-            // Listed and chosen; a setting the connection depends on, and a round trip through
-            // another destination and back, leave chats where they were.
+            // Offered and chosen; a round trip through another destination and back, a setting
+            // of the settings' own connection and a tool switched off leave chats where they were.
             var preferences = try await preferencesSteps.openPreferences(window)
             let destination = preferences.servers.destination
-            try await GtkTestHarness.pump(until: { GtkTestHarness.mappedLabel(ofThisRun, in: destination) != nil }, "this run's server shown as where chats go")
-            #expect(String(cString: adw_action_row_get_subtitle(destination.cast())).contains("--server"))
+            try await GtkTestHarness.pump(until: { GtkTestHarness.mappedLabel(runEntry, in: destination) != nil }, "this run's server shown as where chats go")
+            #expect(description(preferences).contains("--server"))
             try await choose("Plain", in: destination, of: preferences)
-            #expect(String(cString: adw_action_row_get_subtitle(destination.cast())).isEmpty)
-            try await choose(ofThisRun, in: destination, of: preferences)
+            #expect(description(preferences).isEmpty)
+            try await choose(runEntry, in: destination, of: preferences)
             try await preferencesSteps.showPage("Generation", of: preferences)
             try await Xdo.click(preferences.generation.customTemperature)
             try await GtkTestHarness.pump(until: { gtk_widget_is_sensitive(preferences.generation.temperature) != 0 }, "the temperature on")
+            try await preferencesSteps.showPage("Tools", of: preferences)
+            try await Xdo.click(preferences.tools.locationSwitch)
             try await preferencesSteps.close(preferences, of: window)
-            #expect(window.viewModel.defaultConnection === named, "chats stay with this run's server")
-            #expect(settings.activeProfileID == plain.id && settings.temperature == 0.7)
+            #expect(window.viewModel.defaultConnection.isNamedServer, "chats stay with this run's server")
+            #expect(settings.activeProfileID == plain.id && settings.temperature == 0.7 && settings.disabledTools == ["get_location"])
             try await GtkTestHarness.send("Still there?", in: window, timeout: .seconds(60))
-            #expect(try await server.requests(containing: runMarker).count == 1)
+            #expect(try await offeredTools() == ["get_datetime"], "the location tool switched off reaches this run's server too")
 
             // Choosing the settings' own destination, already theirs, moves chats to it.
             preferences = try await preferencesSteps.openPreferences(window)
@@ -174,12 +188,18 @@ extension GtkSuites {
             let body = try await request(plainMarker, endingWith: "/\(plainMarker)/v1/chat/completions")
             #expect(body["model"] as? String == "plain-model" && body["temperature"] as? Double == 0.7, "the settings apply there")
 
-            // Left, the run's server is no longer offered.
+            // Still offered, not chosen; chosen again, chats go back to it.
             preferences = try await preferencesSteps.openPreferences(window)
             try await GtkTestHarness.pump(until: { GtkTestHarness.mappedLabel("Plain", in: preferences.servers.destination) != nil }, "Plain chosen")
-            let entries = adw_combo_row_get_model(preferences.servers.destination.cast()).map { g_list_model_get_n_items($0) }
-            #expect(entries == 2, "this computer and Plain")
+            #expect(description(preferences).isEmpty)
+            try await choose(runEntry, in: preferences.servers.destination, of: preferences)
             try await preferencesSteps.close(preferences, of: window)
+            #expect(window.viewModel.defaultConnection.isNamedServer)
+            try await Xdo.focus(window.window)
+            try await GtkTestHarness.send("Back again", in: window, timeout: .seconds(60))
+            #expect(try await chats().count == 2)
+            #expect(try await offeredTools() == ["get_datetime"])
+            #expect(settings.activeProfileID == plain.id, "the settings keep their own destination")
         }
     }
 }

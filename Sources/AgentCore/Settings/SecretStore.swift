@@ -4,9 +4,11 @@ import Dispatch
 import Synchronization
 
 /// API keys in the Secret Service (GNOME Keyring and the like) through libsecret, one per
-/// server profile — never in settings files, the database or logs. Every call has a time
-/// limit (a locked keyring can otherwise wait forever for an unlock prompt). Without a
-/// keyring, keys live in memory for this session only, and `keyringProblem` says why.
+/// server profile — never in settings files, the database or logs. The caller waits for the
+/// keyring up to a time limit (a locked keyring can otherwise wait forever for an unlock
+/// prompt); past it, the call is left to finish while later ones queue behind it, each
+/// caller waiting no longer than its own limit. Without a keyring, keys live in memory for
+/// this session only, and `keyringProblem` says why.
 public final class SecretStore: Sendable {
     public struct Unavailable: Error, Sendable, Equatable, CustomStringConvertible {
         public let description: String
@@ -62,6 +64,12 @@ public final class SecretStore: Sendable {
         return result.withLock { $0 }
     }
 
+    /// Why a call went unanswered: the keyring took longer than the time limit.
+    private var tooLate: Unavailable {
+        // TRANSLATORS: why the keyring could not be used: it (the keyring) gave no answer in time; %s is seconds.
+        Unavailable(description: tr("it did not answer within %s s", UserLocale.number(Double(timeout.milliseconds) / 1000, upToFractionDigits: 1)))
+    }
+
     /// Keyring calls run one at a time, in the order they were made: a write that outlives
     /// its caller's time limit still lands before the next call (a clear after it, say).
     private static let queue = DispatchQueue(label: "io.github.agentdesktop.Agent.keyring")
@@ -86,9 +94,7 @@ public final class SecretStore: Sendable {
             answered.fire()
         }
         let outcome = await answered.wait(upTo: timeout) ? answer.withLock { $0 } : nil
-        // TRANSLATORS: why the keyring could not be used: it (the keyring) gave no answer in time; %s is seconds.
-        let late = tr("it did not answer within %s s", String(timeout.milliseconds / 1000))
-        switch outcome ?? .failure(Unavailable(description: late)) {
+        switch outcome ?? .failure(tooLate) {
         case .success:
             problem.withLock { $0 = nil }
         case .failure(let unavailable):

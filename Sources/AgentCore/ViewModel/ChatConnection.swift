@@ -121,8 +121,8 @@ public final class ChatConnection {
         return nil
     }
 
-    /// Whether chats go to a server named for this run (`agent --server`) rather than to
-    /// the one the settings choose.
+    /// Whether this connection goes to a server given by its endpoint rather than by the
+    /// settings (in the app, only `agent --server` makes one).
     public var isNamedServer: Bool {
         if case .remote = source { return true }
         return false

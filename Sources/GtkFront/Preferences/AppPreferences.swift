@@ -10,12 +10,30 @@ public struct AppPreferences {
     public let mcp: MCPServersModel?
     /// The connection the current settings describe.
     public let makeConnection: @MainActor () -> ChatConnection
+    /// The server named with `agent --server` for this run, if one was.
+    public let serverOfThisRun: ServerOfThisRun?
 
     public init(settings: SettingsStore, secrets: SecretStore, mcp: MCPServersModel? = nil,
-                makeConnection: @escaping @MainActor () -> ChatConnection) {
+                serverOfThisRun: ServerOfThisRun? = nil, makeConnection: @escaping @MainActor () -> ChatConnection) {
         self.settings = settings
         self.secrets = secrets
         self.mcp = mcp
+        self.serverOfThisRun = serverOfThisRun
+        self.makeConnection = makeConnection
+    }
+}
+
+/// A server named with `agent --server`: Preferences › Servers offers it beside the
+/// settings' destinations for as long as the app runs.
+@MainActor
+public struct ServerOfThisRun {
+    /// How Chats Go To names it (its host).
+    public let name: String
+    /// Its connection, made anew: the command line's options, the tools the settings leave on.
+    public let makeConnection: @MainActor () -> ChatConnection
+
+    public init(name: String, makeConnection: @escaping @MainActor () -> ChatConnection) {
+        self.name = name
         self.makeConnection = makeConnection
     }
 }

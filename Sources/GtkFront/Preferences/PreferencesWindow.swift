@@ -22,9 +22,9 @@ final class PreferencesWindow {
     /// `closed` runs once the window has closed and its changes are written.
     /// `mcp`: the MCP servers Preferences › Tools lists and edits (nil: none for this run).
     /// `library`: where presets are kept, with the models their form offers.
-    /// `serverOfThisRun`: the host of the server named with `--server`, while chats go to it.
+    /// `serverOfThisRun`: how the server named with `--server` is called, and whether chats go to it.
     init(parent: UnsafeMutablePointer<GtkWidget>, settings stored: SettingsStore, secrets: SecretStore,
-         serverOfThisRun: String? = nil,
+         serverOfThisRun: (name: String, chatsGoToIt: Bool)? = nil,
          mcp: MCPServersModel? = nil, library: ChatLibrary? = nil, models: [ChatSettingsForm.ModelOption] = [],
          generationDefaults: GenerationOptions = GenerationOptions(), closed: @escaping @MainActor () -> Void) throws {
         settings = try stored.delayedCopy()
@@ -33,7 +33,8 @@ final class PreferencesWindow {
         gtk_window_set_default_size(window.cast(), 640, 720)
         adw_preferences_window_set_search_enabled(window.cast(), 0)
 
-        servers = ServersPage(settings: settings, secrets: secrets, serverOfThisRun: serverOfThisRun)
+        servers = ServersPage(settings: settings, secrets: secrets, serverOfThisRun: serverOfThisRun?.name,
+                              chatsGoToIt: serverOfThisRun?.chatsGoToIt ?? false)
         generation = GenerationPage(settings: settings)
         tools = ToolsPage(settings: settings, mcp: mcp, window: window)
         localModel = LocalModelPage(settings: settings, window: window)

@@ -1,15 +1,16 @@
 import AgentCore
 import CGtk
 
-/// Preferences › Servers: where chats go — this computer or one of the servers — and the
-/// servers themselves, one expander row each, added and removed here. A server named for
-/// this run (`--server`) is listed first while chats go to it, and stays their destination
-/// until another is chosen.
+/// Preferences › Servers: where chats go — a server named with `--server`, this computer or
+/// one of the servers — and the servers themselves, one expander row each, added and removed
+/// here.
 @MainActor
 final class ServersPage {
     let widget: UnsafeMutablePointer<GtkWidget>
-    /// "Chats go to": this computer, then the servers by name.
+    /// "Chats go to": the server named for this run, this computer, then the servers by name.
     let destination: UnsafeMutablePointer<GtkWidget>
+    /// The "Chats Go To" group; its description speaks of the server of this run when it is chosen.
+    let destinationGroup: UnsafeMutablePointer<GtkWidget>
     let addButton: UnsafeMutablePointer<GtkWidget>
     private(set) var rows: [ServerProfileRow] = []
     /// The model servers running on this computer, offered as profiles.
@@ -20,14 +21,16 @@ final class ServersPage {
     /// The destination's entries, in order: this run's server (nil) if there is one, then
     /// `localProfileID`, then the profiles' ids.
     private var destinationIDs: [String?] = []
-    /// The host of the server named for this run, while chats go to it.
+    /// How the server named for this run (`--server`) is called, if there is one.
     private let serverOfThisRun: String?
+    /// Whether chats went to it when the page opened.
+    private let chatsGoToServerOfThisRun: Bool
     /// The settings' destination when the page opened: theirs again when this run's server is
-    /// chosen back.
-    private let activeAtOpen: String
-    /// Whether the user chose a destination other than this run's server (adding a server
-    /// chooses it too).
-    private(set) var leavesServerOfThisRun = false
+    /// chosen.
+    private var activeAtOpen: String
+    /// What the user chose in "Chats go to" (adding a server chooses the settings' destination);
+    /// nil while nothing was.
+    private(set) var destinationChoice: DestinationChoice?
     private var reloading = false
 
     var onNotice: ((String) -> Void)?
@@ -36,17 +39,19 @@ final class ServersPage {
     var confirmRemoval: ((String, @escaping @MainActor () -> Void) -> Void)?
     var chooseCertificate: ((@escaping @MainActor (String) -> Void) -> Void)?
 
-    /// `serverOfThisRun`: the host of the server named with `--server`, when chats go to it.
-    init(settings: SettingsStore, secrets: SecretStore, serverOfThisRun: String? = nil) {
+    /// `serverOfThisRun`: how the server named with `--server` is called, if there is one;
+    /// `chatsGoToIt`: whether chats go to it now.
+    init(settings: SettingsStore, secrets: SecretStore, serverOfThisRun: String? = nil, chatsGoToIt: Bool = false) {
         self.settings = settings
         self.secrets = secrets
         self.serverOfThisRun = serverOfThisRun
+        chatsGoToServerOfThisRun = serverOfThisRun != nil && chatsGoToIt
         activeAtOpen = settings.activeProfileID
         widget = PreferenceRows.page(title: tr("Servers"), icon: "network-server-symbolic", name: "servers")
-        let where_ = PreferenceRows.group(in: widget, title: tr("Chats Go To"))
+        destinationGroup = PreferenceRows.group(in: widget, title: tr("Chats Go To"))
         destination = adw_combo_row_new()
         adw_preferences_row_set_title(destination.cast(), tr("Server"))
-        PreferenceRows.add(destination, to: where_)
+        PreferenceRows.add(destination, to: destinationGroup)
         serversGroup = PreferenceRows.group(in: widget, title: tr("Servers"),
                                             description: tr("OpenAI-compatible servers (llama.cpp, vLLM, LM Studio, OpenAI), Ollama, or the llmtools harness. API keys are kept in your keyring, never in a file."))
         addButton = PreferenceRows.addButton(in: serversGroup, tooltip: tr("Add a Server"))
@@ -73,15 +78,15 @@ final class ServersPage {
         reloading = true
         defer { reloading = false }
         let profiles = settings.serverProfiles
-        // TRANSLATORS: where chats go: %s is the host of the server named with --server for this run.
-        let ofThisRun = serverOfThisRun.map { [(id: String?.none, name: tr("%s (this run)", $0))] } ?? []
+        // TRANSLATORS: where chats go: %s is the host of the server named with --server when Agent started.
+        let ofThisRun = serverOfThisRun.map { [(id: String?.none, name: tr("%s (--server)", $0))] } ?? []
         let entries = ofThisRun + [(localProfileID, tr("This computer (%s)", settings.localModel.displayName))]
             + profiles.map { ($0.id, $0.name) }
         destinationIDs = entries.map(\.id)
         let list = StringLists.make(entries.map(\.name))
         adw_combo_row_set_model(destination.cast(), list)
         g_object_unref(UnsafeMutableRawPointer(list))
-        let chosen: String? = serverOfThisRun != nil && !leavesServerOfThisRun ? nil : settings.activeProfileID
+        let chosen: String? = isServerOfThisRunChosen ? nil : settings.activeProfileID
         adw_combo_row_set_selected(destination.cast(), guint(destinationIDs.firstIndex(of: chosen) ?? 0))
         describeDestination()
     }
@@ -91,16 +96,19 @@ final class ServersPage {
         let index = Int(adw_combo_row_get_selected(destination.cast()))
         guard destinationIDs.indices.contains(index) else { return }
         let id = destinationIDs[index]
-        leavesServerOfThisRun = id != nil
+        destinationChoice = id == nil ? .serverOfThisRun : .settings
         settings.activeProfileID = id ?? activeAtOpen
         describeDestination()
     }
 
-    /// Says, under this run's server, why the settings do not apply to it.
+    private var isServerOfThisRunChosen: Bool {
+        destinationChoice == .serverOfThisRun || (destinationChoice == nil && chatsGoToServerOfThisRun)
+    }
+
+    /// Says, while this run's server is chosen, why the settings' options do not apply to it.
     private func describeDestination() {
-        let onServerOfThisRun = serverOfThisRun != nil && !leavesServerOfThisRun
-        adw_action_row_set_subtitle(destination.cast(), onServerOfThisRun
-            ? tr("Named with --server for this run, with the options given there. Choose another to use your settings.") : "")
+        adw_preferences_group_set_description(destinationGroup.cast(), isServerOfThisRunChosen
+            ? tr("Given with --server when Agent started: chats go there with its command-line options. Choose another server to use your settings.") : nil)
     }
 
     private func addRow(for id: String) {
@@ -123,7 +131,7 @@ final class ServersPage {
         let profile = ServerProfile(name: tr("New Server"), url: "http://localhost:8080", model: LaunchOptions.defaultRemoteModel)
         settings.saveProfile(profile)
         settings.activeProfileID = profile.id
-        leavesServerOfThisRun = true
+        destinationChoice = .settings
         addRow(for: profile.id)
         reloadDestination()
         guard let row = rows.last else { return }
@@ -134,7 +142,7 @@ final class ServersPage {
     /// A server found on this computer, added as a profile and chosen for chats.
     private func add(_ server: FoundServer) {
         let profile = settings.use(server)
-        leavesServerOfThisRun = true
+        destinationChoice = .settings
         addRow(for: profile.id)
         reloadDestination()
         found.refresh()
@@ -146,6 +154,7 @@ final class ServersPage {
         confirmRemoval?(name) { [weak self] in
             guard let self else { return }
             settings.removeProfile(row.id)
+            if activeAtOpen == row.id { activeAtOpen = settings.activeProfileID }
             let id = row.id
             UnfinishedWork.run(from: widget) { [secrets] in await secrets.clear(id) }
             row.windowClosed()
@@ -155,4 +164,12 @@ final class ServersPage {
             found.refresh()
         }
     }
+}
+
+/// Where the user chose, in Preferences › Servers, that chats go.
+enum DestinationChoice {
+    /// The server named with `--server` for this run.
+    case serverOfThisRun
+    /// Where the settings say (this computer or a server profile).
+    case settings
 }

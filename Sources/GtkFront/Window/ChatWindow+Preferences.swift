@@ -5,7 +5,8 @@ import CGtk
 /// the connection chats go to, the budget, the local models the model menu offers.
 extension ChatWindow {
     /// Opens Preferences (Ctrl+,). What it changes is written when it closes; the chat
-    /// switches connection only if something the connection depends on changed.
+    /// switches connection only if the user chose where chats go, or if something the
+    /// connection depends on changed (`applyPreferences`).
     func showPreferences() {
         guard let preferences else { return }
         if let preferencesWindow {
@@ -13,16 +14,16 @@ extension ChatWindow {
             return
         }
         let before = preferences.makeConnection().configuration
-        let current = viewModel.defaultConnection
+        let serverOfThisRun = preferences.serverOfThisRun.map { ($0.name, chatsGoToIt: chatsGoToServerOfThisRun) }
         do {
             let opened = try PreferencesWindow(parent: window, settings: preferences.settings, secrets: preferences.secrets,
-                                               serverOfThisRun: current.isNamedServer ? current.locationDescription : nil,
+                                               serverOfThisRun: serverOfThisRun,
                                                mcp: preferences.mcp, library: library, models: modelOptions,
                                                generationDefaults: generationDefaults) { [weak self] in
                 guard let self else { return }
-                let destinationChosen = preferencesWindow?.servers.leavesServerOfThisRun ?? false
+                let choice = preferencesWindow?.servers.destinationChoice
                 preferencesWindow = nil
-                applyPreferences(connectionBefore: before, destinationChosen: destinationChosen)
+                applyPreferences(connectionBefore: before, choice: choice)
             }
             preferencesWindow = opened
             opened.present()
@@ -37,21 +38,31 @@ extension ChatWindow {
         gtk_window_destroy(preferencesWindow.window.cast())
     }
 
-    /// A connection is made anew only when the settings it comes from changed in this
-    /// Preferences session, and then only if it differs from the one chats go to (or will,
-    /// once a streaming reply has ended). A server named for this run (`--server`) stays,
-    /// with its options, until another destination is chosen (`destinationChosen`).
-    func applyPreferences(connectionBefore: ChatConnection.Configuration, destinationChosen: Bool) {
+    /// Whether chats go to the server named with `--server` for this run.
+    var chatsGoToServerOfThisRun: Bool {
+        preferences?.serverOfThisRun != nil && viewModel.defaultConnection.isNamedServer
+    }
+
+    /// The connection chats go to after Preferences: where the user chose (`choice`), or else
+    /// a new one only when the settings it comes from changed in this Preferences session —
+    /// the server of this run stays, taking the tools the settings leave on. Either way only
+    /// if it differs from the one chats go to (or will, once a streaming reply has ended).
+    func applyPreferences(connectionBefore: ChatConnection.Configuration, choice: DestinationChoice?) {
         guard let preferences else { return }
         viewModel.contextBudget = preferences.settings.contextBudget
         viewModel.knowledgeShare = preferences.settings.knowledgeShare
         viewModel.defaultSystemPrompt = preferences.settings.systemPrompt
         refreshLocalModels()
         defer { serverOffer?.refresh() }
-        let connection = preferences.makeConnection()
-        let changed = viewModel.defaultConnection.isNamedServer ? destinationChosen : connection.configuration != connectionBefore
-        guard changed, connection.configuration != viewModel.defaultConnection.configuration else { return }
-        viewModel.use(connection)
+        let settingsConnection = preferences.makeConnection()
+        let wanted: ChatConnection? = switch choice {
+        case .serverOfThisRun: preferences.serverOfThisRun?.makeConnection()
+        case .settings: settingsConnection
+        case nil where settingsConnection.configuration == connectionBefore: nil
+        case nil: chatsGoToServerOfThisRun ? preferences.serverOfThisRun?.makeConnection() : settingsConnection
+        }
+        guard let wanted, wanted.configuration != viewModel.defaultConnection.configuration else { return }
+        viewModel.use(wanted)
     }
 
     /// Chats go to `server` from now on, as a server profile of its own.
@@ -59,7 +70,7 @@ extension ChatWindow {
         guard let preferences else { return }
         let before = preferences.makeConnection().configuration
         preferences.settings.use(server)
-        applyPreferences(connectionBefore: before, destinationChosen: true)
+        applyPreferences(connectionBefore: before, choice: .settings)
         toasts.show(tr("Chats now go to %s", server.title))
         composer.input.focus()
     }
