@@ -170,6 +170,13 @@ extension GtkSuites {
             #expect(GtkTestHarness.isMapped(chatList.placeholder), "the last chat deleted: the list says it is empty")
             let undo = try GtkTestHarness.requireButton("Undo", in: window.toasts.overlay)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(undo) }, "Undo on screen")
+            try await GtkTestHarness.pump(for: .milliseconds(400))
+            let toast = try #require(GtkTestHarness.descendant(ofType: "AdwToastWidget", in: window.toasts.overlay))
+            var toastBounds = graphene_rect_t(), composerBounds = graphene_rect_t()
+            #expect(gtk_widget_compute_bounds(toast, window.window, &toastBounds) != 0)
+            #expect(gtk_widget_compute_bounds(window.composer.widget, window.window, &composerBounds) != 0)
+            #expect(toastBounds.origin.y + toastBounds.size.height <= composerBounds.origin.y,
+                    "the toast (\(toastBounds.origin.y)+\(toastBounds.size.height)) stays above the composer (\(composerBounds.origin.y))")
             try await Xdo.click(undo)
             try await GtkTestHarness.pump(until: { library.chats.map(\.id) == [chat.id] }, "the chat back")
             #expect(window.viewModel.chat?.id == chat.id)

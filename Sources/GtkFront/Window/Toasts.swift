@@ -2,13 +2,15 @@ import AgentCore
 import CGtk
 
 /// Brief notices over the window — "Copied", "“Title” deleted · Undo", "Saved to …" — as
-/// libadwaita's toasts in the window's `AdwToastOverlay`.
+/// libadwaita's toasts in the window's `AdwToastOverlay`, raised above the composer
+/// (`chat-toasts` in style.css) so that they never cover what is being typed.
 @MainActor
 final class Toasts {
     let overlay: UnsafeMutablePointer<GtkWidget>
 
     init(child: UnsafeMutablePointer<GtkWidget>) {
         overlay = adw_toast_overlay_new()
+        GtkText.addClasses(overlay, "chat-toasts")
         adw_toast_overlay_set_child(OpaquePointer(overlay), child)
     }
 
