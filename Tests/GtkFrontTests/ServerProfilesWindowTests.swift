@@ -45,6 +45,16 @@ extension GtkSuites {
             try await preferencesSteps.fill(row, with: text)
         }
 
+        /// Settings whose chats go to a server profile "Plain" (an echo under a marker of its own).
+        func settingsGoingToPlain() throws -> (SettingsStore, ServerProfile, marker: String) {
+            let settings = try TestTools.settings()
+            let marker = uniqueMarker("plain")
+            let plain = ServerProfile(name: "Plain", url: server.url("echo/\(marker)"), model: "plain-model")
+            settings.saveProfile(plain)
+            settings.activeProfileID = plain.id
+            return (settings, plain, marker)
+        }
+
         /// The body of the one request of `marker` whose path ends with `suffix`.
         func request(_ marker: String, endingWith suffix: String) async throws -> [String: Any] {
             let found = try await server.requests(containing: marker).filter { ($0["path"] as? String)?.hasSuffix(suffix) == true }
@@ -54,11 +64,7 @@ extension GtkSuites {
 
         @Test("Protocol, API path, CA certificate and Offer Tools set in Preferences reach that server's requests alone; Remove asks first")
         func profileFieldsReachTheirRequests() async throws {
-            let settings = try TestTools.settings()
-            let plainMarker = uniqueMarker("plain")
-            let plain = ServerProfile(name: "Plain", url: server.url("echo/\(plainMarker)"), model: "plain-model")
-            settings.saveProfile(plain)
-            settings.activeProfileID = plain.id
+            let (settings, plain, plainMarker) = try settingsGoingToPlain()
             let (app, window) = try await preferencesSteps.launch(settings: settings)
             defer { GtkTestHarness.close(app) }
 
@@ -129,11 +135,7 @@ extension GtkSuites {
 
         @Test("A server named with --server is offered first in Chats Go To; chats stay with it, taking the tools switched off, until another is chosen")
         func serverOfThisRunStaysUntilAnotherIsChosen() async throws {
-            let settings = try TestTools.settings()
-            let plainMarker = uniqueMarker("plain")
-            let plain = ServerProfile(name: "Plain", url: server.url("echo/\(plainMarker)"), model: "plain-model")
-            settings.saveProfile(plain)
-            settings.activeProfileID = plain.id
+            let (settings, plain, plainMarker) = try settingsGoingToPlain()
             let toolbox = { Toolbox.standard(settings: settings, locationSource: nil, askConsent: { .deny }) }
             let runMarker = uniqueMarker("run")
             let runServer = ChatEndpoint(serverURL: server.url("echo/\(runMarker)"), model: "run-model")
