@@ -71,6 +71,16 @@ extension GtkSuites {
                                           "the message among the results (query \"\(library.searchQuery)\", entry \"\(String(cString: gtk_editable_get_text(sidebar.searchEntry.opaque)))\", shown \(sidebar.results.shownTexts), composer \"\(window.viewModel.draft)\")")
             // The search entry waits a moment after the last key before it searches: let it settle.
             try await GtkTestHarness.pump(for: .milliseconds(400))
+            // Typed on to a word no chat holds: the list says so; back, the hits return.
+            try await Xdo.type("zzz")
+            try await GtkTestHarness.pump(until: { library.searchQuery == "pelicanzzz" && library.searchResults.isEmpty }, "no hits")
+            try await GtkTestHarness.pump(until: { GtkTestHarness.mappedLabel("No Results Found", in: sidebar.results.widget) != nil },
+                                          "“No Results Found” in place of the results")
+            for _ in 0..<3 { try await Xdo.key("BackSpace") }
+            try await GtkTestHarness.pump(until: { library.searchQuery == "pelican" && sidebar.results.shownTexts.contains { $0.hasPrefix("Pelicans live near water — ") } },
+                                          "the hits back")
+            #expect(GtkTestHarness.mappedLabel("No Results Found", in: sidebar.results.widget) == nil)
+            try await GtkTestHarness.pump(for: .milliseconds(400))
             let hitIndex = try #require(library.searchResults.firstIndex { $0.messageID != nil })
             let found = try #require(library.searchResults[hitIndex].messageID)
             let hitRow = UnsafeMutableRawPointer(try #require(gtk_list_box_get_row_at_index(sidebar.results.listBox.opaque, Int32(hitIndex))))

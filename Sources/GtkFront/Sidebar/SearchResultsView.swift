@@ -21,9 +21,12 @@ final class SearchResultsView {
         gtk_list_box_set_activate_on_single_click(listBox.opaque, 1)
         GtkText.addClasses(listBox, "navigation-sidebar", "search-results")
         agent_accessible_set_label(listBox, tr("Search results"))
-        placeholder = gtk_label_new(tr("No matches"))
-        GtkText.addClasses(placeholder, "dim-label")
-        gtk_widget_set_margin_top(placeholder, 24)
+        // What GNOME apps show for a search that finds nothing, at the sidebar's size.
+        placeholder = adw_status_page_new()
+        adw_status_page_set_icon_name(OpaquePointer(placeholder), "edit-find-symbolic")
+        adw_status_page_set_title(OpaquePointer(placeholder), tr("No Results Found"))
+        adw_status_page_set_description(OpaquePointer(placeholder), tr("Try a different search"))
+        GtkText.addClasses(placeholder, "compact")
         gtk_list_box_set_placeholder(listBox.opaque, placeholder)
         widget = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
@@ -41,9 +44,10 @@ final class SearchResultsView {
 
     func reload() {
         // Every row goes: one holding the keyboard focus hands it on first (see `FocusRescue`).
+        // Rows by index, not children: the placeholder is a child too, and removing it unsets it.
         if FocusRescue.holdsFocus(in: listBox) { onFocusedRowRemoved?() }
-        while let child = gtk_widget_get_first_child(listBox) {
-            gtk_list_box_remove(listBox.opaque, child)
+        while let row = gtk_list_box_get_row_at_index(listBox.opaque, 0) {
+            gtk_list_box_remove(listBox.opaque, UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkWidget.self))
         }
         shownTexts = []
         for hit in library.searchResults {
