@@ -363,6 +363,12 @@ final class MessageRow {
         }
         gtk_label_set_text(stateLabel.opaque, text ?? "")
         gtk_widget_set_visible(stateLabel, text == nil ? 0 : 1)
+        // A failure reads in the error colour; a stop or a cut-off, which keep what came, in the warning's.
+        if message.state == .failed {
+            gtk_widget_add_css_class(stateLabel, "failed")
+        } else {
+            gtk_widget_remove_css_class(stateLabel, "failed")
+        }
         let usage = message.state == .streaming || message.state == .sending ? nil : message.usage
         gtk_label_set_text(usageLabel.opaque, usage?.summary ?? "")
         agent_widget_set_tooltip_text(usageLabel, usage?.details)
