@@ -77,8 +77,8 @@ extension GtkSuites {
             let button = try #require(window.newChatButton)
             let arrow = try #require(button.arrow)
             // Its tooltip was given before the window was built, with the arrow hidden meanwhile.
-            #expect(gtk_widget_get_tooltip_text(arrow).map { String(cString: $0) } == "New Chat From a Preset")
-            #expect(adw_split_button_get_dropdown_tooltip(OpaquePointer(button.widget)).map { String(cString: $0) } == "New Chat From a Preset")
+            #expect(gtk_widget_get_tooltip_text(arrow).map { String(cString: $0) } == "New Chat from a Preset")
+            #expect(adw_split_button_get_dropdown_tooltip(OpaquePointer(button.widget)).map { String(cString: $0) } == "New Chat from a Preset")
             try await Xdo.click(arrow)
             let popover = try #require(gtk_menu_button_get_popover(arrow.opaque).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self) })
             try await GtkTestHarness.pump(until: { GtkTestHarness.reachableLabel(item, in: popover) != nil }, "“\(item)” in the new-chat menu")

@@ -18,7 +18,7 @@ final class NewChatButton {
         widget = adw_split_button_new()
         adw_split_button_set_icon_name(OpaquePointer(widget), "list-add-symbolic")
         gtk_actionable_set_action_name(OpaquePointer(widget), "win.new-chat")
-        agent_split_button_set_dropdown_tooltip(widget, tr("New Chat From a Preset"))
+        agent_split_button_set_dropdown_tooltip(widget, tr("New Chat from a Preset"))
         menu = g_menu_new()
         adw_split_button_set_menu_model(OpaquePointer(widget), UnsafeMutablePointer<GMenuModel>(menu))
         // Screen readers meet the halves, not the split button: each gets its name.
