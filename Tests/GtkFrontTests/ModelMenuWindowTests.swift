@@ -13,8 +13,8 @@ extension GtkSuites {
     struct ModelMenuWindowTests {
         let server = TestServer.shared
 
-        func launch(_ scenario: String, store: ChatStore) async throws -> (AgentApplication, ChatWindow) {
-            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: "test-model"), store: store,
+        func launch(_ scenario: String, store: ChatStore, model: String = "test-model") async throws -> (AgentApplication, ChatWindow) {
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: model), store: store,
                                                 settings: try TestTools.settings())
             let window = try #require(app.window)
             try await GtkTestHarness.show(window)
@@ -167,6 +167,19 @@ extension GtkSuites {
             #expect(longest < .milliseconds(500), "the main loop kept turning while the server was asked")
             try await Xdo.key("Escape")
             try await GtkTestHarness.pump(until: { !menu.isOpen }, "the menu closes")
+        }
+
+        @Test("The server's own model (--model, or its default) missing from the server: the banner says it is not there, not that it went")
+        func defaultModelNotOnTheServer() async throws {
+            let marker = uniqueMarker()
+            let (app, window) = try await launch("knownmodels/\(marker)", store: try temporaryStore(), model: LaunchOptions.defaultRemoteModel)
+            defer { GtkTestHarness.close(app) }
+            try await Xdo.type("hello")
+            try await Xdo.key("Return")
+            let banner = window.chatPage.modelBanner
+            try await GtkTestHarness.pump(until: { banner.text == "“\(LaunchOptions.defaultRemoteModel)” is not on this server" },
+                                          "the banner (\(banner.text ?? "none"))")
+            #expect(window.viewModel.status.errorMessage.isEmpty, "no alert")
         }
     }
 }

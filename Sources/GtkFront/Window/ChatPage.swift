@@ -104,10 +104,12 @@ final class ChatPage {
         modelBanner.show(viewModel.goneModel.map(goneModelText))
     }
 
-    /// Where the chat's model went missing from, in the banner's words.
+    /// Where the chat's model went missing from, in the banner's words: a model chosen for the
+    /// chat was there once; the connection's own (`--model`, or its default) perhaps never was.
     private func goneModelText(_ gone: ModelChoice) -> String {
         let name = viewModel.displayName(of: gone)
         return switch gone.place {
+        case .server where gone != viewModel.chosenModel: tr("“%s” is not on this server", name)
         case .server where viewModel.defaultConnection.isLocal: tr("“%s” was on a server no longer in use", name)
         case .server: tr("“%s” is no longer on this server", name)
         case .thisComputer: tr("“%s” is no longer on this computer", name)
