@@ -53,6 +53,8 @@ final class SearchResultsView {
         for hit in library.searchResults {
             let box: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)
             GtkText.addClasses(box, "search-hit")
+            // A title alone sits in the middle of its row, as the sidebar's rows do.
+            gtk_widget_set_valign(box, GTK_ALIGN_CENTER)
             let title: UnsafeMutablePointer<GtkWidget> = gtk_label_new(hit.chatTitle)
             gtk_label_set_xalign(title.opaque, 0)
             gtk_label_set_ellipsize(title.opaque, PANGO_ELLIPSIZE_END)
