@@ -169,7 +169,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { !menu.isOpen }, "the menu closes")
         }
 
-        @Test("The server's own model (--model, or its default) missing from the server: the banner says it is not there, not that it went")
+        @Test("The connection's own model (here the default of --server) missing from the server: the banner says it is not there, not that it went")
         func defaultModelNotOnTheServer() async throws {
             let marker = uniqueMarker()
             let (app, window) = try await launch("knownmodels/\(marker)", store: try temporaryStore(), model: LaunchOptions.defaultRemoteModel)

@@ -107,7 +107,9 @@ final class SidebarView {
         case .selection: chatList.showSelection()
         case .searchResults:
             results.reload()
-            gtk_stack_set_visible_child_name(stack.opaque, library.searchQuery.isEmpty ? "chats" : "results")
+            // Spaces alone search for nothing: the chats stay, not an empty search's "No Results Found".
+            let searching = !library.searchQuery.allSatisfy(\.isWhitespace)
+            gtk_stack_set_visible_child_name(stack.opaque, searching ? "results" : "chats")
         case .undo, .presets, .presetUsed: break
         }
     }

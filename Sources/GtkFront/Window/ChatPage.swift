@@ -104,8 +104,9 @@ final class ChatPage {
         modelBanner.show(viewModel.goneModel.map(goneModelText))
     }
 
-    /// Where the chat's model went missing from, in the banner's words: a model chosen for the
-    /// chat was there once; the connection's own (`--model`, or its default) perhaps never was.
+    /// Where the chat's model went missing from, in the banner's words: "no longer" for a
+    /// model chosen for the chat; "not" for the connection's own (the server profile's,
+    /// `--model`'s, or the default), which the server may never have had.
     private func goneModelText(_ gone: ModelChoice) -> String {
         let name = viewModel.displayName(of: gone)
         return switch gone.place {
