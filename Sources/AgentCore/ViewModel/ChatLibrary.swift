@@ -140,10 +140,13 @@ public final class ChatLibrary {
         notify(.undo)
     }
 
+    /// Whether the query asks for anything: spaces alone search for nothing.
+    public var isSearching: Bool { !searchQuery.trimmedSpaces.isEmpty }
+
     public func search(_ text: String) {
         searchQuery = text
         do {
-            searchResults = text.trimmedSpaces.isEmpty ? [] : try store.search(text)
+            searchResults = isSearching ? try store.search(text) : []
         } catch {
             searchResults = []
             viewModel.status.report(tr("Could not search your chats: %s", ChatError.describe(error)))

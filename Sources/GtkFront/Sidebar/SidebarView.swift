@@ -107,9 +107,8 @@ final class SidebarView {
         case .selection: chatList.showSelection()
         case .searchResults:
             results.reload()
-            // Spaces alone search for nothing: the chats stay, not an empty search's "No Results Found".
-            let searching = !library.searchQuery.allSatisfy(\.isWhitespace)
-            gtk_stack_set_visible_child_name(stack.opaque, searching ? "results" : "chats")
+            // A query of spaces alone keeps the chats, not an empty search's "No Results Found".
+            gtk_stack_set_visible_child_name(stack.opaque, library.isSearching ? "results" : "chats")
         case .undo, .presets, .presetUsed: break
         }
     }

@@ -2,8 +2,8 @@ import AgentCore
 import CGtk
 
 /// Brief notices over the window — "Copied", "“Title” deleted · Undo", "Saved to …" — as
-/// libadwaita's toasts in the window's `AdwToastOverlay`, raised above the composer
-/// (`chat-toasts` in style.css) so that they never cover what is being typed.
+/// libadwaita's toasts in the window's `AdwToastOverlay`, raised above a one-line composer
+/// (`chat-toasts` in style.css) so that they do not cover what is being typed.
 @MainActor
 final class Toasts {
     let overlay: UnsafeMutablePointer<GtkWidget>
