@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// A conversation as chat APIs want it: each assistant reply that called tools becomes, per
 /// round, an assistant message carrying that round's text and calls followed by one tool
-/// message per result, and then the reply's final text.
+/// message per result, and then the reply's final text. A reply carries the model's words
+/// only, never Agent's notices in it.
 enum WireMessage: Equatable {
     /// A message's text; a user's with the text of the files attached to it, and its images.
     case plain(role: Role, content: String, images: [AttachedFile] = [])
@@ -14,35 +15,29 @@ enum WireMessage: Equatable {
         for message in messages {
             let answered = message.toolCalls.filter { $0.result != nil }
             guard message.role == .assistant, !answered.isEmpty else {
-                wire.append(.plain(role: message.role, content: AttachmentMessage.compose(message.text, files: message.attachments),
+                wire.append(.plain(role: message.role, content: AttachmentMessage.compose(message.modelText, files: message.attachments),
                                    images: message.attachments.filter { $0.kind == .image }))
                 continue
             }
-            let utf8 = message.text.utf8
+            let length = message.text.utf8.count
             var consumed = 0
             var index = 0
             while index < answered.count {
-                let offset = min(max(answered[index].textOffset, consumed), utf8.count)
+                let offset = min(max(answered[index].textOffset, consumed), length)
                 let round = answered[index].round
                 var group: [ToolCall] = []
                 while index < answered.count, answered[index].round == round {
                     group.append(answered[index])
                     index += 1
                 }
-                wire.append(.assistantCalls(content: slice(utf8, consumed, offset), calls: group))
+                wire.append(.assistantCalls(content: message.modelWords(from: consumed, to: offset), calls: group))
                 wire += group.map(WireMessage.toolResult)
                 consumed = offset
             }
-            let rest = slice(utf8, consumed, utf8.count)
+            let rest = message.modelWords(from: consumed, to: length)
             if !rest.isEmpty { wire.append(.plain(role: .assistant, content: rest)) }
         }
         return wire
-    }
-
-    private static func slice(_ utf8: String.UTF8View, _ start: Int, _ end: Int) -> String {
-        let from = utf8.index(utf8.startIndex, offsetBy: start)
-        let to = utf8.index(utf8.startIndex, offsetBy: end)
-        return String(decoding: utf8[from..<to], as: UTF8.self)
     }
 }
 

@@ -43,10 +43,14 @@ public struct ChatMessage: Identifiable, Sendable, Equatable {
     public var sources: [KnowledgeSource]
     /// What a reasoning model thought before its answer (not part of `text`).
     public var reasoning: Reasoning?
+    /// Where Agent's own words sit in a reply's `text` (a server's error, a tool the model
+    /// does not have), as UTF-8 offsets in order: shown with the reply, never sent back to
+    /// the model as what it said.
+    public var notices: [Range<Int>]
 
     public init(id: UUID = UUID(), parentID: UUID? = nil, role: Role, text: String, model: String? = nil, time: Date = Date(),
                 state: MessageState, toolCalls: [ToolCall] = [], usage: TokenUsage? = nil, attachments: [AttachedFile] = [],
-                sources: [KnowledgeSource] = [], reasoning: Reasoning? = nil) {
+                sources: [KnowledgeSource] = [], reasoning: Reasoning? = nil, notices: [Range<Int>] = []) {
         self.id = id
         self.parentID = parentID
         self.role = role
@@ -59,6 +63,7 @@ public struct ChatMessage: Identifiable, Sendable, Equatable {
         self.attachments = attachments
         self.sources = sources
         self.reasoning = reasoning
+        self.notices = notices
     }
 
     /// `messages` as one branch: each follows the one before it, the first follows `parent`.

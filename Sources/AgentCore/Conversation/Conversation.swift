@@ -107,6 +107,8 @@ public struct Conversation: Sendable, Equatable {
 
     /// The messages a request carries so the model keeps the context: everything said so
     /// far except user messages that never reached the model and replies with nothing in them.
+    /// A reply holding only Agent's notice (a server's error) goes, empty, so the turns still
+    /// alternate as some chat templates require.
     public func context(through lastIndex: Int? = nil) -> [ChatMessage] {
         let end = lastIndex.map { $0 + 1 } ?? messages.count
         return messages[..<end].filter { message in

@@ -99,6 +99,7 @@ public enum ChatArchive {
             members.append(("reasoning", .string(reasoning.text)))
             if let seconds = reasoning.seconds { members.append(("reasoningSeconds", .number(seconds))) }
         }
+        if !message.notices.isEmpty { members.append(("notices", ChatMessage.noticesJSON(message.notices))) }
         return .object(members)
     }
 
@@ -181,7 +182,8 @@ public enum ChatArchive {
                            sources: (message["sources"]?.arrayValue ?? []).compactMap(KnowledgeSource.init(json:)),
                            reasoning: message["reasoning"]?.stringValue.map { text in
                                Reasoning(text: text, seconds: Self.seconds(message["reasoningSeconds"]))
-                           })
+                           },
+                           notices: ChatMessage.notices(from: message["notices"], in: text))
     }
 
     /// Refuses a chat whose messages are not a tree written parents first: each parent is an
@@ -304,7 +306,7 @@ extension ChatStore {
             ChatMessage(id: newIDs[message.id] ?? UUID(), parentID: message.parentID.flatMap { newIDs[$0] }, role: message.role,
                         text: message.text, model: message.model, time: message.time, state: message.state,
                         toolCalls: message.toolCalls, usage: message.usage, attachments: message.attachments,
-                        sources: message.sources, reasoning: message.reasoning)
+                        sources: message.sources, reasoning: message.reasoning, notices: message.notices)
         }
         return (copy, renamed)
     }

@@ -194,7 +194,7 @@ public final class ChatStore: Sendable {
 
     static let messageColumns = """
         m.id, m.seq, m.role, m.text, m.model, m.created, m.state, m.tool_calls, m.prompt_tokens, m.completion_tokens,
-        m.generation_seconds, m.sources, m.reasoning, m.reasoning_seconds, m.parent_id
+        m.generation_seconds, m.sources, m.reasoning, m.reasoning_seconds, m.parent_id, m.notices
         """
 
     /// How many messages `chat` holds, in every branch.
@@ -220,7 +220,7 @@ public final class ChatStore: Sendable {
             let rows = try database.query("SELECT \(Self.messageColumns), m.chat_id FROM messages m WHERE m.id = ? AND m.deleted_at IS NULL",
                                           [.text(id.uuidString)])
             guard let row = rows.first,
-                  let chat = row[15].text.flatMap(UUID.init(uuidString:)), let stored = Self.message(from: row) else { return nil }
+                  let chat = row[16].text.flatMap(UUID.init(uuidString:)), let stored = Self.message(from: row) else { return nil }
             return try Self.withAttachments([stored], database: database).first.map { (chat, $0) }
         }
     }
@@ -240,14 +240,15 @@ public final class ChatStore: Sendable {
         try run { database in
             try database.query("""
                 INSERT INTO messages (id, chat_id, seq, role, text, model, created, updated, state, tool_calls,
-                                      prompt_tokens, completion_tokens, generation_seconds, sources, reasoning, reasoning_seconds, parent_id)
+                                      prompt_tokens, completion_tokens, generation_seconds, sources, reasoning, reasoning_seconds, parent_id,
+                                      notices)
                 VALUES (?1, ?2, (SELECT MAX(?3, COALESCE(MAX(seq) + 1, 0)) FROM messages WHERE chat_id = ?2),
-                        ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+                        ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
                 ON CONFLICT(id) DO UPDATE SET text = excluded.text, model = excluded.model, created = excluded.created,
                     updated = excluded.updated, state = excluded.state, tool_calls = excluded.tool_calls,
                     prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
                     generation_seconds = excluded.generation_seconds, sources = excluded.sources,
-                    reasoning = excluded.reasoning, reasoning_seconds = excluded.reasoning_seconds
+                    reasoning = excluded.reasoning, reasoning_seconds = excluded.reasoning_seconds, notices = excluded.notices
                 """, Self.values(message, in: chat, seq: seq, updated: Date()))
             if !message.attachments.isEmpty { try Self.insertAttachments(of: message, into: database) }
         }
@@ -265,8 +266,9 @@ public final class ChatStore: Sendable {
         for (offset, message) in messages.enumerated() {
             try database.query("""
                 INSERT INTO messages (id, chat_id, seq, role, text, model, created, updated, state, tool_calls,
-                                      prompt_tokens, completion_tokens, generation_seconds, sources, reasoning, reasoning_seconds, parent_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      prompt_tokens, completion_tokens, generation_seconds, sources, reasoning, reasoning_seconds, parent_id,
+                                      notices)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, values(message, in: chat, seq: firstSeq + offset, updated: message.time))
             try insertAttachments(of: message, into: database)
         }
@@ -279,7 +281,8 @@ public final class ChatStore: Sendable {
          SQLiteValue(ToolCall.jsonText(message.toolCalls)), SQLiteValue(message.usage?.promptTokens),
          SQLiteValue(message.usage?.completionTokens), SQLiteValue(message.usage?.generationSeconds),
          SQLiteValue(KnowledgeSource.jsonText(message.sources)), SQLiteValue(message.reasoning?.text),
-         SQLiteValue(message.reasoning?.seconds), SQLiteValue(message.parentID?.uuidString)]
+         SQLiteValue(message.reasoning?.seconds), SQLiteValue(message.parentID?.uuidString),
+         SQLiteValue(ChatMessage.noticesJSONText(message.notices))]
     }
 
     /// Runs `body` on the database in one transaction: all of it lands, or none of it.
@@ -354,7 +357,8 @@ public final class ChatStore: Sendable {
                                   state: row[6].text.flatMap(MessageState.init(rawValue:)) ?? .done,
                                   toolCalls: ToolCall.list(fromJSONText: row[7].text), usage: usage,
                                   sources: KnowledgeSource.list(fromJSONText: row[11].text),
-                                  reasoning: row[12].text.map { Reasoning(text: $0, seconds: row[13].real) })
+                                  reasoning: row[12].text.map { Reasoning(text: $0, seconds: row[13].real) },
+                                  notices: ChatMessage.notices(fromJSONText: row[15].text, in: row[3].text ?? ""))
         return StoredMessage(seq: Int(seq), message: message)
     }
 }

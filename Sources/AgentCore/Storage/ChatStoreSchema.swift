@@ -147,6 +147,11 @@ enum ChatStoreSchema {
              || 'they name. Keep the meaning, tone and formatting (Markdown, code, line breaks). Never answer the text itself.',
              0.3, 0, 2);
         """,
+        // 10: where Agent's own words (a server's error) sit in a reply's text, so they are
+        // never sent back to the model as its words: `[[start, end], …]` in UTF-8 offsets.
+        """
+        ALTER TABLE messages ADD COLUMN notices TEXT;
+        """,
     ]
 
     static var latestVersion: Int { migrations.count }

@@ -31,7 +31,8 @@ public struct ChatTurn: Sendable {
     /// Runs the turn that answers the last message of `context`. Returns when the reply is
     /// complete (or the task was cancelled); throws a `ChatError` otherwise.
     public func run(context: [ChatMessage], onEvent: @escaping @Sendable (Event) -> Void) async throws {
-        let replyText = Mutex("")
+        // The reply so far, its notices marked, as the next round's context carries it.
+        let reply = Mutex(ChatMessage(role: .assistant, text: "", state: .streaming))
         // Token counts: those of earlier rounds, and the round streaming now.
         let usage = Mutex((earlier: TokenUsage?.none, round: TokenUsage?.none))
         var calls: [ToolCall] = []
@@ -39,7 +40,9 @@ public struct ChatTurn: Sendable {
         for round in 0..<maximumRounds {
             var messages = context
             if !calls.isEmpty {
-                messages.append(ChatMessage(role: .assistant, text: replyText.withLock { $0 }, state: .streaming, toolCalls: calls))
+                var soFar = reply.withLock { $0 }
+                soFar.toolCalls = calls
+                messages.append(soFar)
             }
             let request = ChatRound(messages: messages, tools: toolbox.definitions, toolResults: answered)
             let requested = try await backend.streamRound(request) { event in
@@ -52,9 +55,7 @@ public struct ChatTurn: Sendable {
                     if let total { onEvent(.reply(.usage(total))) }
                     return
                 }
-                replyText.withLock { text in
-                    if let piece = event.transcriptText(replyIsEmpty: text.isEmpty) { text += piece }
-                }
+                reply.withLock { _ = ReplyAssembler.apply(.reply(event), to: &$0) }
                 onEvent(.reply(event))
             }
             usage.withLock { usage in
@@ -66,14 +67,12 @@ public struct ChatTurn: Sendable {
                 // Said in the reply and to the user; the model gets an error result.
                 // TRANSLATORS: %s is the name of a tool the model asked for.
                 let notice = ReplyEvent.serverError(tr("The model called a tool Agent does not have: “%s”.", call.name))
-                replyText.withLock { text in
-                    if let piece = notice.transcriptText(replyIsEmpty: text.isEmpty) { text += piece }
-                }
+                reply.withLock { _ = ReplyAssembler.apply(.reply(notice), to: &$0) }
                 onEvent(.reply(notice))
                 // TRANSLATORS: %s is the name of a tool the model asked for.
                 onEvent(.problem(tr("The model called the tool “%s”, which Agent does not have. It was told so, and the conversation goes on.", call.name)))
             }
-            let offset = replyText.withLock { $0.utf8.count }
+            let offset = reply.withLock { $0.text.utf8.count }
             answered = []
             for var call in requested {
                 call.textOffset = offset

@@ -14,7 +14,7 @@ public enum ReplyAssembler {
             reply.reasoning?.text += piece
         case .reply(let event):
             if let text = event.transcriptText(replyIsEmpty: reply.text.isEmpty) {
-                reply.text += text
+                if case .serverError = event { reply.appendNotice(text) } else { reply.text += text }
                 reply.reasoning?.end()
             }
         case .toolStarted(let call):

@@ -32,6 +32,34 @@ struct WireConversationTests {
         ])
     }
 
+    @Test("Agent's notices in a reply are left out of every round, the model's words around them kept")
+    func noticesAreLeftOut() {
+        var reply = ChatMessage(role: .assistant, text: "Let me check.", state: .failed)
+        reply.appendNotice("\n\nError: no such tool")
+        let offset = reply.text.utf8.count
+        reply.text += " It is 5."
+        reply.appendNotice("\n\nError: quota exceeded")
+        reply.toolCalls = [call("a", offset: offset, round: 0)]
+        #expect(WireMessage.expand([reply]) == [
+            .assistantCalls(content: "Let me check.", calls: [reply.toolCalls[0]]),
+            .toolResult(reply.toolCalls[0]),
+            .plain(role: .assistant, content: " It is 5."),
+        ])
+        var onlyAnError = ChatMessage(role: .assistant, text: "", state: .failed)
+        onlyAnError.appendNotice("Error: overloaded")
+        #expect(WireMessage.expand([onlyAnError]) == [.plain(role: .assistant, content: "")])
+    }
+
+    @Test("Stored notices that do not fit the text are dropped, not trusted")
+    func storedNoticesAreChecked() {
+        let text = "héllo Error: x"
+        #expect(ChatMessage.notices(fromJSONText: "[[7, 15]]", in: text) == [7..<15])
+        #expect(ChatMessage.notices(fromJSONText: "[[2, 15]]", in: text).isEmpty, "inside the é")
+        #expect(ChatMessage.notices(fromJSONText: "[[7, 99]]", in: text).isEmpty, "past the end")
+        #expect(ChatMessage.notices(fromJSONText: "[[7, 15], [0, 3]]", in: text) == [7..<15], "out of order")
+        #expect(ChatMessage.notices(fromJSONText: "not json", in: text).isEmpty)
+    }
+
     @Test func offsetsFallOnUTF8Boundaries() {
         let reply = ChatMessage(role: .assistant, text: "héllo 👋then", state: .done,
                                 toolCalls: [call("a", offset: "héllo 👋".utf8.count, round: 0)])

@@ -258,11 +258,13 @@ struct ChatArchiveTests {
                                                     systemPrompt: "Be terse.", chosenModel: .server("qwen3:4b")))
         let call = ToolCall(id: "call_1", name: "get_location", arguments: .object([("precise", .bool(true)), ("n", .number(2.5))]),
                             result: "latitude: 1.0, longitude: 2.0", textOffset: 6, round: 0)
+        var reply = ChatMessage(role: .assistant, text: "Let me see. You are near (1, 2). **Sunny** — 👋", model: "qwen3",
+                                time: Date(timeIntervalSince1970: 1_700_000_002.75), state: .cutOff, toolCalls: [call],
+                                usage: TokenUsage(promptTokens: 20, completionTokens: 10, generationSeconds: 0.5))
+        reply.appendNotice("\n\nError: the server is overloaded")
         try store.saveAll(ChatMessage.chained([
             ChatMessage(role: .user, text: "Where am I?\nAnd the weather?", time: Date(timeIntervalSince1970: 1_700_000_001.125), state: .done),
-            ChatMessage(role: .assistant, text: "Let me see. You are near (1, 2). **Sunny** — 👋", model: "qwen3",
-                        time: Date(timeIntervalSince1970: 1_700_000_002.75), state: .cutOff, toolCalls: [call],
-                        usage: TokenUsage(promptTokens: 20, completionTokens: 10, generationSeconds: 0.5)),
+            reply,
         ]), in: chat.id, firstSeq: 0)
         let second = try store.createChat(ChatSummary(title: "Empty-ish"))
         try store.save(ChatMessage(role: .user, text: "hi", state: .failed), in: second.id, seq: 0)
@@ -277,6 +279,9 @@ struct ChatArchiveTests {
         try fresh.importChats(ChatArchive.parse(exported))
         #expect(ChatArchive.json(try fresh.archiveAll()) == exported)
         #expect(try fresh.archiveAll() == (try original.archiveAll()))
+        let reply = try #require(try fresh.archiveAll().first { $0.summary.title == "Weather “today”" }?.messages.last)
+        #expect(reply.text == "Let me see. You are near (1, 2). **Sunny** — 👋\n\nError: the server is overloaded")
+        #expect(reply.modelText == "Let me see. You are near (1, 2). **Sunny** — 👋", "the error is known as Agent's words")
     }
 
     @Test("Importing a chat that is already there adds a copy")
@@ -288,6 +293,8 @@ struct ChatArchiveTests {
         #expect(chats.count == 4)
         #expect(Set(chats.map(\.id)).count == 4)
         #expect(chats.filter { $0.title == "Weather “today”" }.count == 2)
+        let copies = try store.archiveAll().filter { $0.summary.title == "Weather “today”" }
+        #expect(copies.map { $0.messages.last?.notices } == [[51..<84], [51..<84]])
     }
 
     @Test("An import is one transaction: a file that fails halfway adds nothing")

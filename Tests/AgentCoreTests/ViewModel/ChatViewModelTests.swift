@@ -121,6 +121,35 @@ struct ChatViewModelTests {
         #expect(model.status.errorMessage.contains("quota exceeded"))
     }
 
+    @Test("A server's error shown in a reply is never sent back as the model's words, nor after the chat reopens")
+    func anErrorInAReplyStaysOutOfTheContext() async throws {
+        let marker = uniqueMarker()
+        let database = temporaryDatabase()
+        let connection = ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("errorevent/\(marker)"), model: "m"))
+        let model = ChatViewModel(connection: connection, store: try ChatStore(file: database))
+        model.draft = "go"
+        model.send()
+        await model.waitUntilIdle()
+        #expect(model.conversation[1].text == "Partial answer\n\nError: quota exceeded for this key")
+        model.draft = "again"
+        model.send()
+        await model.waitUntilIdle()
+        let chatID = try #require(model.chat?.id)
+        model.finishSaving()
+        let reopened = ChatViewModel(connection: connection, store: try ChatStore(file: database))
+        try reopened.open(chatID)
+        #expect(reopened.conversation[1].text == "Partial answer\n\nError: quota exceeded for this key", "the error is still shown")
+        reopened.draft = "once more"
+        reopened.send()
+        await reopened.waitUntilIdle()
+        let requests = try await server.requests(containing: marker)
+        let sent = requests.map { request in
+            ((request["body"] as? [String: Any])?["messages"] as? [[String: Any]] ?? []).map { $0["content"] as? String ?? "" }
+        }
+        #expect(sent == [["go"], ["go", "Partial answer", "again"],
+                         ["go", "Partial answer", "again", "Partial answer", "once more"]])
+    }
+
     @Test func stopKeepsWhatArrived() async throws {
         let model = viewModel("stall")
         model.draft = "go"
@@ -204,7 +233,8 @@ struct ChatViewModelToolTests {
 
     @Test("An unknown tool: the alert, the note in the reply, and the reply still completes")
     func unknownToolIsReported() async throws {
-        let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-unknown"), model: "m"),
+        let marker = uniqueMarker()
+        let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-unknown/\(marker)"), model: "m"),
                                                              toolbox: try TestTools.toolbox()))
         model.draft = "go"
         model.send()
@@ -213,6 +243,10 @@ struct ChatViewModelToolTests {
         #expect(model.status.errorMessage.contains("launch_rocket"))
         #expect(model.conversation[1].state == .done)
         #expect(model.conversation[1].text.contains("Error: The model called a tool Agent does not have"))
+        let followUp = try #require(try await server.requests(containing: marker).last)
+        let messages = (followUp["body"] as? [String: Any])?["messages"] as? [[String: Any]] ?? []
+        let said = messages.filter { $0["role"] as? String == "assistant" }.map { $0["content"] as? String ?? "" }
+        #expect(said == [""], "the note in the reply is Agent's, not the model's")
     }
 
     @Test("The round cap: the reply is kept, marked cut off, and the cap is reported")
