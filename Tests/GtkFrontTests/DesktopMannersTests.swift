@@ -125,6 +125,8 @@ extension GtkSuites {
             g_object_ref(UnsafeMutableRawPointer(popover))
             defer { g_object_unref(UnsafeMutableRawPointer(popover)) }
             #expect(row.menu.itemLabels == ["Copy Reply", "Regenerate Reply", "Read Aloud", "Copy Chat as Markdown"])
+            let shortcuts = GtkText.labels(in: row.menu.popover).filter { $0.hasPrefix("Shift+Ctrl+") || $0.hasPrefix("Ctrl+") }
+            #expect(shortcuts.sorted() == ["Shift+Ctrl+C", "Shift+Ctrl+R"], "the last reply's Regenerate shows its shortcut: \(shortcuts)")
             let copy = try #require(GtkTestHarness.mappedLabel("Copy Reply", in: row.menu.popover))
             try await Xdo.click(copy)
             #expect(try await GtkTestHarness.readClipboard(when: { $0 == reply.text }) == reply.text)

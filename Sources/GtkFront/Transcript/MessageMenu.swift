@@ -49,12 +49,26 @@ final class MessageMenu {
         }
     }
 
+    /// Whether the menu offers Regenerate Reply, and for which reply.
+    enum Regenerate {
+        case none
+        /// An earlier reply: its own row's action.
+        case thisReply
+        /// The chat's last reply: the window's action, the same as its shortcut, which the
+        /// menu then shows beside it.
+        case lastReply
+    }
+
     /// Opens the menu at (x, y) of the bubble, for a user's message or a reply.
-    func open(x: Double, y: Double, isUser: Bool, canRegenerate: Bool, canDeleteVersion: Bool, isReading: Bool = false) {
+    func open(x: Double, y: Double, isUser: Bool, regenerate: Regenerate, canDeleteVersion: Bool, isReading: Bool = false) {
         let menu: OpaquePointer = g_menu_new()
         g_menu_append(menu, isUser ? tr("Copy Message") : tr("Copy Reply"), "row.copy")
         if isUser { g_menu_append(menu, tr("Edit and Send Again"), "row.edit") }
-        if canRegenerate { g_menu_append(menu, tr("Regenerate Reply"), "row.regenerate") }
+        switch regenerate {
+        case .none: break
+        case .thisReply: g_menu_append(menu, tr("Regenerate Reply"), "row.regenerate")
+        case .lastReply: g_menu_append(menu, tr("Regenerate Reply"), "win.regenerate")
+        }
         if !isUser { g_menu_append(menu, isReading ? tr("Stop Reading") : tr("Read Aloud"), "row.read-aloud") }
         g_menu_append(menu, tr("Copy Chat as Markdown"), "win.copy-chat")
         if canDeleteVersion {

@@ -195,7 +195,8 @@ final class MessageRow {
 
     func openMenu(x: Double, y: Double) {
         guard messageID != nil else { return }
-        menu.open(x: x, y: y, isUser: shownRole == .user, canRegenerate: controls.canRegenerate,
+        let regenerate: MessageMenu.Regenerate = controls.regenerateButton ? .lastReply : controls.canRegenerate ? .thisReply : .none
+        menu.open(x: x, y: y, isUser: shownRole == .user, regenerate: regenerate,
                   canDeleteVersion: controls.canDeleteVersion, isReading: spoken != nil)
     }
 
