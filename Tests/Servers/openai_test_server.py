@@ -499,6 +499,10 @@ class Handler(socketserver.BaseRequestHandler):
         parts += [b"event: error\ndata: quota exceeded for this key\n\n", b"data: [DONE]\n\n"]
         self.stream(parts)
 
+    def scenario_erroronly(self, scenario, body, headers):
+        """An error event before any word of the reply."""
+        self.stream([delta(None, role="assistant"), b"event: error\ndata: the model is overloaded\n\n", b"data: [DONE]\n\n"])
+
     def scenario_dataerror(self, scenario, body, headers):
         parts = normal_stream(["Before", " the error"], done=False, finish=None)
         parts.append(sse({"error": {"code": 500, "message": "context size exceeded", "type": "server_error"}}))

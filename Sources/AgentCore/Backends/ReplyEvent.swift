@@ -10,7 +10,8 @@ public enum ReplyEvent: Sendable, Equatable {
     /// never part of the answer.
     case reasoning(String)
     /// The server reported an error inside the stream (`event: error` or an `error` object).
-    /// Its text belongs in the reply, where the user reads it, and the request ends as failed.
+    /// Its text belongs in the reply, where the user reads it, as Agent's notice (never sent
+    /// back to the model), and the request ends as failed.
     case serverError(String)
     /// The server said the reply is complete, with its reason (`stop`, `length`, …).
     case finished(reason: String?)

@@ -28,7 +28,7 @@ extension ChatMessage {
     }
 
     /// The notices as stored: `[[start, end], …]` in JSON; nil when there are none.
-    public static func noticesJSONText(_ notices: [Range<Int>]) -> String? {
+    static func noticesJSONText(_ notices: [Range<Int>]) -> String? {
         notices.isEmpty ? nil : noticesJSON(notices).serialized
     }
 
@@ -63,7 +63,7 @@ private extension String.UTF8View {
         return self[index(startIndex, offsetBy: clampedStart)..<index(startIndex, offsetBy: clampedEnd)]
     }
 
-    /// Whether UTF-8 offset `offset` falls between characters' bytes, not inside one.
+    /// Whether UTF-8 offset `offset` falls between Unicode scalars, not inside one's bytes.
     func isBoundary(_ offset: Int) -> Bool {
         guard offset < count else { return offset == count }
         return (self[index(startIndex, offsetBy: offset)] & 0xC0) != 0x80

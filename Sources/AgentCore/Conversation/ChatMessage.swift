@@ -45,8 +45,9 @@ public struct ChatMessage: Identifiable, Sendable, Equatable {
     public var reasoning: Reasoning?
     /// Where Agent's own words sit in a reply's `text` (a server's error, a tool the model
     /// does not have), as UTF-8 offsets in order: shown with the reply, never sent back to
-    /// the model as what it said.
-    public var notices: [Range<Int>]
+    /// the model as what it said. `appendNotice` keeps them in step with the text, which a
+    /// reply only ever grows at its end.
+    public internal(set) var notices: [Range<Int>]
 
     public init(id: UUID = UUID(), parentID: UUID? = nil, role: Role, text: String, model: String? = nil, time: Date = Date(),
                 state: MessageState, toolCalls: [ToolCall] = [], usage: TokenUsage? = nil, attachments: [AttachedFile] = [],

@@ -106,15 +106,14 @@ public struct Conversation: Sendable, Equatable {
     }
 
     /// The messages a request carries so the model keeps the context: everything said so
-    /// far except user messages that never reached the model and replies with nothing in them.
-    /// A reply holding only Agent's notice (a server's error) goes, empty, so the turns still
-    /// alternate as some chat templates require.
+    /// far except user messages that never reached the model and replies with none of the
+    /// model's words in them.
     public func context(through lastIndex: Int? = nil) -> [ChatMessage] {
         let end = lastIndex.map { $0 + 1 } ?? messages.count
         return messages[..<end].filter { message in
             switch message.role {
             case .user: !message.isUndelivered
-            case .assistant: !message.text.isEmpty || !message.toolCalls.isEmpty
+            case .assistant: !message.modelText.isEmpty || !message.toolCalls.isEmpty
             default: true
             }
         }

@@ -31,7 +31,7 @@ public struct ChatTurn: Sendable {
     /// Runs the turn that answers the last message of `context`. Returns when the reply is
     /// complete (or the task was cancelled); throws a `ChatError` otherwise.
     public func run(context: [ChatMessage], onEvent: @escaping @Sendable (Event) -> Void) async throws {
-        // The reply so far, its notices marked, as the next round's context carries it.
+        // The reply's text so far, its notices marked, as the next round's context carries it.
         let reply = Mutex(ChatMessage(role: .assistant, text: "", state: .streaming))
         // Token counts: those of earlier rounds, and the round streaming now.
         let usage = Mutex((earlier: TokenUsage?.none, round: TokenUsage?.none))
@@ -55,7 +55,7 @@ public struct ChatTurn: Sendable {
                     if let total { onEvent(.reply(.usage(total))) }
                     return
                 }
-                reply.withLock { _ = ReplyAssembler.apply(.reply(event), to: &$0) }
+                reply.withLock { _ = ReplyAssembler.appendText(of: event, to: &$0) }
                 onEvent(.reply(event))
             }
             usage.withLock { usage in
@@ -67,7 +67,7 @@ public struct ChatTurn: Sendable {
                 // Said in the reply and to the user; the model gets an error result.
                 // TRANSLATORS: %s is the name of a tool the model asked for.
                 let notice = ReplyEvent.serverError(tr("The model called a tool Agent does not have: “%s”.", call.name))
-                reply.withLock { _ = ReplyAssembler.apply(.reply(notice), to: &$0) }
+                reply.withLock { _ = ReplyAssembler.appendText(of: notice, to: &$0) }
                 onEvent(.reply(notice))
                 // TRANSLATORS: %s is the name of a tool the model asked for.
                 onEvent(.problem(tr("The model called the tool “%s”, which Agent does not have. It was told so, and the conversation goes on.", call.name)))

@@ -13,10 +13,7 @@ public enum ReplyAssembler {
             if reply.reasoning == nil { reply.reasoning = .beginning() }
             reply.reasoning?.text += piece
         case .reply(let event):
-            if let text = event.transcriptText(replyIsEmpty: reply.text.isEmpty) {
-                if case .serverError = event { reply.appendNotice(text) } else { reply.text += text }
-                reply.reasoning?.end()
-            }
+            if appendText(of: event, to: &reply) { reply.reasoning?.end() }
         case .toolStarted(let call):
             reply.toolCalls.append(call)
         case .toolFinished(var call):
@@ -34,5 +31,13 @@ public enum ReplyAssembler {
             return message
         }
         return nil
+    }
+
+    /// Adds what `event` shows in the reply's text, a server's error as Agent's notice;
+    /// whether it added anything.
+    static func appendText(of event: ReplyEvent, to reply: inout ChatMessage) -> Bool {
+        guard let text = event.transcriptText(replyIsEmpty: reply.text.isEmpty) else { return false }
+        if case .serverError = event { reply.appendNotice(text) } else { reply.text += text }
+        return true
     }
 }

@@ -71,17 +71,18 @@ public struct ReplyLifecycle: Sendable {
         return problems
     }
 
-    /// Settles both messages once the exchange is over. A reply that never got any text (nor
-    /// reasoning, nor called a tool) is removed; a user message that was never delivered, or
-    /// whose reply failed before anything came, is marked failed.
+    /// Settles both messages once the exchange is over. A reply that never got a word of the
+    /// model's (nor reasoning, nor called a tool) is removed, a server's error in it too: the
+    /// alert says it. A user message that was never delivered, or whose reply failed before
+    /// anything came, is marked failed.
     public func settle(_ ending: Ending, reply: inout ChatMessage, user: inout ChatMessage) -> Settlement {
         let delivered = reply.state != .sending
-        let removed = reply.text.isEmpty && reply.toolCalls.isEmpty && reply.reasoning == nil
+        let removed = reply.modelText.isEmpty && reply.toolCalls.isEmpty && reply.reasoning == nil
         reply.reasoning?.end()
         if removed {
             if let recorder, replySeq != nil { recorder.discard(reply.id) }
         } else {
-            reply.state = Self.finalState(of: ending, replyHasText: !reply.text.isEmpty)
+            reply.state = Self.finalState(of: ending, replyHasText: !reply.modelText.isEmpty)
             reply.usage = Self.timed(reply)
             if let recorder, let replySeq { recorder.finish(reply, seq: replySeq) }
         }

@@ -90,6 +90,27 @@ struct ChatViewModelTests {
         #expect(!model.status.showError && model.status.errorMessage.isEmpty)
     }
 
+    @Test("An error event before any word of the reply: the alert says it, the question is given back, a retry takes its place")
+    func anErrorBeforeAnyWordGivesTheQuestionBack() async throws {
+        let marker = uniqueMarker()
+        let model = viewModel("erroronly/\(marker)")
+        model.draft = "please answer"
+        model.send()
+        await model.waitUntilIdle()
+        #expect(model.status.showError && model.status.errorMessage.contains("the model is overloaded"))
+        #expect(model.conversation.messages.map(\.role) == [.user], "no reply made only of the error is left behind")
+        #expect(model.conversation[0].state == .failed)
+        #expect(model.draft == "please answer")
+        model.status.dismissError()
+        model.send()
+        await model.waitUntilIdle()
+        #expect(model.conversation.messages.map(\.role) == [.user], "the retry took the failed message's place")
+        let sent = try await server.requests(containing: marker).map { request in
+            ((request["body"] as? [String: Any])?["messages"] as? [[String: Any]] ?? []).map { $0["role"] as? String ?? "" }
+        }
+        #expect(sent == [["user"], ["user"]])
+    }
+
     @Test("A failed message is not sent again as context")
     func failedMessagesAreLeftOutOfContext() async throws {
         let model = viewModel("http500")
