@@ -268,6 +268,33 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
         }
 
+        @Test("A toast comes above the composer as tall as a draft of several lines makes it, not over the draft")
+        func toastAboveATallComposer() async throws {
+            let (app, window) = try await launch("echo")
+            defer { GtkTestHarness.close(app) }
+            try await send("copy me")
+            try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 2 && !window.viewModel.isSending }, "the reply")
+            try await GtkTestHarness.settle(window)
+            let single = gtk_widget_get_height(window.composer.widget)
+            for line in 1...4 {
+                try await Xdo.type("line \(line)")
+                try await Xdo.key("shift+Return")
+            }
+            try await GtkTestHarness.pump(until: { gtk_widget_get_height(window.composer.widget) > single + 40 }, "the field to grow")
+            let row = try #require(window.transcript.boundRow(for: window.viewModel.conversation[1].id))
+            try await Xdo.click(row.copyButton)
+            try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
+            let toast = try #require(GtkTestHarness.descendant(ofType: "AdwToastWidget", in: window.toasts.overlay))
+            var toastBounds = graphene_rect_t(), composerBounds = graphene_rect_t()
+            // Once it has slid in.
+            try await GtkTestHarness.pump(until: {
+                gtk_widget_compute_bounds(toast, window.window, &toastBounds) != 0
+                    && gtk_widget_compute_bounds(window.composer.widget, window.window, &composerBounds) != 0
+                    && toastBounds.origin.y + toastBounds.size.height <= composerBounds.origin.y
+            }, "the toast above the composer (toast \(toastBounds.origin.y)+\(toastBounds.size.height), composer \(composerBounds.origin.y))")
+            #expect(window.composer.input.text.hasPrefix("line 1\nline 2"), "the draft is still there")
+        }
+
         @Test("HTTP 500: the LLM Error alert says what and why; the message is kept, marked, and back in the entry")
         func httpErrorAlert() async throws {
             let (app, window) = try await launch("http500")

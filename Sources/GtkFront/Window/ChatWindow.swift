@@ -108,7 +108,10 @@ public final class ChatWindow {
             adw_header_bar_pack_end(OpaquePointer(chatPage.headerBar), mainMenuButton)
             content = chatPage.widget
         }
-        toasts = Toasts(child: content)
+        let composerWidget = chatPage.composer.widget
+        toasts = Toasts(child: content) {
+            gtk_widget_get_mapped(composerWidget) != 0 ? gtk_widget_get_height(composerWidget) : 0
+        }
         adw_application_window_set_content(window.cast(), toasts.overlay)
         files = ChatFiles(window: window, library: library, viewModel: viewModel)
         versionDeletion = VersionDeletion(window: window, viewModel: viewModel, transcript: chatPage.transcript, toasts: toasts)

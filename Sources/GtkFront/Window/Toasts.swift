@@ -2,22 +2,24 @@ import AgentCore
 import CGtk
 
 /// Brief notices over the window — "Copied", "“Title” deleted · Undo", "Saved to …" — as
-/// libadwaita's toasts in the window's `AdwToastOverlay`, raised above a one-line composer
-/// (`chat-toasts` in style.css) so that they do not cover what is being typed.
+/// libadwaita's toasts in the window's `AdwToastOverlay`, each raised, as it comes on screen,
+/// above the composer as tall as it is then, so that it does not cover what is being typed.
 @MainActor
 final class Toasts {
     let overlay: UnsafeMutablePointer<GtkWidget>
+    /// How far above the window's bottom a toast keeps (the composer's height, when on screen).
+    private let clearance: @MainActor () -> Int32
 
-    init(child: UnsafeMutablePointer<GtkWidget>) {
+    init(child: UnsafeMutablePointer<GtkWidget>, clearance: @escaping @MainActor () -> Int32) {
         overlay = adw_toast_overlay_new()
-        GtkText.addClasses(overlay, "chat-toasts")
+        self.clearance = clearance
         adw_toast_overlay_set_child(OpaquePointer(overlay), child)
     }
 
     /// Shows `title` (plain text) for `seconds`.
     func show(_ title: String, seconds: UInt32 = 3) {
-        let toast = Self.make(title, seconds: seconds)
-        adw_toast_overlay_add_toast(OpaquePointer(overlay), toast)
+        guard let toast = Self.make(title, seconds: seconds) else { return }
+        add(toast)
     }
 
     /// Shows `title` with a button (such as Undo) until it is clicked, dismissed or times out:
@@ -30,8 +32,30 @@ final class Toasts {
         adw_toast_set_priority(pointer, ADW_TOAST_PRIORITY_HIGH)
         Signals.connect(UnsafeMutableRawPointer(pointer), "button-clicked") { onButton() }
         Signals.connect(UnsafeMutableRawPointer(pointer), "dismissed") { onDismissed() }
-        adw_toast_overlay_add_toast(OpaquePointer(overlay), pointer)
+        add(pointer)
         return toast
+    }
+
+    /// Hands `toast` to the overlay, which shows it now or queues it, and raises whichever
+    /// toast is on screen. The overlay makes a queued toast's widget when the one before is
+    /// dismissed, in its own handler, which runs before the one connected here after it.
+    private func add(_ toast: OpaquePointer) {
+        adw_toast_overlay_add_toast(OpaquePointer(overlay), toast)
+        Signals.connect(UnsafeMutableRawPointer(toast), "dismissed") { [weak self] in self?.raiseShown() }
+        raiseShown()
+    }
+
+    /// Sets the margin under each toast widget (added to the one the theme gives it).
+    private func raiseShown() {
+        // Without its child the overlay is being taken down with the window (its toasts are
+        // dismissed then), the composer gone with it.
+        guard adw_toast_overlay_get_child(OpaquePointer(overlay)) != nil else { return }
+        let height = clearance()
+        var child = gtk_widget_get_first_child(overlay)
+        while let current = child {
+            if String(cString: gtk_widget_get_css_name(current)) == "toast" { gtk_widget_set_margin_bottom(current, height) }
+            child = gtk_widget_get_next_sibling(current)
+        }
     }
 
     /// The texts of the toasts on screen.
