@@ -286,11 +286,11 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Copied") }, "the “Copied” toast")
             let toast = try #require(GtkTestHarness.descendant(ofType: "AdwToastWidget", in: window.toasts.overlay))
             var toastBounds = graphene_rect_t(), composerBounds = graphene_rect_t()
-            // Once it has slid in.
+            // Once it has slid in, it keeps the theme's gap (24 px) above the composer.
             try await GtkTestHarness.pump(until: {
                 gtk_widget_compute_bounds(toast, window.window, &toastBounds) != 0
                     && gtk_widget_compute_bounds(window.composer.widget, window.window, &composerBounds) != 0
-                    && toastBounds.origin.y + toastBounds.size.height <= composerBounds.origin.y
+                    && (20...30).contains(composerBounds.origin.y - (toastBounds.origin.y + toastBounds.size.height))
             }, "the toast above the composer (toast \(toastBounds.origin.y)+\(toastBounds.size.height), composer \(composerBounds.origin.y))")
             #expect(window.composer.input.text.hasPrefix("line 1\nline 2"), "the draft is still there")
         }

@@ -106,14 +106,16 @@ public struct Conversation: Sendable, Equatable {
     }
 
     /// The messages a request carries so the model keeps the context: everything said so
-    /// far except user messages that never reached the model and replies with none of the
-    /// model's words in them.
+    /// far except user messages that never reached the model and replies with nothing in
+    /// them. A reply goes with the model's words alone, empty when it has none (only its
+    /// thinking, or a server's error): an empty turn keeps user and assistant alternating,
+    /// which many chat templates require.
     public func context(through lastIndex: Int? = nil) -> [ChatMessage] {
         let end = lastIndex.map { $0 + 1 } ?? messages.count
         return messages[..<end].filter { message in
             switch message.role {
             case .user: !message.isUndelivered
-            case .assistant: !message.modelText.isEmpty || !message.toolCalls.isEmpty
+            case .assistant: !message.text.isEmpty || message.reasoning != nil || !message.toolCalls.isEmpty
             default: true
             }
         }

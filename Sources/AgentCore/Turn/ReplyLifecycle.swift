@@ -71,13 +71,19 @@ public struct ReplyLifecycle: Sendable {
         return problems
     }
 
-    /// Settles both messages once the exchange is over. A reply that never got a word of the
-    /// model's (nor reasoning, nor called a tool) is removed, a server's error in it too: the
-    /// alert says it. A user message that was never delivered, or whose reply failed before
-    /// anything came, is marked failed.
+    /// Settles both messages once the exchange is over. A reply that never got any text (nor
+    /// reasoning, nor called a tool) is removed, and so is a failed one that holds only the
+    /// server's error (the alert says it). A user message that was never delivered, or whose
+    /// reply failed before anything came, is marked failed.
     public func settle(_ ending: Ending, reply: inout ChatMessage, user: inout ChatMessage) -> Settlement {
         let delivered = reply.state != .sending
-        let removed = reply.modelText.isEmpty && reply.toolCalls.isEmpty && reply.reasoning == nil
+        let (stopped, failed) = switch ending {
+        case .stopped: (true, false)
+        case .failed: (false, true)
+        case .completed: (false, false)
+        }
+        let nothingFromTheModel = reply.text.isEmpty || (failed && reply.modelText.isEmpty)
+        let removed = nothingFromTheModel && reply.toolCalls.isEmpty && reply.reasoning == nil
         reply.reasoning?.end()
         if removed {
             if let recorder, replySeq != nil { recorder.discard(reply.id) }
@@ -88,11 +94,6 @@ public struct ReplyLifecycle: Sendable {
         }
         // A request that failed before a word of the reply came got nothing through, whether or
         // not the server had begun: the question goes back, to be sent again.
-        let (stopped, failed) = switch ending {
-        case .stopped: (true, false)
-        case .failed: (false, true)
-        case .completed: (false, false)
-        }
         let undelivered = !answered && !stopped && (!delivered || (failed && removed))
         if user.state == .sending || undelivered {
             user.state = undelivered ? .failed : .done

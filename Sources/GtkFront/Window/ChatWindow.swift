@@ -108,10 +108,7 @@ public final class ChatWindow {
             adw_header_bar_pack_end(OpaquePointer(chatPage.headerBar), mainMenuButton)
             content = chatPage.widget
         }
-        let composerWidget = chatPage.composer.widget
-        toasts = Toasts(child: content) {
-            gtk_widget_get_mapped(composerWidget) != 0 ? gtk_widget_get_height(composerWidget) : 0
-        }
+        toasts = Toasts(child: content, keepingAbove: chatPage.composer.widget)
         adw_application_window_set_content(window.cast(), toasts.overlay)
         files = ChatFiles(window: window, library: library, viewModel: viewModel)
         versionDeletion = VersionDeletion(window: window, viewModel: viewModel, transcript: chatPage.transcript, toasts: toasts)
@@ -134,7 +131,10 @@ public final class ChatWindow {
         chatPage.runtimeSetup.onInstalled = { [weak self] in self?.toasts.show(tr("The local model is set up")) }
         if let leaflet {
             Signals.connect(leaflet.raw, "notify::folded") { [weak self] (_: UnsafeMutableRawPointer?) in self?.foldChanged() }
-            Signals.connect(leaflet.raw, "notify::visible-child") { [weak self] (_: UnsafeMutableRawPointer?) in self?.updateActions() }
+            Signals.connect(leaflet.raw, "notify::visible-child") { [weak self] (_: UnsafeMutableRawPointer?) in
+                self?.updateActions()
+                self?.toasts.raiseShown()
+            }
             foldChanged()
         }
         Signals.connect(window.raw, "notify::is-active") { [weak self] (_: UnsafeMutableRawPointer?) in

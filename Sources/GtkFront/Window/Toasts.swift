@@ -2,17 +2,18 @@ import AgentCore
 import CGtk
 
 /// Brief notices over the window — "Copied", "“Title” deleted · Undo", "Saved to …" — as
-/// libadwaita's toasts in the window's `AdwToastOverlay`, each raised, as it comes on screen,
-/// above the composer as tall as it is then, so that it does not cover what is being typed.
+/// libadwaita's toasts in the window's `AdwToastOverlay`, each raised above the composer as
+/// tall as it is when the toast comes on screen (or the chat page does, in a narrow window),
+/// so that it does not cover what is being typed.
 @MainActor
 final class Toasts {
     let overlay: UnsafeMutablePointer<GtkWidget>
-    /// How far above the window's bottom a toast keeps (the composer's height, when on screen).
-    private let clearance: @MainActor () -> Int32
+    /// What a toast keeps above, when it is on screen: the composer.
+    private let bottomBar: UnsafeMutablePointer<GtkWidget>
 
-    init(child: UnsafeMutablePointer<GtkWidget>, clearance: @escaping @MainActor () -> Int32) {
+    init(child: UnsafeMutablePointer<GtkWidget>, keepingAbove bottomBar: UnsafeMutablePointer<GtkWidget>) {
         overlay = adw_toast_overlay_new()
-        self.clearance = clearance
+        self.bottomBar = bottomBar
         adw_toast_overlay_set_child(OpaquePointer(overlay), child)
     }
 
@@ -45,12 +46,16 @@ final class Toasts {
         raiseShown()
     }
 
-    /// Sets the margin under each toast widget (added to the one the theme gives it).
-    private func raiseShown() {
+    /// Sets the margin under each toast widget (added to the theme's own gap): the height of
+    /// the overlay's part from the top of the composer down, none when the composer is not on
+    /// screen.
+    func raiseShown() {
         // Without its child the overlay is being taken down with the window (its toasts are
         // dismissed then), the composer gone with it.
         guard adw_toast_overlay_get_child(OpaquePointer(overlay)) != nil else { return }
-        let height = clearance()
+        var bounds = graphene_rect_t()
+        let height = gtk_widget_get_mapped(bottomBar) != 0 && gtk_widget_compute_bounds(bottomBar, overlay, &bounds) != 0
+            ? max(0, gtk_widget_get_height(overlay) - Int32(bounds.origin.y.rounded(.down))) : 0
         var child = gtk_widget_get_first_child(overlay)
         while let current = child {
             if String(cString: gtk_widget_get_css_name(current)) == "toast" { gtk_widget_set_margin_bottom(current, height) }

@@ -50,6 +50,25 @@ struct WireConversationTests {
         #expect(WireMessage.expand([onlyAnError]) == [.plain(role: .assistant, content: "")])
     }
 
+    @Test("A reply with none of the model's words still goes, empty, so user and assistant alternate")
+    func emptyRepliesKeepTurnsAlternating() {
+        var onlyAnError = ChatMessage(role: .assistant, text: "", state: .stopped)
+        onlyAnError.appendNotice("Error: overloaded")
+        var onlyThinking = ChatMessage(role: .assistant, text: "", state: .stopped)
+        onlyThinking.reasoning = Reasoning(text: "Hmm.")
+        let conversation = Conversation(messages: ChatMessage.chained([
+            ChatMessage(role: .user, text: "a", state: .done), onlyAnError,
+            ChatMessage(role: .user, text: "b", state: .done), onlyThinking,
+            ChatMessage(role: .user, text: "c", state: .done),
+            ChatMessage(role: .assistant, text: "", state: .sending),
+        ]))
+        #expect(WireMessage.expand(conversation.context()) == [
+            .plain(role: .user, content: "a"), .plain(role: .assistant, content: ""),
+            .plain(role: .user, content: "b"), .plain(role: .assistant, content: ""),
+            .plain(role: .user, content: "c"),
+        ])
+    }
+
     @Test("Stored notices that do not fit the text are dropped, not trusted")
     func storedNoticesAreChecked() {
         let text = "héllo Error: x"

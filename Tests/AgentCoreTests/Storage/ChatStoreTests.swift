@@ -172,11 +172,29 @@ struct ChatStoreTests {
             try store.save(ChatMessage(role: .user, text: "s", state: .done), in: stopped.id, seq: 0)
             return (begun, again, stopped)
         }()
+        let (onlyAnError, wordsAndAnError) = try { () throws -> (ChatSummary, ChatSummary) in
+            let store = try ChatStore(file: file)
+            var chats: [ChatSummary] = []
+            for words in ["", "Half an answer"] {
+                let chat = try store.createChat(ChatSummary(title: "an error event after “\(words)”"))
+                let question = ChatMessage(role: .user, text: "e", state: .done)
+                try store.save(question, in: chat.id, seq: 0)
+                var reply = ChatMessage(parentID: question.id, role: .assistant, text: words, state: .streaming)
+                _ = ReplyAssembler.appendText(of: .serverError("overloaded"), to: &reply)
+                try store.save(reply, in: chat.id, seq: 1)
+                chats.append(chat)
+            }
+            return (chats[0], chats[1])
+        }()
 
         let reopened = try ChatStore(file: file)
         #expect(try reopened.messages(in: begun.id).map(\.message.state) == [.failed])
         #expect(try reopened.messages(in: again.id).map(\.message.state) == [.done, .done], "the regeneration that came to nothing is gone")
         #expect(try reopened.messages(in: stopped.id).map(\.message.state) == [.done], "a turn settled before the crash is left as it was")
+        #expect(try reopened.messages(in: onlyAnError.id).map(\.message.state) == [.failed], "only the server's error came: nothing got through")
+        let kept = try reopened.messages(in: wordsAndAnError.id).map(\.message)
+        #expect(kept.map(\.state) == [.done, .cutOff])
+        #expect(kept.last?.modelText == "Half an answer" && kept.last?.text.hasSuffix("Error: overloaded") == true)
     }
 
     /// Two chats whose turns were under way when the store's process ended (its store is

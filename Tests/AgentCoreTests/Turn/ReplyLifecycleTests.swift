@@ -36,6 +36,11 @@ struct ReplyLifecycleTests {
         #expect(settle(after: [], .completed) == (.failed, nil, true))
         #expect(settle(after: [], .stopped) == (.done, nil, false))
         #expect(settle(after: [], .failed(Failure())) == (.failed, nil, true))
+        // Only the server's error came (shown in the reply as Agent's notice).
+        let error: [ReplyEvent] = [.serverError("overloaded")]
+        #expect(settle(after: error, .failed(Failure())) == (.failed, nil, true), "the alert says it; the question goes back")
+        #expect(settle(after: error, .stopped) == (.done, .stopped, false), "stopped after it: the error stays in sight")
+        #expect(settle(after: words + error, .failed(Failure())) == (.done, .failed, false), "the model's words are kept")
         // A reply asked for again: the question was answered before, and stays so.
         #expect(settle(after: nothing, .failed(Failure()), answered: true) == (.done, nil, false))
         #expect(settle(after: [], .failed(Failure()), answered: true) == (.done, nil, false))
