@@ -134,6 +134,25 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { !row.menu.isOpen }, "the menu to close")
         }
 
+        @Test("Shift+F10 or the Menu key in a message opens its menu, not the text's own; Escape closes it")
+        func menuFromTheKeyboard() async throws {
+            let (app, window) = try await launch("emptychoices")
+            defer { GtkTestHarness.close(app) }
+            try await GtkTestHarness.send("Count my tokens", in: window, settling: true)
+            for (index, key) in [(1, "shift+F10"), (0, "Menu")] {
+                let row = try #require(window.transcript.boundRow(for: window.viewModel.conversation[index].id))
+                row.focus(.row)
+                try await GtkTestHarness.pump(until: { FocusRescue.holdsFocus(rowOf: row.root) }, "the focus in the message")
+                try await Xdo.key(key)
+                try await GtkTestHarness.pump(until: { row.menu.isOpen && GtkTestHarness.isMapped(row.menu.popover) }, "the menu from \(key)")
+                let expected = index == 1 ? ["Copy Reply", "Regenerate Reply", "Read Aloud", "Copy Chat as Markdown"]
+                    : ["Copy Message", "Edit and Send Again", "Copy Chat as Markdown"]
+                #expect(row.menu.itemLabels == expected)
+                try await Xdo.key("Escape")
+                try await GtkTestHarness.pump(until: { !row.menu.isOpen }, "the menu closed")
+            }
+        }
+
         @Test("A reply's buttons, built before they were on screen, keep their tooltips: shown when the pointer rests on one")
         func tooltipsOfARowBuiltOffScreen() async throws {
             let (app, window) = try await launch("emptychoices")

@@ -21,6 +21,7 @@ enum Signals {
     private typealias CommandLineBox = Box<@MainActor (UnsafeMutablePointer<GApplicationCommandLine>) -> Int32>
     private typealias DropBox = Box<@MainActor (UnsafePointer<GValue>) -> Bool>
     private typealias ScrollBox = Box<@MainActor (Double, Double) -> Bool>
+    private typealias PointBox = Box<@MainActor (Double, Double) -> Void>
 
     /// For signals whose handler takes only the instance: `clicked`, `activate`, `changed`, …
     /// (A handler of the wrong shape reads garbage as its closure: match the signal's C signature.)
@@ -202,6 +203,23 @@ enum Signals {
         }
         return g_signal_connect_data(target, "drop", unsafeBitCast(thunk, to: GCallback.self),
                                      Unmanaged.passRetained(DropBox(handler)).toOpaque(), release,
+                                     GConnectFlags(rawValue: 0))
+    }
+
+    /// For `GtkGestureLongPress::pressed` (x, y).
+    @discardableResult
+    static func connectLongPressed(_ gesture: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (Double, Double) -> Void) -> gulong {
+        let thunk: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void = { _, x, y, data in
+            guard let data else { return }
+            let box = Unmanaged<PointBox>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { box.handler(x, y) }
+        }
+        let release: GClosureNotify = { data, _ in
+            guard let data else { return }
+            Unmanaged<PointBox>.fromOpaque(data).release()
+        }
+        return g_signal_connect_data(gesture, "pressed", unsafeBitCast(thunk, to: GCallback.self),
+                                     Unmanaged.passRetained(PointBox(handler)).toOpaque(), release,
                                      GConnectFlags(rawValue: 0))
     }
 
