@@ -103,7 +103,7 @@ extension GtkSuites {
             #expect(window.viewModel.conversation[1].text == "Echo: \(EmptyChatPage.examples[1]) (1 messages)")
         }
 
-        @Test("Enter sends; the reply streams into its row; Send is busy until it ends; the focus comes back")
+        @Test("Enter sends; the reply streams into its row; Send is busy and Edit off until it ends; the focus comes back")
         func sendingStreamsTheReply() async throws {
             let scenario = server.gate(msPerToken: 25)
             let (app, window) = try await launch(scenario)
@@ -120,12 +120,16 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.transcript.boundRow(for: replyID)?.displayedText == "Streaming" },
                                           "the first word in the reply's row")
             snapshots.append("Streaming")
+            let question = try #require(window.transcript.boundRow(for: viewModel.conversation[0].id))
+            #expect(!GtkTestHarness.isSensitive(question.editButton), "no edit while the reply is being written")
             try await server.release(scenario)
             try await GtkTestHarness.pump(until: {
                 if let text = window.transcript.boundRow(for: replyID)?.displayedText, snapshots.last != text { snapshots.append(text) }
                 return !viewModel.isSending && window.transcript.isSettled
             }, "the reply to finish in its row")
             try await GtkTestHarness.settle(window)
+            let answered = try #require(window.transcript.boundRow(for: viewModel.conversation[0].id))
+            #expect(GtkTestHarness.isSensitive(answered.editButton), "Edit once the reply is written")
 
             let reply = viewModel.conversation[1]
             #expect(reply.state == .done)

@@ -226,9 +226,14 @@ public final class ChatViewModel {
         startReply(to: conversation[replyIndex - 1].id, versionOf: replyID)
     }
 
+    /// Whether message `id` is the user's and can be edited now: not while a reply is written.
+    public func canEdit(_ id: UUID) -> Bool {
+        !isSending && conversation.index(of: id).map { conversation[$0].role == .user } == true
+    }
+
     /// Puts a user message back in the entry; sending adds a new version of it.
     public func beginEdit(_ messageID: UUID) {
-        guard !isSending, let index = conversation.index(of: messageID), conversation[index].role == .user else { return }
+        guard canEdit(messageID), let index = conversation.index(of: messageID) else { return }
         if editingMessageID == nil { composerBeforeEdit = (draft, files.items) }
         editingMessageID = messageID
         draft = conversation[index].text

@@ -53,6 +53,8 @@ final class MessageRow {
         var regenerateButton = false
         /// Regenerate Reply in the menu: any reply that can be asked for again.
         var canRegenerate = false
+        /// Edit on a user's message: not while a reply is being written.
+        var canEdit = false
         /// Where the message is among its versions; nil when it has no other.
         var version: VersionSwitcher.Place?
         var canShowPrevious = false
@@ -227,6 +229,7 @@ final class MessageRow {
         guard newControls != controls else { return }
         controls = newControls
         gtk_widget_set_visible(regenerateButton, controls.regenerateButton ? 1 : 0)
+        gtk_widget_set_sensitive(editButton, controls.canEdit ? 1 : 0)
         versions.show(controls.version)
         enableActions()
     }
@@ -234,6 +237,7 @@ final class MessageRow {
     private func enableActions() {
         guard let actionGroup else { return }
         Actions.setEnabled(controls.canRegenerate, "regenerate", in: actionGroup)
+        Actions.setEnabled(controls.canEdit, "edit", in: actionGroup)
         Actions.setEnabled(controls.canShowPrevious, "previous-version", in: actionGroup)
         Actions.setEnabled(controls.canShowNext, "next-version", in: actionGroup)
         Actions.setEnabled(controls.canDeleteVersion, "delete-version", in: actionGroup)

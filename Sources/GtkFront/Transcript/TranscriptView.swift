@@ -151,7 +151,7 @@ final class TranscriptView {
     }
 
     private func controls(for id: UUID, lastReply: UUID?) -> MessageRow.Controls {
-        MessageRow.Controls(regenerateButton: id == lastReply, canRegenerate: viewModel.canRegenerate(id),
+        MessageRow.Controls(regenerateButton: id == lastReply, canRegenerate: viewModel.canRegenerate(id), canEdit: viewModel.canEdit(id),
                             version: viewModel.versions(of: id).map { VersionSwitcher.Place(position: $0.position, count: $0.count) },
                             canShowPrevious: viewModel.canShowVersion(of: id, offset: -1),
                             canShowNext: viewModel.canShowVersion(of: id, offset: 1),
