@@ -232,6 +232,8 @@ extension GtkSuites {
             let sidebar = try #require(window.sidebar)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(sidebar.widget) && !GtkTestHarness.isMapped(window.composer.widget) },
                                           "the chat list")
+            let backFocus = try #require(gtk_root_get_focus(gtk_widget_get_root(window.window)))
+            #expect(gtk_widget_is_ancestor(backFocus, sidebar.chatList.listView) != 0, "Back takes the focus into the chat list")
             // Deleting a chat from the list: the focus (on its delete button) stays on the page
             // shown, in the list — not in the hidden chat's message field.
             let library = try #require(window.library)
@@ -244,6 +246,7 @@ extension GtkSuites {
             let chatRow = try #require(sidebar.chatList.row(for: chat.id))
             try await Xdo.click(chatRow.titleLabel)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(window.composer.widget) }, "the chat again")
+            try await GtkTestHarness.pump(until: { FocusRescue.holdsFocus(in: window.composer.input.textView) }, "the focus in the message field")
 
             // The last chat deleted from the list: "No chats yet" takes the list's place and
             // the focus goes to the new-chat button, on the page shown.

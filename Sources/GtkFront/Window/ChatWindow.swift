@@ -327,7 +327,12 @@ public final class ChatWindow {
         Actions.add("preferences", to: target) { [weak self] in self?.showPreferences() }
         Actions.setEnabled(preferences != nil, "preferences", in: target)
         Actions.add("about", to: target) { [weak self] in self?.showAbout() }
-        Actions.add("show-chats", to: target) { [weak self] in self?.showChats() }
+        Actions.add("show-chats", to: target) { [weak self] in
+            guard let self else { return }
+            showChats()
+            // Back in a folded window: the focus goes with the page, into the chat list.
+            if isFolded, let sidebar { gtk_widget_grab_focus(sidebar.chatList.listView) }
+        }
         Actions.add("choose-model", to: target) { [weak self] in
             self?.showChat()
             self?.header.openMenu()
@@ -347,7 +352,13 @@ public final class ChatWindow {
         Actions.add("export-json", to: target) { [weak self] in self?.files.exportChat(markdown: false) }
         Actions.add("export-all", to: target) { [weak self] in self?.files.exportAll() }
         Actions.add("import", to: target) { [weak self] in self?.files.importChats() }
-        sidebar?.onChatChosen = { [weak self] in self?.showChat() }
+        sidebar?.onChatChosen = { [weak self] in
+            guard let self else { return }
+            showChat()
+            // In a folded window the chosen chat's page replaces the list: typing goes to it,
+            // once the click that chose it is over (its list item takes the focus on the way).
+            if isFolded { AfterPaint.next(window) { [weak self] in self?.composer.input.focus() } }
+        }
         // The search that had the focus is gone: it goes on to the message field, not to
         // whatever GTK finds first (a chat row's Delete button).
         sidebar?.onSearchResultOpened = { [weak self] in self?.composer.input.focus() }
