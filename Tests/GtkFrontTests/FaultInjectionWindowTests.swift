@@ -64,8 +64,8 @@ extension GtkSuites {
             ("http503", nil, "try again in 5 seconds"),
             ("garbageonly", nil, "not a chat completion"),
             ("redirectother-auth", "secret-key", "401 Unauthorized"),
-            ("refused", nil, "Could not get a reply"),
-            ("unknown-host", nil, "no-such-host.invalid"),
+            ("refused", nil, "Check that the server is running"),
+            ("unknown-host", nil, "That host name is not known"),
             ("tls", nil, "CA certificate"),
         ] as [(String, String?, String)])
         func nothingArrives(scenario: String, key: String?, message: String) async throws {

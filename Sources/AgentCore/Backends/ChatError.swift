@@ -43,9 +43,7 @@ public enum ChatError: Error, Sendable, Equatable, LocalizedError {
         case .transport(let url, let message):
             // TRANSLATORS: %1$s is a URL, %2$s the network library's error message.
             let text = tr("Could not get a reply from %1$s:\n%2$s", url, message)
-            // curl's words for a certificate it cannot trust.
-            guard message.contains("certificate") || message.contains("SSL") else { return text }
-            return text + "\n\n" + tr("If this is your own server with a self-signed certificate, give Agent its CA certificate (Preferences › Servers, or --ca-file). Certificates are always checked.")
+            return Self.advice(transport: message).map { text + "\n\n" + $0 } ?? text
         case .stalled(let url, let seconds):
             // TRANSLATORS: %s is the server's URL.
             return trn("The server sent nothing for %d second, so Agent stopped waiting. What arrived is kept.\n%s",
@@ -63,6 +61,20 @@ public enum ChatError: Error, Sendable, Equatable, LocalizedError {
             return trn("The model kept calling tools, so Agent stopped after %d round. The reply so far is kept.",
                        "The model kept calling tools, so Agent stopped after %d rounds. The reply so far is kept.", rounds)
         }
+    }
+
+    /// What the user can do when the exchange failed, from libcurl's words for why.
+    private static func advice(transport message: String) -> String? {
+        if message.contains("certificate") || message.contains("SSL") {
+            return tr("If this is your own server with a self-signed certificate, give Agent its CA certificate (Preferences › Servers, or --ca-file). Certificates are always checked.")
+        }
+        if message.contains("Couldn't connect") {
+            return tr("Nothing answers at that address. Check that the server is running, and its address and port in Preferences › Servers (or --server).")
+        }
+        if message.contains("Could not resolve") || message.contains("Couldn't resolve") {
+            return tr("That host name is not known. Check the server's address in Preferences › Servers (or --server), and the network connection.")
+        }
+        return nil
     }
 
     /// What the user can do about an HTTP error status.

@@ -69,15 +69,17 @@ struct FaultInjectionCLITests {
         // "redirectother-auth" in `failures`: the server at the other host name got no key (401).
     }
 
-    @Test("Refused connection and unknown host: exit 1, naming the server")
+    @Test("Refused connection and unknown host: exit 1, naming the server and what to check")
     func unreachable() async throws {
         let port = agent_free_loopback_port()
         let refused = try await run(["--server", "http://127.0.0.1:\(port)", "go"])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("127.0.0.1:\(port)") && refused.stderr.lowercased().contains("connect"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Check that the server is running"), "what to do: \(refused.stderr)")
         let unknown = try await run(["--server", "http://no-such-host.invalid", "go"])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no-such-host.invalid") && unknown.stderr.contains("resolve"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("That host name is not known"), "what to do: \(unknown.stderr)")
     }
 
     @Test("A server that goes silent: the idle timeout gives up and says so; what arrived is printed")
