@@ -35,6 +35,25 @@ extension GtkSuites {
             return preferences
         }
 
+        @Test("A screen reader hears a labelled button's words once, without the mnemonic's underscore (read through AT-SPI)")
+        func mnemonicButtonsAreNamedByTheirWords() async throws {
+            let (app, window) = try await launch(settings: try TestTools.settings())
+            defer { GtkTestHarness.close(app) }
+            _ = try await openPreferences(window)
+            let reader = Process()
+            reader.executableURL = URL(filePath: "/usr/bin/python3")
+            reader.arguments = [TiedProcess.serversDirectory.appending(path: "atspi_button_names.py").path, String(getpid())]
+            let output = Pipe()
+            reader.standardOutput = output
+            try reader.run()
+            async let printed = ProductRunner.readToEnd(output.fileHandleForReading)
+            // The reader asks this process through AT-SPI: its main loop must run meanwhile.
+            try await GtkTestHarness.pump(until: { !reader.isRunning }, timeout: .seconds(60), "the buttons read through AT-SPI")
+            let names = try JSONDecoder().decode([String].self, from: await printed)
+            #expect(names.contains("Search Again"), "Preferences › Servers' button, named once: \(names)")
+            #expect(!names.contains { $0.contains("_") }, "no underscore: \(names)")
+        }
+
         /// Clicks Add in Preferences › Servers; the new server's row, its fields on screen.
         func addServer(in preferences: PreferencesWindow) async throws -> ServerProfileRow {
             try await Xdo.click(preferences.servers.addButton)

@@ -33,7 +33,7 @@ final class ComposerBar {
         gtk_label_set_wrap(editingLabel.opaque, 1)
         gtk_widget_set_hexpand(editingLabel, 1)
         GtkText.addClasses(editingLabel, "dim-label", "editing-label")
-        let cancelEdit: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic(tr("_Cancel"))
+        let cancelEdit = MnemonicButton.make(tr("_Cancel"))
         GtkText.addClasses(cancelEdit, "flat")
         gtk_box_append(editingNotice.cast(), editingLabel)
         gtk_box_append(editingNotice.cast(), cancelEdit)

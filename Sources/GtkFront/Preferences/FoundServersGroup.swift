@@ -23,7 +23,7 @@ final class FoundServersGroup {
         self.isAdded = isAdded
         widget = PreferenceRows.group(in: page, title: tr("Found on This Computer"),
                                       description: tr("Model servers already running here, such as Ollama, llama-server or LM Studio. Only this computer is asked."))
-        searchButton = gtk_button_new_with_mnemonic(tr("_Search Again"))
+        searchButton = MnemonicButton.make(tr("_Search Again"))
         GtkText.addClasses(searchButton, "flat")
         gtk_widget_set_valign(searchButton, GTK_ALIGN_CENTER)
         adw_preferences_group_set_header_suffix(widget.cast(), searchButton)
@@ -76,7 +76,7 @@ final class FoundServersGroup {
             adw_action_row_add_suffix(row.cast(), added)
             return row
         }
-        let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic(tr("_Add"))
+        let button = MnemonicButton.make(tr("_Add"))
         let row = PreferenceRows.actionRow(title: server.title, subtitle: subtitle, suffix: button)
         agent_accessible_set_label(button, tr("Add %s", server.title))
         Signals.connect(button.raw, "clicked") { [weak self] in self?.onAdd?(server) }

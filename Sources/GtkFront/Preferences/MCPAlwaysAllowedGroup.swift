@@ -38,7 +38,7 @@ final class MCPAlwaysAllowedGroup {
         if focused != nil { gtk_widget_grab_focus(fallbackFocus) }
         for entry in rows { adw_preferences_group_remove(widget.cast(), entry.row) }
         rows = keys.map { key in
-            let button: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic(tr("_Ask Again"))
+            let button = MnemonicButton.make(tr("_Ask Again"))
             let row = PreferenceRows.actionRow(title: tr("%1$s › %2$s", key.server, key.tool), suffix: button)
             Signals.connect(button.raw, "clicked") { [weak self] in self?.model.forgetAlwaysAllowed(key) }
             PreferenceRows.add(row, to: widget)

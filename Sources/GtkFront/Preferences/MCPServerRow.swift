@@ -114,7 +114,7 @@ final class MCPServerRow {
             append(note(tr("Its tools are listed once it runs.")))
         }
         append(transportRow(state.config))
-        let remove: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic(tr("_Remove"))
+        let remove = MnemonicButton.make(tr("_Remove"))
         GtkText.addClasses(remove, "destructive-action")
         Signals.connect(remove.raw, "clicked") { [weak self] in self?.onRemove?() }
         append(PreferenceRows.actionRow(title: tr("Remove This Server"), suffix: remove))
@@ -137,8 +137,8 @@ final class MCPServerRow {
         gtk_box_append(box.cast(), text.card)
         let buttons: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
         gtk_widget_set_halign(buttons, GTK_ALIGN_END)
-        let openLog: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic(tr("Open _Log"))
-        let retry: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_mnemonic(tr("_Retry"))
+        let openLog = MnemonicButton.make(tr("Open _Log"))
+        let retry = MnemonicButton.make(tr("_Retry"))
         gtk_box_append(buttons.cast(), openLog)
         gtk_box_append(buttons.cast(), retry)
         gtk_box_append(box.cast(), buttons)

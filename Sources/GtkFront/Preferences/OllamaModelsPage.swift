@@ -24,7 +24,7 @@ final class OllamaModelsPage {
         widget = PreferenceRows.page(title: "Ollama", icon: "folder-download-symbolic", name: "ollama")
         emptyGroup = PreferenceRows.group(in: widget, title: tr("Ollama Models"),
                                           description: tr("Ollama keeps models on the computer it runs on; here you can pull (download) and delete them."))
-        showServersButton = gtk_button_new_with_mnemonic(tr("_Servers"))
+        showServersButton = MnemonicButton.make(tr("_Servers"))
         PreferenceRows.add(PreferenceRows.actionRow(
             title: tr("No Ollama server is set up"),
             subtitle: tr("In Servers, add one with +, choose the Ollama protocol and give its address (http://localhost:11434 when it runs on this computer)."),

@@ -22,7 +22,7 @@ final class OllamaPullRow {
         gtk_widget_set_size_request(bar, 160, -1)
         gtk_widget_set_valign(bar, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(widget.cast(), bar)
-        button = gtk_button_new_with_mnemonic(tr("_Cancel"))
+        button = MnemonicButton.make(tr("_Cancel"))
         gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(widget.cast(), button)
         gtk_widget_set_visible(widget, 0)
@@ -42,7 +42,7 @@ final class OllamaPullRow {
         gtk_progress_bar_set_fraction(bar.opaque, 0)
         gtk_progress_bar_set_text(bar.opaque, nil)
         gtk_widget_set_visible(bar, 1)
-        gtk_button_set_label(button.cast(), tr("_Cancel"))
+        MnemonicButton.setLabel(button, tr("_Cancel"))
         agent_widget_set_tooltip_text(button, tr("Stop the download (pulling it again resumes it)"))
         gtk_widget_set_visible(widget, 1)
     }
@@ -65,7 +65,7 @@ final class OllamaPullRow {
         adw_action_row_set_subtitle(widget.cast(), message)
         gtk_widget_add_css_class(widget, "error")
         gtk_widget_set_visible(bar, 0)
-        gtk_button_set_label(button.cast(), tr("_Dismiss"))
+        MnemonicButton.setLabel(button, tr("_Dismiss"))
         agent_widget_set_tooltip_text(button, nil)
     }
 

@@ -21,7 +21,7 @@ final class OllamaPullRows {
         entry = adw_entry_row_new()
         adw_preferences_row_set_use_markup(entry.cast(), 0)
         adw_preferences_row_set_title(entry.cast(), tr("Pull a Model (such as qwen3:4b)"))
-        button = gtk_button_new_with_mnemonic(tr("_Pull"))
+        button = MnemonicButton.make(tr("_Pull"))
         gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
         agent_widget_set_tooltip_text(button, tr("Download the model onto this server"))
         gtk_widget_set_sensitive(button, 0)

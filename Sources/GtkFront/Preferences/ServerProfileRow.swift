@@ -55,7 +55,7 @@ final class ServerProfileRow {
         g_object_unref(UnsafeMutableRawPointer(protocols))
         pathRow = PreferenceRows.entryRow(title: tr("API Path"), settings: profile, key: "api-path")
         modelRow = PreferenceRows.entryRow(title: tr("Model"), settings: profile, key: "model")
-        listModelsButton = gtk_button_new_with_mnemonic(tr("_List Models"))
+        listModelsButton = MnemonicButton.make(tr("_List Models"))
         GtkText.addClasses(listModelsButton, "flat")
         gtk_widget_set_valign(listModelsButton, GTK_ALIGN_CENTER)
         agent_widget_set_tooltip_text(listModelsButton, tr("Ask the server which models it has"))
@@ -76,7 +76,7 @@ final class ServerProfileRow {
         let tools = PreferenceRows.switchRow(title: tr("Offer Tools"), subtitle: tr("Let this server’s models call Agent’s tools."),
                                              settings: profile, key: "tools")
         toolsSwitch = tools.toggle
-        removeButton = gtk_button_new_with_mnemonic(tr("_Remove"))
+        removeButton = MnemonicButton.make(tr("_Remove"))
         GtkText.addClasses(removeButton, "destructive-action")
         let removeRow = PreferenceRows.actionRow(title: tr("Remove This Server"), suffix: removeButton)
         for row in [nameRow, urlRow, protocolRow, pathRow, modelRow, modelsRow, keyRow, caRow, tools.row, removeRow] {

@@ -57,7 +57,7 @@ final class ToolsPage {
         GtkText.addClasses(locationProblem, "error")
         gtk_widget_set_margin_top(locationProblem, 6)
         PreferenceRows.add(locationProblem, to: location)
-        forgetConsent = gtk_button_new_with_mnemonic(tr("_Ask Again"))
+        forgetConsent = MnemonicButton.make(tr("_Ask Again"))
         consentRow = PreferenceRows.actionRow(title: tr("Share the Location Without Asking"), suffix: forgetConsent)
         PreferenceRows.add(consentRow, to: location)
         PreferenceRows.bind(settings.root, "location-always-allowed", forgetConsent.raw, "sensitive", readOnly: true)

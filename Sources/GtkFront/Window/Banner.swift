@@ -24,7 +24,7 @@ final class Banner {
         gtk_label_set_wrap(label.opaque, 1)
         gtk_label_set_xalign(label.opaque, 0)
         gtk_widget_set_hexpand(label, 1)
-        button = gtk_button_new_with_mnemonic(buttonLabel)
+        button = MnemonicButton.make(buttonLabel)
         gtk_actionable_set_action_name(OpaquePointer(button), action)
         gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
         let box: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
