@@ -28,7 +28,7 @@ final class ComposerBar {
         GtkText.addClasses(widget, "composer")
         let row: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
         editingNotice = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
-        let editingLabel: UnsafeMutablePointer<GtkWidget> = gtk_label_new(tr("Editing a message: sending replaces it and everything after it"))
+        let editingLabel: UnsafeMutablePointer<GtkWidget> = gtk_label_new(tr("Editing a message: sending adds a new version of it, the earlier one kept"))
         gtk_label_set_xalign(editingLabel.opaque, 0)
         gtk_label_set_wrap(editingLabel.opaque, 1)
         gtk_widget_set_hexpand(editingLabel, 1)
