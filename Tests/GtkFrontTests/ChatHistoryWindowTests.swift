@@ -204,6 +204,26 @@ extension GtkSuites {
             #expect(!GtkTestHarness.isMapped(chatList.placeholder))
         }
 
+        @Test("A new chat while a reply is written: the reply stops, kept as far as it came, and a toast says so")
+        func newChatStopsTheReplyAndSaysSo() async throws {
+            let scenario = server.gate(msPerToken: 25)
+            let (app, window) = try await launch(file: Self.temporaryFile(), settings: try TestTools.settings(), scenario: scenario)
+            defer { GtkTestHarness.close(app) }
+            try await Xdo.type("Keep writing")
+            try await Xdo.key("Return")
+            let viewModel = window.viewModel
+            try await GtkTestHarness.pump(until: { viewModel.conversation.count == 2 && !viewModel.conversation[1].text.isEmpty }, "the first word")
+            let chat = try #require(viewModel.chat)
+            try await Xdo.key("ctrl+n")
+            try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("Reply in “\(chat.title)” stopped") },
+                                          "the toast (shown: \(window.toasts.shownTexts))")
+            #expect(viewModel.conversation.count == 0 && !viewModel.isSending, "a new chat, nothing under way")
+            try await server.release(scenario)
+            let library = try #require(window.library)
+            let stored = try #require(try library.store.messages(in: chat.id).last?.message)
+            #expect(stored.state == .stopped && stored.text == "Streaming", "the reply kept as far as it came")
+        }
+
         @Test("Two deletes in a row: the second chat's Undo works")
         func secondDeleteHasItsOwnUndo() async throws {
             let (app, window) = try await launch(file: Self.temporaryFile(), settings: try TestTools.settings())

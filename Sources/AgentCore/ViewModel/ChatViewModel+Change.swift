@@ -34,6 +34,9 @@ extension ChatViewModel {
         case versionShown(Int)
         /// A reply came to its end (done, or cut off), e.g. for a notification.
         case replyFinished(Int)
+        /// A reply under way was stopped, kept as far as it came, because another chat was
+        /// opened or a new one started; the title of the chat it is in.
+        case replyLeft(chatTitle: String)
     }
 }
 

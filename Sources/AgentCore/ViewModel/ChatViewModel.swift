@@ -377,10 +377,12 @@ public final class ChatViewModel {
     /// settles it, here and in the store, and its task's later results are dropped.
     func abandonReply() {
         guard let flight else { return }
+        let title = chat?.title
         flight.task?.cancel()
         status.consent.denyReplyQuestions()
         settle(.stopped)
         generation += 1
+        if let title { notify(.replyLeft(chatTitle: title)) }
     }
 
     func notify(_ change: Change) {

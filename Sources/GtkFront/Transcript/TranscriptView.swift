@@ -126,7 +126,7 @@ final class TranscriptView {
             for id in [awaitingAnswer, viewModel.replyAwaitingAnswer].compactMap({ $0 }) { pendingUpdates.insert(id) }
             awaitingAnswer = viewModel.replyAwaitingAnswer
             scheduleFrame()
-        case .error, .status, .replyFinished, .files, .knowledge, .settings:
+        case .error, .status, .replyFinished, .replyLeft, .files, .knowledge, .settings:
             break
         }
     }

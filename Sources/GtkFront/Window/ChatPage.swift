@@ -144,7 +144,8 @@ final class ChatPage {
             composer.refresh()
         case .settings:
             settingsSummary.refresh()
-        case .messageChanged, .messagesUnloaded, .error, .consentRequested, .consentSettled, .replyFinished, .focused, .versionShown:
+        case .messageChanged, .messagesUnloaded, .error, .consentRequested, .consentSettled, .replyFinished, .replyLeft, .focused,
+             .versionShown:
             break
         }
     }

@@ -222,6 +222,9 @@ public final class ChatWindow {
             // Answered otherwise (Stop, another chat): the question is gone.
             consentDialog?.withdraw()
             consentDialog = nil
+        case .replyLeft(let title):
+            // TRANSLATORS: a toast; %s is the title of the chat whose reply was stopped by opening another.
+            toasts.show(tr("Reply in “%s” stopped", title))
         case .replyFinished(let index):
             chatPage.announcer.announce(viewModel.conversation[index])
             if gtk_window_is_active(window.cast()) == 0 { ReplyNotification.send(for: viewModel.conversation[index], in: viewModel.chat?.id, from: window) }
