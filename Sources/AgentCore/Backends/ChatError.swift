@@ -68,10 +68,10 @@ public enum ChatError: Error, Sendable, Equatable, LocalizedError {
         if message.contains("certificate") || message.contains("SSL") {
             return tr("If this is your own server with a self-signed certificate, give Agent its CA certificate (Preferences › Servers, or --ca-file). Certificates are always checked.")
         }
-        if message.contains("Couldn't connect") {
+        if message.contains("Couldn't connect") || message.contains("Connection refused") {
             return tr("Nothing answers at that address. Check that the server is running, and its address and port in Preferences › Servers (or --server).")
         }
-        if message.contains("Could not resolve") || message.contains("Couldn't resolve") {
+        if message.contains("Could not resolve host") || message.contains("Couldn't resolve host") {
             return tr("That host name is not known. Check the server's address in Preferences › Servers (or --server), and the network connection.")
         }
         return nil

@@ -107,6 +107,8 @@ public final class ChatLibrary {
         guard let index = chats.firstIndex(where: { $0.id == id }) else { return }
         let wasOpen = viewModel.chat?.id == id
         guard attempt({ try $0.deleteChat(id) }) else { return }
+        // Its reply goes with it: no word that it stopped, about a chat the user deleted.
+        if wasOpen { viewModel.abandonReply(notifying: false) }
         recentlyDeleted = chats.remove(at: index)
         deletedIDs.insert(id)
         notify(.chats)

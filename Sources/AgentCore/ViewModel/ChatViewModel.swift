@@ -375,14 +375,16 @@ public final class ChatViewModel {
 
     /// Leaves a reply that is still streaming (another chat opened): it is settled as Stop
     /// settles it, here and in the store, and its task's later results are dropped.
-    func abandonReply() {
+    /// Stops the reply under way, if any, keeping what came; `notifying`: tells the view
+    /// (`replyLeft`) so the user learns of it.
+    func abandonReply(notifying: Bool = true) {
         guard let flight else { return }
         let title = chat?.title
         flight.task?.cancel()
         status.consent.denyReplyQuestions()
         settle(.stopped)
         generation += 1
-        if let title { notify(.replyLeft(chatTitle: title)) }
+        if notifying, let title { notify(.replyLeft(chatTitle: title)) }
     }
 
     func notify(_ change: Change) {

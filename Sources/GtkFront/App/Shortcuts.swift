@@ -36,6 +36,7 @@ enum Shortcuts {
             Shortcut(title: tr("Scroll the conversation a page down"), accelerator: "Page_Down", scope: .widget),
             Shortcut(title: tr("Previous version of the focused message"), accelerator: "<Alt>Left", scope: .widget),
             Shortcut(title: tr("Next version of the focused message"), accelerator: "<Alt>Right", scope: .widget),
+            Shortcut(title: tr("The focused message's menu"), accelerator: "<Shift>F10", scope: .widget),
             Shortcut(title: tr("Read the focused reply aloud (or the last one), or stop reading"), accelerator: "<Control><Shift>s",
                      scope: .accelerator(action: "win.read-aloud")),
             Shortcut(title: tr("Copy the chat as Markdown"), accelerator: "<Control><Shift>c", scope: .accelerator(action: "win.copy-chat")),

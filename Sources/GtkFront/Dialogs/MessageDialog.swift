@@ -30,6 +30,7 @@ final class MessageDialog {
         if let defaultResponse { adw_message_dialog_set_default_response(dialog, defaultResponse) }
         adw_message_dialog_set_close_response(dialog, closeResponse)
         if let extra { adw_message_dialog_set_extra_child(dialog, extra) }
+        MnemonicButton.nameByWords(in: window)
         Signals.connect(window.raw, "response") { (id: UnsafeMutableRawPointer?) in
             answered(id.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? closeResponse)
         }

@@ -108,6 +108,8 @@ final class MessageRow {
         gtk_widget_set_visible(usageLabel, 0)
         copyButton = Self.footerButton(icon: "edit-copy-symbolic", tooltip: tr("Copy Reply"), name: tr("Copy"))
         editButton = Self.footerButton(icon: "document-edit-symbolic", tooltip: tr("Edit and Send Again"), name: tr("Edit"))
+        // As `Controls()` has it: `show(_:)` changes only what differs from the controls shown.
+        gtk_widget_set_sensitive(editButton, 0)
         regenerateButton = Self.footerButton(icon: "view-refresh-symbolic", tooltip: tr("Regenerate Reply"), name: tr("Regenerate"))
         stopReadingButton = Self.footerButton(icon: "media-playback-stop-symbolic", tooltip: tr("Stop Reading"), name: tr("Stop Reading"))
         gtk_widget_set_visible(stopReadingButton, 0)
@@ -210,7 +212,7 @@ final class MessageRow {
             let modifiers = state.rawValue & Signals.keyModifiers
             let menuKey = (keyval == UInt32(GDK_KEY_F10) && modifiers == GDK_SHIFT_MASK.rawValue)
                 || (keyval == UInt32(GDK_KEY_Menu) && modifiers == 0)
-            guard menuKey, let self, messageID != nil else { return false }
+            guard menuKey, let self, messageID != nil, !menu.isOpen else { return false }
             openMenu(x: 12, y: 12)
             return true
         }

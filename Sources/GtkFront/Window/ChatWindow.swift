@@ -134,6 +134,7 @@ public final class ChatWindow {
             Signals.connect(leaflet.raw, "notify::visible-child") { [weak self] (_: UnsafeMutableRawPointer?) in
                 self?.updateActions()
                 self?.toasts.raiseShown()
+                self?.followPageWithFocus()
             }
             foldChanged()
         }
@@ -171,11 +172,19 @@ public final class ChatWindow {
         adw_leaflet_set_visible_child(OpaquePointer(leaflet), chatPage.widget)
     }
 
-    /// Where the keyboard focus goes when the list row holding it is about to be removed
-    /// (see `FocusRescue`): the chat list while it is the page shown (a folded window) — its
-    /// new-chat button once the last chat goes and "No chats yet" takes the list's place —
-    /// else the message field.
-    private func takeFocusFromRemovedRow() {
+    /// In a folded window the focus goes with the page shown — Back, Alt+Left, a swipe, a
+    /// chat chosen — once the click or key that changed it is over (a chosen list item takes
+    /// the focus on its way).
+    private func followPageWithFocus() {
+        guard isFolded else { return }
+        AfterPaint.next(window) { [weak self] in self?.focusPageShown() }
+    }
+
+    /// Gives the keyboard focus to the page shown (also when the list row holding it is about
+    /// to be removed, see `FocusRescue`): the chat list while it is the page shown (a folded
+    /// window) — its new-chat button once the last chat goes and "No chats yet" takes the
+    /// list's place — else the message field.
+    private func focusPageShown() {
         if isFolded, let leaflet, let sidebar, adw_leaflet_get_visible_child(OpaquePointer(leaflet)) == sidebarPage {
             if sidebar.chatList.isEmpty, let face = newChatButton?.face {
                 gtk_widget_grab_focus(face)
@@ -330,12 +339,7 @@ public final class ChatWindow {
         Actions.add("preferences", to: target) { [weak self] in self?.showPreferences() }
         Actions.setEnabled(preferences != nil, "preferences", in: target)
         Actions.add("about", to: target) { [weak self] in self?.showAbout() }
-        Actions.add("show-chats", to: target) { [weak self] in
-            guard let self else { return }
-            showChats()
-            // Back in a folded window: the focus goes with the page, into the chat list.
-            if isFolded, let sidebar { gtk_widget_grab_focus(sidebar.chatList.listView) }
-        }
+        Actions.add("show-chats", to: target) { [weak self] in self?.showChats() }
         Actions.add("choose-model", to: target) { [weak self] in
             self?.showChat()
             self?.header.openMenu()
@@ -355,18 +359,12 @@ public final class ChatWindow {
         Actions.add("export-json", to: target) { [weak self] in self?.files.exportChat(markdown: false) }
         Actions.add("export-all", to: target) { [weak self] in self?.files.exportAll() }
         Actions.add("import", to: target) { [weak self] in self?.files.importChats() }
-        sidebar?.onChatChosen = { [weak self] in
-            guard let self else { return }
-            showChat()
-            // In a folded window the chosen chat's page replaces the list: typing goes to it,
-            // once the click that chose it is over (its list item takes the focus on the way).
-            if isFolded { AfterPaint.next(window) { [weak self] in self?.composer.input.focus() } }
-        }
+        sidebar?.onChatChosen = { [weak self] in self?.showChat() }
         // The search that had the focus is gone: it goes on to the message field, not to
         // whatever GTK finds first (a chat row's Delete button).
         sidebar?.onSearchResultOpened = { [weak self] in self?.composer.input.focus() }
-        sidebar?.onFocusedRowRemoved = { [weak self] in self?.takeFocusFromRemovedRow() }
-        transcript.onFocusedRowRemoved = { [weak self] in self?.takeFocusFromRemovedRow() }
+        sidebar?.onFocusedRowRemoved = { [weak self] in self?.focusPageShown() }
+        transcript.onFocusedRowRemoved = { [weak self] in self?.focusPageShown() }
     }
 
     /// Asks for a folder for the chat to ask about.

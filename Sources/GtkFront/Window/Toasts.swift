@@ -48,7 +48,7 @@ final class Toasts {
 
     /// Sets the margin under each toast widget (added to the theme's own gap): the height of
     /// the overlay's part from the top of the composer down, none when the composer is not on
-    /// screen.
+    /// screen. Names its button ("_Undo") by its words, as `MnemonicButton` does.
     func raiseShown() {
         // Without its child the overlay is being taken down with the window (its toasts are
         // dismissed then), the composer gone with it.
@@ -58,7 +58,10 @@ final class Toasts {
             ? max(0, gtk_widget_get_height(overlay) - Int32(bounds.origin.y.rounded(.down))) : 0
         var child = gtk_widget_get_first_child(overlay)
         while let current = child {
-            if String(cString: gtk_widget_get_css_name(current)) == "toast" { gtk_widget_set_margin_bottom(current, height) }
+            if String(cString: gtk_widget_get_css_name(current)) == "toast" {
+                gtk_widget_set_margin_bottom(current, height)
+                MnemonicButton.nameByWords(in: current)
+            }
             child = gtk_widget_get_next_sibling(current)
         }
     }
