@@ -171,7 +171,7 @@ extension GtkSuites {
             #expect(!window.transcript.followsNewest)
         }
 
-        @Test("Delete from the chat list: a toast with Undo, above the composer; clicking Undo brings the chat back; an empty list says so")
+        @Test("Delete from the chat list: a toast with Undo, above the composer as it grows; clicking Undo brings the chat back; an empty list says so")
         func deleteAndUndo() async throws {
             let (app, window) = try await launch(file: Self.temporaryFile(), settings: try TestTools.settings())
             defer { GtkTestHarness.close(app) }
@@ -198,6 +198,18 @@ extension GtkSuites {
                     && gtk_widget_compute_bounds(window.composer.widget, window.window, &composerBounds) != 0
                     && toastBounds.origin.y + toastBounds.size.height <= composerBounds.origin.y
             }, "the toast above the composer (toast \(toastBounds.origin.y)+\(toastBounds.size.height), composer \(composerBounds.origin.y))")
+            // A message of a few lines begun while Undo is up: the toast rises with the field.
+            let oneLine = composerBounds.origin.y
+            window.composer.input.focus()
+            try await Xdo.type("first line")
+            try await Xdo.key("shift+Return")
+            try await Xdo.type("second line")
+            try await GtkTestHarness.pump(until: {
+                gtk_widget_compute_bounds(toast, window.window, &toastBounds) != 0
+                    && gtk_widget_compute_bounds(window.composer.widget, window.window, &composerBounds) != 0
+                    && composerBounds.origin.y < oneLine - 10
+                    && (20...30).contains(composerBounds.origin.y - (toastBounds.origin.y + toastBounds.size.height))
+            }, "the toast risen with the field (toast \(toastBounds.origin.y)+\(toastBounds.size.height), composer \(composerBounds.origin.y))")
             try await Xdo.click(undo)
             try await GtkTestHarness.pump(until: { library.chats.map(\.id) == [chat.id] }, "the chat back")
             #expect(window.viewModel.chat?.id == chat.id)

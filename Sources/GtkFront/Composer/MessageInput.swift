@@ -20,6 +20,8 @@ final class MessageInput {
     var onPaste: (() -> Bool)?
     /// Page Up (true) or Page Down (false) while the field's text fits: true when taken.
     var onPage: ((Bool) -> Bool)?
+    /// The text's height changed (a line more or less): the field may have grown or shrunk.
+    var onTextHeightChanged: (() -> Void)?
 
     init(placeholder: String) {
         textView = gtk_text_view_new()
@@ -64,6 +66,7 @@ final class MessageInput {
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
         let view = textView
         let fieldScroll = gtk_scrolled_window_get_vadjustment(scroller.opaque)
+        Signals.connect(UnsafeMutableRawPointer(fieldScroll!), "changed") { [weak self] in self?.onTextHeightChanged?() }
         Signals.connectKeyPressed(UnsafeMutableRawPointer(keys!)) { [weak self] keyval, state in
             if keyval == UInt32(GDK_KEY_Page_Up) || keyval == UInt32(GDK_KEY_Page_Down) {
                 let fits = gtk_adjustment_get_upper(fieldScroll) <= gtk_adjustment_get_page_size(fieldScroll)

@@ -109,6 +109,8 @@ public final class ChatWindow {
             content = chatPage.widget
         }
         toasts = Toasts(child: content, keepingAbove: chatPage.composer.widget)
+        // A toast on screen rises with a field that grows (a line more) once it is laid out.
+        chatPage.composer.input.onTextHeightChanged = { [toasts, window] in AfterPaint.next(window) { toasts.raiseShown() } }
         adw_application_window_set_content(window.cast(), toasts.overlay)
         files = ChatFiles(window: window, library: library, viewModel: viewModel)
         versionDeletion = VersionDeletion(window: window, viewModel: viewModel, transcript: chatPage.transcript, toasts: toasts)
