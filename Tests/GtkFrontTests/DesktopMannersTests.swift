@@ -254,6 +254,15 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { FocusRescue.holdsFocus(in: sidebar.chatList.listView) }, "the focus in the chat list")
             try await Xdo.click(try #require(sidebar.chatList.row(for: chat.id)).titleLabel)
             try await GtkTestHarness.pump(until: { FocusRescue.holdsFocus(in: window.composer.input.textView) }, "the chat and its field again")
+            // Ctrl+F from the chat: the list's page with the search, the focus staying in it.
+            try await GtkTestHarness.pump(for: .milliseconds(400))
+            try await Xdo.key("ctrl+f")
+            try await GtkTestHarness.pump(until: { !GtkTestHarness.isMapped(window.composer.widget) }, "the chat list for the search")
+            try await GtkTestHarness.pump(for: .milliseconds(100))
+            try await GtkTestHarness.pump(until: { FocusRescue.holdsFocus(in: sidebar.searchEntry) }, "the focus in the search entry")
+            try await Xdo.key("Escape")
+            try await Xdo.click(try #require(sidebar.chatList.row(for: chat.id)).titleLabel)
+            try await GtkTestHarness.pump(until: { FocusRescue.holdsFocus(in: window.composer.input.textView) }, "the chat once more")
 
             // The last chat deleted from the list: "No chats yet" takes the list's place and
             // the focus goes to the new-chat button, on the page shown.

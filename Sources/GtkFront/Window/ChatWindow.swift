@@ -176,10 +176,14 @@ public final class ChatWindow {
 
     /// In a folded window the focus goes with the page shown — Back, Alt+Left, a swipe, a
     /// chat chosen — once the click or key that changed it is over (a chosen list item takes
-    /// the focus on its way).
+    /// the focus on its way), unless the chat list's search has it (Ctrl+F shows the list's page).
     private func followPageWithFocus() {
         guard isFolded else { return }
-        AfterPaint.next(window) { [weak self] in self?.focusPageShown() }
+        AfterPaint.next(window) { [weak self] in
+            guard let self else { return }
+            if let sidebar, FocusRescue.holdsFocus(in: sidebar.searchEntry) { return }
+            focusPageShown()
+        }
     }
 
     /// Gives the keyboard focus to the page shown (also when the list row holding it is about
