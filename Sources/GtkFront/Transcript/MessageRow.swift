@@ -187,36 +187,9 @@ final class MessageRow {
         g_object_unref(group)
         actionGroup = group
         enableActions()
-        let rightClick: OpaquePointer = gtk_gesture_click_new()
-        gtk_gesture_single_set_button(rightClick, guint(GDK_BUTTON_SECONDARY))
-        gtk_event_controller_set_propagation_phase(rightClick, GTK_PHASE_CAPTURE)
-        Signals.connectPressed(UnsafeMutableRawPointer(rightClick)) { [weak self] _, x, y in
-            gtk_gesture_set_state(rightClick, GTK_EVENT_SEQUENCE_CLAIMED)
-            self?.openMenu(x: x, y: y)
-        }
-        gtk_widget_add_controller(bubble, rightClick)
-        // A finger held on the bubble, as a phone opens a context menu.
-        let longPress: OpaquePointer = gtk_gesture_long_press_new()
-        gtk_gesture_single_set_touch_only(longPress, 1)
-        gtk_event_controller_set_propagation_phase(longPress, GTK_PHASE_CAPTURE)
-        Signals.connectLongPressed(UnsafeMutableRawPointer(longPress)) { [weak self] x, y in
-            gtk_gesture_set_state(longPress, GTK_EVENT_SEQUENCE_CLAIMED)
-            self?.openMenu(x: x, y: y)
-        }
-        gtk_widget_add_controller(bubble, longPress)
-        // Shift+F10 or the Menu key with the focus anywhere in the row (its text, its
-        // buttons): the same menu, before a selectable label's own.
-        let keys = gtk_event_controller_key_new()
-        gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
-        Signals.connectKeyPressed(UnsafeMutableRawPointer(keys!)) { [weak self] keyval, state in
-            let modifiers = state.rawValue & Signals.keyModifiers
-            let menuKey = (keyval == UInt32(GDK_KEY_F10) && modifiers == GDK_SHIFT_MASK.rawValue)
-                || (keyval == UInt32(GDK_KEY_Menu) && modifiers == 0)
-            guard menuKey, let self, messageID != nil, !menu.isOpen else { return false }
-            openMenu(x: 12, y: 12)
-            return true
-        }
-        gtk_widget_add_controller(root, keys)
+        MessageMenuTriggers.install(on: bubble, row: root, canOpen: { [weak self] in
+            self.map { $0.messageID != nil && !$0.menu.isOpen } ?? false
+        }, open: { [weak self] x, y in self?.openMenu(x: x, y: y) })
     }
 
     func openMenu(x: Double, y: Double) {
