@@ -3,8 +3,8 @@ import CGtk
 
 /// Brief notices over the window — "Copied", "“Title” deleted · Undo", "Saved to …" — as
 /// libadwaita's toasts in the window's `AdwToastOverlay`, each raised above the composer as
-/// tall as it is when the toast comes on screen (or the chat page does, in a narrow window),
-/// so that it does not cover what is being typed.
+/// tall as it is: when the toast comes on screen, when the chat page does (a narrow window)
+/// and when the field grows (`raiseShown`), so that it does not cover what is being typed.
 @MainActor
 final class Toasts {
     let overlay: UnsafeMutablePointer<GtkWidget>
