@@ -14,6 +14,9 @@ enum CLIBranches {
         let question: ChatMessage
         /// Whether the question is stored already (`--regenerate`); else it is new, to be saved.
         let isStored: Bool
+        /// The undelivered message the question is sent again in place of, unchanged: to be
+        /// deleted once the question is saved.
+        var retried: UUID?
     }
 
     /// Why a message cannot be edited or a reply regenerated.
@@ -27,10 +30,14 @@ enum CLIBranches {
     static func append(_ message: ChatMessage, to chat: UUID?, store: ChatStore) throws -> Point {
         guard let chat, let leaf = try store.currentLeaf(of: chat) else { return Point(history: [], question: message, isStored: false) }
         var branch = try store.branch(endingAt: leaf).map(\.message)
-        if branch.last?.isUndelivered == true { branch.removeLast() }
+        var retried: UUID?
+        if let last = branch.last, last.isUndelivered {
+            if last.isRetried(by: message) { retried = last.id }
+            branch.removeLast()
+        }
         var question = message
         question.parentID = branch.last?.id
-        return Point(history: Conversation(messages: branch).context(), question: question, isStored: false)
+        return Point(history: Conversation(messages: branch).context(), question: question, isStored: false, retried: retried)
     }
 
     /// A new version of user message `id` of `chat`, with the same parent: `text`, and the files

@@ -48,6 +48,7 @@ final class StoredChat: Sendable {
             try store.save(user, in: summary.id, seq: seq)
             userSeq = seq
         }
+        if let retried = point.retried { try store.deleteBranch(retried, in: summary.id) }
         let replySeq = try store.nextSeq(in: summary.id)
         var placeholder = ReplyLifecycle.placeholder(model: model)
         placeholder.parentID = user.id

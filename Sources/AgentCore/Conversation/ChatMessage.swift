@@ -79,8 +79,15 @@ public struct ChatMessage: Identifiable, Sendable, Equatable {
     }
 
     /// A message of the user's that got no reply through (`failed`). The next one sent after
-    /// it takes its place, as a new version of it: a retry leaves no copy behind in the chat.
+    /// it takes its place (`isRetried(by:)`): a retry leaves no copy behind in the chat.
     public var isUndelivered: Bool { role == .user && state == .failed }
+
+    /// Whether `retry`, sent in this undelivered message's place, is the same message again:
+    /// then this one holds nothing the retry does not, and is deleted rather than kept as a
+    /// version of it, so retries while a server is down leave no trail of failed copies.
+    public func isRetried(by retry: ChatMessage) -> Bool {
+        isUndelivered && text == retry.text && attachments == retry.attachments
+    }
 
     /// The time in ISO 8601 (UTC), as it is stored.
     public var isoTime: String {

@@ -42,6 +42,13 @@ extension ChatViewModel {
         notify(.composer)
     }
 
+    /// Deletes an undelivered message sent again unchanged (not shown any more): it holds
+    /// nothing its retry does not.
+    func forgetAttempt(_ id: UUID) {
+        guard let chat, let writer, writer.perform({ try $0.deleteBranch(id, in: chat.id) }) else { return }
+        pager?.forget(id, branchEndsAt: nil)
+    }
+
     /// Brings back the version deleted last, and shows it.
     public func undoDeleteVersion() {
         guard let deleted = deletedVersion, chat?.id == deleted.chat, let writer else { return }

@@ -178,7 +178,8 @@ public final class ChatViewModel {
     }
 
     /// Sends the draft and its files (a new version of the message being edited, or of an
-    /// undelivered message at the chat's end) and streams the reply. Files that do not fit the
+    /// undelivered message at the chat's end, which is deleted when sent again unchanged) and
+    /// streams the reply. Files that do not fit the
     /// context budget, or images for a model known to read text only, are refused first, the
     /// draft and files left as they were.
     public func send() {
@@ -203,9 +204,12 @@ public final class ChatViewModel {
             if pager?.hasLater == true { showNewestPage() }
             if editingMessageID == nil, let last = conversation.messages.indices.last, conversation[last].isUndelivered { replaced = last }
         }
+        var retried: UUID?
         if let index = replaced {
-            message.parentID = conversation[index].parentID
-            sibling = conversation[index].id
+            let earlier = conversation[index]
+            message.parentID = earlier.parentID
+            sibling = earlier.id
+            if earlier.isRetried(by: message) { retried = earlier.id }
             removeShown(from: index)
         }
         editingMessageID = nil
@@ -214,6 +218,7 @@ public final class ChatViewModel {
         draft = ""
         files.replace(with: [])
         append(message, versionOf: sibling)
+        if let retried { forgetAttempt(retried) }
         startReply(to: message.id)
     }
 

@@ -67,7 +67,7 @@ struct AgentCLIBranchTests {
                 "the next turn follows the new version")
     }
 
-    @Test("A turn after an undelivered question takes its place as a new version: the chat keeps no copy in its branch")
+    @Test("A turn after an undelivered question takes its place: the same question again replaces it, a changed one is a new version of it")
     func turnAfterAnUndeliveredQuestion() async throws {
         let marker = uniqueMarker()
         let url = server.url("echo/\(marker)")
@@ -79,17 +79,19 @@ struct AgentCLIBranchTests {
         let silent = try await ProductRunner.run("agent-cli", ["--server", server.url("silentcut"), "--chat", id, "Two?"], environment: home)
         #expect(silent.status != 0)
         #expect(silent.stderr.contains("cut off"), "\(silent.stderr)")
+        var messages = Self.messages(of: try await Self.exported(id, home: home))
+        #expect(messages.filter { $0["text"] as? String == "Two?" }.map { $0["state"] as? String } == ["failed"],
+                "the same message sent again replaces the failed attempt")
 
-        let retried = try await ProductRunner.run("agent-cli", ["--server", url, "--chat", id, "Two?"], environment: home)
+        let retried = try await ProductRunner.run("agent-cli", ["--server", url, "--chat", id, "Two, again?"], environment: home)
         #expect(retried.status == 0, "\(retried.stderr)")
-        #expect(retried.stdout == "Echo: Two? (3 messages)\n", "the undelivered copy not carried")
-        let chat = try await Self.exported(id, home: home)
-        let messages = Self.messages(of: chat)
-        let attempts = messages.filter { $0["text"] as? String == "Two?" }
-        #expect(attempts.map { $0["state"] as? String } == ["failed", "failed", "done"])
-        #expect(Set(attempts.map { $0["parent"] as? String }).count == 1, "three versions of one question")
+        #expect(retried.stdout == "Echo: Two, again? (3 messages)\n", "the undelivered copy not carried")
+        messages = Self.messages(of: try await Self.exported(id, home: home))
+        let attempts = messages.filter { ["Two?", "Two, again?"].contains($0["text"] as? String) }
+        #expect(attempts.map { $0["state"] as? String } == ["failed", "done"], "a changed message keeps the failed one as a version")
+        #expect(Set(attempts.map { $0["parent"] as? String }).count == 1, "two versions of one question")
         let requests = try await server.requests(containing: marker)
-        #expect(requests.last.map(Self.carried) == ["user: One", "assistant: Echo: One (1 messages)", "user: Two?"])
+        #expect(requests.last.map(Self.carried) == ["user: One", "assistant: Echo: One (1 messages)", "user: Two, again?"])
     }
 
     @Test("--edit adds a version of a user message beside it, and the request carries only its branch")
