@@ -472,6 +472,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.alert != nil }, "the alert")
             let alert = try #require(window.alert)
             #expect(alert.body.contains("Could not change your chats") && alert.body.contains("locked"), "\(alert.body)")
+            #expect(alert.heading == "Could Not Change Chats", "Agent's own error, not the model's")
             #expect(library.chats.map(\.title) == ["Locked in"], "the list keeps the title the store has")
             try await GtkTestHarness.answer(alert, "OK")
             try await GtkTestHarness.pump(until: { window.alert == nil }, "the alert to close")

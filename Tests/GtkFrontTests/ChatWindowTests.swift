@@ -314,7 +314,7 @@ extension GtkSuites {
             try await GtkTestHarness.settle(window)
             let row = try #require(window.transcript.boundRow(for: user.id))
             #expect(row.displayedText == "Will this fail?")
-            #expect(GtkTestHarness.label(row.stateLabel) == "Not delivered")
+            #expect(GtkTestHarness.label(row.stateLabel) == "Not answered")
             var color = GdkRGBA()
             gtk_style_context_get_color(gtk_widget_get_style_context(row.stateLabel), &color)
             #expect(color.red > 0.6 && color.green < 0.3 && color.blue < 0.3, "in the error colour (red), not the warning's: \(color)")

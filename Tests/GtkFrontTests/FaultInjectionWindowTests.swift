@@ -87,7 +87,7 @@ extension GtkSuites {
             let user = model.conversation[0]
             #expect(user.text == prompt && user.state == .failed)
             let row = try #require(window.transcript.boundRow(for: user.id))
-            #expect(stateText(row) == "Not delivered")
+            #expect(stateText(row) == "Not answered")
             #expect(window.composer.input.text == prompt, "the text is back in the entry")
             #expect(GtkTestHarness.isSensitive(window.composer.sendButton))
             #expect(longest < Self.frozen, "the main loop waited \(longest)")

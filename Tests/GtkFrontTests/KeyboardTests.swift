@@ -34,7 +34,7 @@ extension GtkSuites {
             try await GtkTestHarness.settle(window)
         }
 
-        @Test("Enter sends and Shift+Enter starts a new line; Ctrl+N, Ctrl+F (Down to the results, Ctrl+F back to the field, Escape closes the search), F2, Ctrl+, (Escape closes it), Ctrl+? and Ctrl+W")
+        @Test("Enter sends and Shift+Enter starts a new line; Ctrl+N, Ctrl+F (Down to the results, Ctrl+F back to the field, Escape closes the search; the search button pressed while it is open, and opening and closing it), F2, Ctrl+, (Escape closes it), Ctrl+? (titled) and Ctrl+W")
         func windowShortcuts() async throws {
             let (app, window) = try await launch("echo")
             defer { GtkTestHarness.close(app) }
@@ -76,6 +76,7 @@ extension GtkSuites {
             let focus = gtk_root_get_focus(OpaquePointer(window.window))
             #expect(focus.map { gtk_widget_is_ancestor($0, sidebar.searchEntry) != 0 || $0 == sidebar.searchEntry } == true,
                     "typing goes to the search entry")
+            #expect(gtk_toggle_button_get_active(sidebar.searchButton.cast()) != 0, "the header's search button pressed")
             try await Xdo.type("second")
             try await GtkTestHarness.pump(until: { window.library?.searchResults.isEmpty == false }, "search results")
             try await GtkTestHarness.pump(until: { gtk_list_box_get_row_at_index(sidebar.results.listBox.opaque, 0) != nil }, "the results shown")
@@ -91,6 +92,14 @@ extension GtkSuites {
             #expect(String(cString: gtk_editable_get_text(sidebar.searchEntry.opaque)) == "second")
             try await Xdo.key("Escape")
             try await GtkTestHarness.pump(until: { gtk_search_bar_get_search_mode(sidebar.searchBar.opaque) == 0 }, "Escape to close the search")
+            #expect(gtk_toggle_button_get_active(sidebar.searchButton.cast()) == 0, "the search button let go")
+            try await Xdo.click(sidebar.searchButton)
+            try await GtkTestHarness.pump(until: {
+                gtk_search_bar_get_search_mode(sidebar.searchBar.opaque) != 0
+                    && gtk_root_get_focus(OpaquePointer(window.window)).map { gtk_widget_is_ancestor($0, sidebar.searchEntry) != 0 } == true
+            }, "the search button opens the search, its field taking the keys")
+            try await Xdo.click(sidebar.searchButton)
+            try await GtkTestHarness.pump(until: { gtk_search_bar_get_search_mode(sidebar.searchBar.opaque) == 0 }, "the search button closes it")
 
             try await Xdo.focus(window.window)
             try await Xdo.key("ctrl+comma")
@@ -108,6 +117,7 @@ extension GtkSuites {
             let overlay = try #require(gtk_application_window_get_help_overlay(window.window.cast()))
             let shortcutsWindow = UnsafeMutableRawPointer(overlay).assumingMemoryBound(to: GtkWidget.self)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(shortcutsWindow) }, "the shortcuts window")
+            #expect(gtk_window_get_title(shortcutsWindow.cast()).map { String(cString: $0) } == "Keyboard Shortcuts")
             let listed = GtkText.labels(in: shortcutsWindow)
             // Every key the README's table lists.
             for title in ["Send the message", "New line in the message", "Stop the reply, or cancel an edit", "Choose the model",

@@ -3,7 +3,7 @@ import FoundationEssentials
 
 extension AttachedFile {
     /// The largest file read at all; a text file this size is far past any context budget.
-    public static let maximumBytes = 32 << 20
+    public static let maximumBytes = 32_000_000
 
     /// Reads `url`: a text or code file in any encoding `TextDecoding` knows, a PDF's text
     /// layer page by page, or an image (PNG, JPEG, WebP, GIF's first frame) made ready to

@@ -8,7 +8,7 @@ extension ChatLibrary {
         do {
             return try store.presets()
         } catch {
-            viewModel.status.report(tr("Could not read the presets: %s", ChatError.describe(error)))
+            viewModel.status.report(tr("Could not read the presets: %s", ChatError.describe(error)), heading: tr("Could Not Read Presets"))
             return []
         }
     }
@@ -39,7 +39,7 @@ extension ChatLibrary {
         do {
             try body(store)
         } catch {
-            viewModel.status.report(tr("Could not change the presets: %s", ChatError.describe(error)))
+            viewModel.status.report(tr("Could not change the presets: %s", ChatError.describe(error)), heading: tr("Could Not Change Presets"))
             return false
         }
         notify(.presets)

@@ -151,7 +151,7 @@ public final class ChatLibrary {
             searchResults = isSearching ? try store.search(text) : []
         } catch {
             searchResults = []
-            viewModel.status.report(tr("Could not search your chats: %s", ChatError.describe(error)))
+            viewModel.status.report(tr("Could not search your chats: %s", ChatError.describe(error)), heading: tr("Could Not Search Chats"))
         }
         notify(.searchResults)
     }
@@ -203,7 +203,7 @@ public final class ChatLibrary {
             try body(store)
             return true
         } catch {
-            viewModel.status.report(tr("Could not change your chats: %s", ChatError.describe(error)))
+            viewModel.status.report(tr("Could not change your chats: %s", ChatError.describe(error)), heading: tr("Could Not Change Chats"))
             return false
         }
     }

@@ -15,6 +15,10 @@ public final class ChatStatus {
     public private(set) var connection = Connection.idle
     /// The errors to show, joined; empty when there are none.
     public private(set) var errorMessage = ""
+    /// The alert's heading for errors that are Agent's own, not the model's or its server's
+    /// (a file refused, a chat that could not be exported); nil for those, headed "LLM Error".
+    /// The first error's heading stays while more are added to the alert.
+    public private(set) var errorHeading: String?
     public private(set) var showError = false
     /// Questions tools ask the user (location consent); the window answers them.
     public let consent: ConsentBroker
@@ -33,8 +37,10 @@ public final class ChatStatus {
         report(ChatError.describe(error))
     }
 
-    public func report(_ message: String) {
+    /// Shows `message` in the alert, under `heading` when the error is Agent's own.
+    public func report(_ message: String, heading: String? = nil) {
         if showError, errorMessage.contains(message) { return }
+        if !showError { errorHeading = heading }
         errorMessage = showError && !errorMessage.isEmpty ? errorMessage + "\n\n" + message : message
         showError = true
         onChange?(.error)
@@ -45,6 +51,7 @@ public final class ChatStatus {
         guard showError else { return }
         showError = false
         errorMessage = ""
+        errorHeading = nil
         onChange?(.error)
     }
 

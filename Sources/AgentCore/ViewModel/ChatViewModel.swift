@@ -191,7 +191,7 @@ public final class ChatViewModel {
             try connection.checkCanRead(userMessage.attachments)
         } catch {
             // TRANSLATORS: a message was not sent; %s is why.
-            status.report(tr("Not sent: %s", error.description))
+            status.report(tr("Not sent: %s", error.description), heading: tr("Message Not Sent"))
             return
         }
         var message = userMessage

@@ -1,7 +1,8 @@
 import AgentCore
 import CGtk
 
-/// The modal "LLM Error" alert: what went wrong and what to do about it.
+/// The modal alert: what went wrong and what to do about it, headed "LLM Error" unless the
+/// error is Agent's own (a file refused, a chat that could not be exported).
 @MainActor
 enum ErrorAlert {
     static let heading = tr("LLM Error")

@@ -8,6 +8,9 @@ final class SidebarView {
     let widget: UnsafeMutablePointer<GtkWidget>
     let searchBar: UnsafeMutablePointer<GtkWidget>
     let searchEntry: UnsafeMutablePointer<GtkWidget>
+    /// The header's search button: pressed while the search bar is open, and opening or
+    /// closing it (the search field then takes the keys).
+    let searchButton: UnsafeMutablePointer<GtkWidget>
     let chatList: ChatListView
     /// The search results, made at the first search: most starts never search.
     private(set) lazy var results: SearchResultsView = {
@@ -44,6 +47,12 @@ final class SidebarView {
         gtk_search_bar_set_child(searchBar.opaque, searchEntry)
         gtk_search_bar_connect_entry(searchBar.opaque, searchEntry.opaque)
         gtk_search_bar_set_show_close_button(searchBar.opaque, 0)
+        searchButton = gtk_toggle_button_new()
+        gtk_button_set_icon_name(searchButton.cast(), "system-search-symbolic")
+        agent_widget_set_tooltip_text(searchButton, tr("Search Chats"))
+        agent_accessible_set_label(searchButton, tr("Search Chats"))
+        g_object_bind_property(searchBar.cast(), "search-mode-enabled", searchButton.cast(), "active",
+                               GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
         stack = gtk_stack_new()
         // Only the page shown is measured.
         gtk_stack_set_hhomogeneous(stack.opaque, 0)

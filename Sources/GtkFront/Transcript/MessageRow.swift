@@ -359,7 +359,7 @@ final class MessageRow {
         let text: String? = switch message.state {
         case .cutOff: tr("Cut off")
         case .stopped: tr("Stopped")
-        case .failed: message.role == .user ? tr("Not delivered") : tr("Failed")
+        case .failed: message.role == .user ? tr("Not answered") : tr("Failed")
         case .sending: message.role == .user ? tr("Sending…") : nil
         case .streaming, .done: nil
         }

@@ -358,10 +358,10 @@ final class TranscriptView {
         let status = viewModel.status
         do {
             DefaultApp.open(try file.openableCopy(), from: widget) { reason in
-                status.report(tr("Could not open “%1$s”: %2$s", file.name, reason))
+                status.report(tr("Could not open “%1$s”: %2$s", file.name, reason), heading: tr("Could Not Open File"))
             }
         } catch {
-            status.report(tr("Could not open “%1$s”: %2$s", file.name, ChatError.describe(error)))
+            status.report(tr("Could not open “%1$s”: %2$s", file.name, ChatError.describe(error)), heading: tr("Could Not Open File"))
         }
     }
 
@@ -369,7 +369,7 @@ final class TranscriptView {
     private func open(_ source: KnowledgeSource, from widget: UnsafeMutablePointer<GtkWidget>) {
         let status = viewModel.status
         DefaultApp.open(URL(filePath: source.path), from: widget) { reason in
-            status.report(tr("Could not open “%1$s”: %2$s", source.path, reason))
+            status.report(tr("Could not open “%1$s”: %2$s", source.path, reason), heading: tr("Could Not Open File"))
         }
     }
 }

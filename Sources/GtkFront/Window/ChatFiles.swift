@@ -24,7 +24,7 @@ final class ChatFiles {
             guard let text = try markdown ? library.markdown(of: chat.id) : library.json(of: chat.id) else { return }
             save(text, suggestedName: Self.fileName(for: chat.title) + (markdown ? ".md" : ".json"), title: tr("Export Chat"))
         } catch {
-            viewModel.status.report(tr("Could not export the chat: %s", ChatError.describe(error)))
+            viewModel.status.report(tr("Could not export the chat: %s", ChatError.describe(error)), heading: tr("Could Not Export Chat"))
         }
     }
 
@@ -44,7 +44,8 @@ final class ChatFiles {
                 let count = try library.importJSON(String(decoding: try Data(contentsOf: url), as: UTF8.self))
                 onSaved?(trn("Imported %d chat", "Imported %d chats", count))
             } catch {
-                viewModel.status.report(tr("Could not import %1$s: %2$s", url.lastPathComponent, ChatError.describe(error)))
+                viewModel.status.report(tr("Could not import %1$s: %2$s", url.lastPathComponent, ChatError.describe(error)),
+                                        heading: tr("Could Not Import Chats"))
             }
         }
     }
@@ -56,7 +57,8 @@ final class ChatFiles {
                 try Data(text.utf8).write(to: url, options: .atomic)
                 self?.onSaved?(tr("Saved to %s", url.lastPathComponent))
             } catch {
-                self?.viewModel.status.report(tr("Could not save %1$s: %2$s", url.path, ChatError.describe(error)))
+                self?.viewModel.status.report(tr("Could not save %1$s: %2$s", url.path, ChatError.describe(error)),
+                                              heading: tr("Could Not Export Chat"))
             }
         }
     }

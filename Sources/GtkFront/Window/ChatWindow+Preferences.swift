@@ -28,7 +28,8 @@ extension ChatWindow {
             preferencesWindow = opened
             opened.present()
         } catch {
-            viewModel.status.report(tr("Preferences could not be opened: %s", ChatError.describe(error)))
+            viewModel.status.report(tr("Preferences could not be opened: %s", ChatError.describe(error)),
+                                    heading: tr("Could Not Open Preferences"))
         }
     }
 

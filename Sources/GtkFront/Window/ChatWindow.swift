@@ -82,8 +82,7 @@ public final class ChatWindow {
             adw_header_bar_set_title_widget(OpaquePointer(header), adw_window_title_new(AppIdentity.name, nil))
             adw_header_bar_pack_start(OpaquePointer(header), newChatButton.widget)
             adw_header_bar_pack_end(OpaquePointer(header), mainMenuButton)
-            adw_header_bar_pack_end(OpaquePointer(header), Menus.actionButton(icon: "system-search-symbolic", action: "win.search",
-                                                                              tooltip: tr("Search Chats")))
+            adw_header_bar_pack_end(OpaquePointer(header), sidebar.searchButton)
             let page: UnsafeMutablePointer<GtkWidget> = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
             gtk_widget_set_size_request(page, 260, -1)
             gtk_widget_set_hexpand(page, 0)
@@ -239,7 +238,8 @@ public final class ChatWindow {
             alert.body = viewModel.status.errorMessage
             return
         }
-        alert = ErrorAlert.show(over: window, message: viewModel.status.errorMessage) { [weak self] in
+        alert = ErrorAlert.show(over: window, heading: viewModel.status.errorHeading ?? ErrorAlert.heading,
+                                message: viewModel.status.errorMessage) { [weak self] in
             guard let self else { return }
             alert = nil
             viewModel.status.dismissError()
@@ -352,7 +352,8 @@ public final class ChatWindow {
             markdown = try viewModel.chat.flatMap { try library?.markdown(of: $0.id) }
                 ?? ChatArchive.markdown(ChatArchive.Chat(summary: ChatSummary(title: AppIdentity.name), messages: viewModel.conversation.messages))
         } catch {
-            viewModel.status.report(tr("Could not copy the chat: %s", ChatError.describe(error)))
+            viewModel.status.report(tr("Could not copy the chat: %s", ChatError.describe(error)),
+                                    heading: tr("Could Not Copy Chat"))
             return
         }
         gdk_clipboard_set_text(gtk_widget_get_clipboard(window), markdown)

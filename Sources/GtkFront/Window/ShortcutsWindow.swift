@@ -18,8 +18,11 @@ enum ShortcutsWindow {
 
     /// Makes the window and attaches it to `window` as its help overlay.
     private static func attach(to window: UnsafeMutablePointer<GtkWidget>) {
+        // Named as the menu item that opens it; else the window manager and screen readers
+        // name it after the program.
         var xml = """
             <interface><object class="GtkShortcutsWindow" id="shortcuts"><property name="modal">1</property>
+            <property name="title">\(PangoMarkup.escape(tr("Keyboard Shortcuts")))</property>
             <child><object class="GtkShortcutsSection"><property name="section-name">shortcuts</property>
             """
         for group in Shortcuts.groups {

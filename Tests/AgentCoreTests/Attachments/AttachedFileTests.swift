@@ -30,7 +30,7 @@ struct AttachedFileTests {
         #expect(try AttachedFile.read(write("old.log", latin1)).text == "Größe: 12 °C\n")
     }
 
-    @Test("Not text, PDF or a sent image: a BMP, a gzip archive, a program, a folder, a missing file — each refused with its name")
+    @Test("Not text, PDF or a sent image: a BMP, a gzip archive, a program, a folder, a missing file, one over 32 MB — each refused with its name")
     func refusals() throws {
         let what = "Agent attaches text, code, PDF files and images"
         let bmp = try image("old.bmp", ["-size", "4x4", "xc:red"])
@@ -50,6 +50,13 @@ struct AttachedFileTests {
         #expect(throws: (any Error).self) { try AttachedFile.read(folder.appending(path: "nothing.txt")) }
         #expect(throws: AttachedFile.Refusal(description: "“zero” is not a regular file (a device or a pipe)")) {
             try AttachedFile.read(URL(filePath: "/dev/zero"))
+        }
+        let huge = try write("huge.txt", [])
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 40_000_000)
+        try handle.close()
+        #expect(throws: AttachedFile.Refusal(description: "“huge.txt” is 40.0\u{A0}MB; files over 32.0\u{A0}MB are not attached")) {
+            try AttachedFile.read(huge)
         }
     }
 

@@ -76,6 +76,7 @@ struct ComposerFilesTests {
         await model.waitUntilIdle()
         #expect(model.status.errorMessage.contains("image input is not supported"), "\(model.status.errorMessage)")
         #expect(model.status.errorMessage.hasSuffix("This model may not accept images."))
+        #expect(model.status.errorHeading == nil, "the server's error: headed LLM Error")
         #expect(model.draft == "Describe it" && model.files.items.map(\.name) == ["chart.png"])
     }
 
@@ -89,6 +90,7 @@ struct ComposerFilesTests {
         model.send()
         #expect(model.conversation.count == 0)
         #expect(model.status.errorMessage.contains("“huge.log” (20.0\u{A0}kB)") && model.status.errorMessage.contains("context budget of 1000 tokens"))
+        #expect(model.status.errorHeading == "Message Not Sent", "refused here, not by the model")
         #expect(model.draft == "Summarize" && model.files.items.count == 1)
     }
 
