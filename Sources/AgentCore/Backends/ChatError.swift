@@ -7,8 +7,9 @@ public enum ChatError: Error, Sendable, Equatable, LocalizedError {
     /// (from its JSON error body, else the body, else the reason phrase).
     /// `retryAfter`: the server's `Retry-After` (429, 503), as it sent it.
     case http(status: Int, reason: String, url: String, message: String, retryAfter: String? = nil)
-    /// The server could not be reached or the exchange failed before any reply arrived.
-    case transport(url: String, message: String)
+    /// The server could not be reached or the exchange failed before any reply arrived:
+    /// libcurl's words, and what its code says the user can act on.
+    case transport(url: String, message: String, cause: TransportError.Cause?)
     /// The server reported an error inside the stream.
     case server(message: String)
     /// The stream ended before the server said the reply was complete.
@@ -40,10 +41,10 @@ public enum ChatError: Error, Sendable, Equatable, LocalizedError {
             let heading = tr("The server answered %1$s %2$s.\n%3$s", String(status), reason, url)
             let text = message.isEmpty || message == reason ? heading : "\(heading)\n\n\(message)"
             return [text, Self.advice(status: status, retryAfter: retryAfter)].compactMap { $0 }.joined(separator: "\n\n")
-        case .transport(let url, let message):
+        case .transport(let url, let message, let cause):
             // TRANSLATORS: %1$s is a URL, %2$s the network library's error message.
             let text = tr("Could not get a reply from %1$s:\n%2$s", url, message)
-            return Self.advice(transport: message).map { text + "\n\n" + $0 } ?? text
+            return cause.map { text + "\n\n" + Self.advice($0) } ?? text
         case .stalled(let url, let seconds):
             // TRANSLATORS: %s is the server's URL.
             return trn("The server sent nothing for %d second, so Agent stopped waiting. What arrived is kept.\n%s",
@@ -63,18 +64,16 @@ public enum ChatError: Error, Sendable, Equatable, LocalizedError {
         }
     }
 
-    /// What the user can do when the exchange failed, from libcurl's words for why.
-    private static func advice(transport message: String) -> String? {
-        if message.contains("certificate") || message.contains("SSL") {
-            return tr("If this is your own server with a self-signed certificate, give Agent its CA certificate (Preferences › Servers, or --ca-file). Certificates are always checked.")
+    /// What the user can do when the exchange failed for `cause`.
+    private static func advice(_ cause: TransportError.Cause) -> String {
+        switch cause {
+        case .untrustedCertificate:
+            tr("If this is your own server with a self-signed certificate, give Agent its CA certificate (Preferences › Servers, or --ca-file). Certificates are always checked.")
+        case .refused:
+            tr("Nothing answers at that address. Check that the server is running, and its address and port in Preferences › Servers (or --server).")
+        case .unknownHost:
+            tr("That host name is not known. Check the server's address in Preferences › Servers (or --server), and the network connection.")
         }
-        if message.contains("Couldn't connect") || message.contains("Connection refused") {
-            return tr("Nothing answers at that address. Check that the server is running, and its address and port in Preferences › Servers (or --server).")
-        }
-        if message.contains("Could not resolve host") || message.contains("Couldn't resolve host") {
-            return tr("That host name is not known. Check the server's address in Preferences › Servers (or --server), and the network connection.")
-        }
-        return nil
     }
 
     /// What the user can do about an HTTP error status.

@@ -5,10 +5,12 @@ public enum ModelCatalog {
     public static func models(for endpoint: ChatEndpoint) async throws -> [String] {
         do {
             return try await listing(for: endpoint)
-        } catch TransportError.failed(_, let message) {
-            throw ChatError.transport(url: endpoint.serverURL, message: message)
-        } catch TransportError.stalled(let seconds) {
-            throw ChatError.stalled(url: endpoint.serverURL, seconds: seconds)
+        } catch let error as TransportError {
+            switch error {
+            case .failed(_, let message): throw ChatError.transport(url: endpoint.serverURL, message: message, cause: error.cause)
+            case .stalled(let seconds): throw ChatError.stalled(url: endpoint.serverURL, seconds: seconds)
+            case .cancelled: throw error
+            }
         }
     }
 

@@ -57,7 +57,7 @@ enum ReplyStreamRunner {
         case .stalled(let seconds):
             throw ChatError.stalled(url: url, seconds: seconds)
         case .failed(_, let message):
-            guard head != nil else { throw ChatError.transport(url: url, message: message) }
+            guard head != nil else { throw ChatError.transport(url: url, message: message, cause: error?.cause) }
             let end = decoder.finish()
             trailing = end.events
             if case .failed(let serverMessage) = end.outcome { throw ChatError.server(message: serverMessage) }

@@ -1,3 +1,5 @@
+import CCurl
+
 /// Why an HTTP exchange did not complete.
 public enum TransportError: Error, Sendable, Equatable {
     /// The caller cancelled it.
@@ -13,6 +15,26 @@ public enum TransportError: Error, Sendable, Equatable {
         case .cancelled: "cancelled"
         case .failed(_, let message): message
         case .stalled(let seconds): trn("nothing came for %d second", "nothing came for %d seconds", seconds)
+        }
+    }
+
+    /// What the user can act on, when libcurl's code says it.
+    public enum Cause: Sendable, Equatable {
+        /// The server's certificate is not one the system (or the CA file given) trusts.
+        case untrustedCertificate
+        /// Nothing accepted the connection at that address and port.
+        case refused
+        /// The host name is not known.
+        case unknownHost
+    }
+
+    public var cause: Cause? {
+        guard case .failed(let code, _) = self else { return nil }
+        return switch UInt32(clamping: code) {
+        case CURLE_PEER_FAILED_VERIFICATION.rawValue, CURLE_SSL_ISSUER_ERROR.rawValue: .untrustedCertificate
+        case CURLE_COULDNT_CONNECT.rawValue: .refused
+        case CURLE_COULDNT_RESOLVE_HOST.rawValue: .unknownHost
+        default: nil
         }
     }
 

@@ -112,7 +112,7 @@ struct OllamaModelManagerTests {
     @Test func anUnreachableServerIsATransportError() async throws {
         let manager = OllamaModelManager(endpoint: ChatEndpoint(serverURL: "http://127.0.0.1:9", protocol: .ollama, model: ""))
         await #expect { try await manager.models() } throws: { error in
-            guard case ChatError.transport(let url, _) = error else { return false }
+            guard case ChatError.transport(let url, _, _) = error else { return false }
             return url == "http://127.0.0.1:9/api/tags"
         }
         let (_, error) = await pull("x", from: manager)

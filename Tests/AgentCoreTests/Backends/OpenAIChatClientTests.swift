@@ -180,11 +180,13 @@ struct OpenAIChatClientTests {
         } catch {
             caught = error
         }
-        guard case .transport(_, let message) = caught as? ChatError else {
+        guard let error = caught as? ChatError, case .transport(_, let message, let cause) = error else {
             Issue.record("expected a refused certificate, got \(String(describing: caught))")
             return
         }
         #expect(message.contains("certificate"))
+        #expect(cause == .untrustedCertificate)
+        #expect(error.errorDescription?.hasSuffix("give Agent its CA certificate (Preferences › Servers, or --ca-file). Certificates are always checked.") == true)
     }
 
     @Test func refusedConnectionIsATransportError() async {
@@ -195,12 +197,14 @@ struct OpenAIChatClientTests {
         } catch {
             caught = error
         }
-        guard case .transport(let url, let message) = caught as? ChatError else {
+        guard let error = caught as? ChatError, case .transport(let url, let message, let cause) = error else {
             Issue.record("expected a transport error, got \(String(describing: caught))")
             return
         }
         #expect(url == "http://127.0.0.1:9/v1/chat/completions")
         #expect(message.contains("onnect"))
+        #expect(cause == .refused, "told by libcurl's code, not its words")
+        #expect(error.errorDescription?.contains("Nothing answers at that address.") == true)
     }
 
     @Test func harnessPathIsJoinedToTheServerURL() async throws {

@@ -55,7 +55,8 @@ public struct OllamaModelManager: Sendable {
             if let failure = state.failure { return (trailing, .failure(failure)) }
             switch transportError {
             case .cancelled: return (trailing, .failure(CancellationError()))
-            case .failed(_, let message): return (trailing, .failure(ChatError.transport(url: request.url, message: message)))
+            case .failed(_, let message):
+                return (trailing, .failure(ChatError.transport(url: request.url, message: message, cause: transportError?.cause)))
             case .stalled(let seconds): return (trailing, .failure(ChatError.stalled(url: request.url, seconds: seconds)))
             case nil:
                 return (trailing, state.tracker.succeeded ? .success(()) : .failure(OllamaModelError.pullEnded(model: model)))
@@ -108,12 +109,12 @@ public struct OllamaModelManager: Sendable {
         let response: HTTPResponse
         do {
             response = try await HTTPClient.fetch(request)
-        } catch TransportError.cancelled {
-            throw CancellationError()
-        } catch TransportError.failed(_, let message) {
-            throw ChatError.transport(url: request.url, message: message)
-        } catch TransportError.stalled(let seconds) {
-            throw ChatError.stalled(url: request.url, seconds: seconds)
+        } catch let error as TransportError {
+            switch error {
+            case .cancelled: throw CancellationError()
+            case .failed(_, let message): throw ChatError.transport(url: request.url, message: message, cause: error.cause)
+            case .stalled(let seconds): throw ChatError.stalled(url: request.url, seconds: seconds)
+            }
         }
         guard response.head.isSuccess else { throw OllamaModelError.http(response.head, body: response.body) }
         return response
