@@ -96,6 +96,9 @@ extension GtkSuites {
             let hitRow = UnsafeMutableRawPointer(try #require(gtk_list_box_get_row_at_index(sidebar.results.listBox.opaque, Int32(hitIndex))))
                 .assumingMemoryBound(to: GtkWidget.self)
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(hitRow) }, "the result on screen")
+            let hitLabels = GtkTestHarness.labelWidgets(in: hitRow)
+            #expect(hitLabels.count == 2 && GtkTestHarness.boldWords(in: hitLabels[1]) == ["Pelicans"], "the word found in bold")
+            #expect(GtkTestHarness.boldWords(in: titleLabel) == ["Pelicans"], "in a title too")
             try await Xdo.click(hitRow)
             try await GtkTestHarness.pump(until: { window.viewModel.chat?.title == "Pelicans live near water" },
                                           "the older chat (results \(library.searchResults.map { "\($0.chatTitle)/\($0.messageID != nil)" }), on screen \(window.viewModel.chat?.title ?? "none"), hit \(hitIndex))")

@@ -60,8 +60,10 @@ final class SearchResultsView {
             gtk_label_set_ellipsize(title.opaque, PANGO_ELLIPSIZE_END)
             GtkText.addClasses(title, "chat-title")
             gtk_box_append(box.cast(), title)
+            if hit.messageID == nil { Self.embolden(hit.matches, in: title) }
             if hit.messageID != nil {
                 let snippet: UnsafeMutablePointer<GtkWidget> = gtk_label_new(hit.snippet)
+                Self.embolden(hit.matches, in: snippet)
                 gtk_label_set_xalign(snippet.opaque, 0)
                 gtk_label_set_wrap(snippet.opaque, 1)
                 gtk_label_set_lines(snippet.opaque, 2)
@@ -72,6 +74,21 @@ final class SearchResultsView {
             gtk_list_box_append(listBox.opaque, box)
             shownTexts.append(hit.messageID == nil ? hit.chatTitle : "\(hit.chatTitle) — \(hit.snippet)")
         }
+    }
+
+    /// Sets the words the search matched (UTF-8 ranges of the label's text) in bold, as
+    /// GNOME's search results show them.
+    private static func embolden(_ matches: [Range<Int>], in label: UnsafeMutablePointer<GtkWidget>) {
+        guard !matches.isEmpty else { return }
+        let attributes = pango_attr_list_new()
+        for match in matches {
+            guard let bold = pango_attr_weight_new(PANGO_WEIGHT_BOLD) else { continue }
+            bold.pointee.start_index = guint(match.lowerBound)
+            bold.pointee.end_index = guint(match.upperBound)
+            pango_attr_list_insert(attributes, bold)
+        }
+        gtk_label_set_attributes(label.opaque, attributes)
+        pango_attr_list_unref(attributes)
     }
 
     func open(_ index: Int) {

@@ -78,7 +78,7 @@ struct ChatStoreAttachmentTests {
         #expect(throws: ChatArchive.FormatError.self) { try other.importChats(ChatArchive.parse(forged)) }
     }
 
-    @Test("Search finds a chat by what its attached file said")
+    @Test("Search finds a chat by what its attached file said, the word marked")
     func searchedByFileText() throws {
         let store = try ChatStore(file: temporaryDatabase())
         let chat = try store.createChat(ChatSummary(title: "Quarterly things"))
@@ -87,6 +87,7 @@ struct ChatStoreAttachmentTests {
         let hits = try store.search("pelican")
         #expect(hits.map(\.chatID) == [chat.id] && hits.first?.messageID == message.id)
         #expect(hits.first?.snippet.hasPrefix("notes.txt: ") == true && hits.first?.snippet.contains("pelican") == true)
+        #expect(hits.first?.matchedWords == ["pelican"], "the word marked, not the file's name")
         #expect(try store.search("albatross").isEmpty)
     }
 }

@@ -143,6 +143,20 @@ struct ChatStoreTests {
         #expect(snippet == "Reversing a string Use reversed(): let r = String(s.reversed())")
     }
 
+    @Test("The words a search matched are marked: in a snippet through its Markdown, and in a title with accents")
+    func matchedWordsAreMarked() throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let chat = try store.createChat(ChatSummary(title: "Café société"))
+        try store.save(ChatMessage(role: .assistant, text: "## Reversing a string\n\nUse **`reversed()`**:\n\n```swift\nlet r = String(s.reversed())\n```",
+                                   state: .done), in: chat.id, seq: 0)
+        let hit = try store.search("revers").first
+        #expect(hit?.snippet == "Reversing a string Use reversed(): let r = String(s.reversed())", "no marks left in the text")
+        #expect(hit?.matchedWords == ["Reversing", "reversed", "reversed"])
+        let title = try store.search("cafe soc").first
+        #expect(title?.messageID == nil && title?.snippet == "Café société")
+        #expect(title?.matchedWords == ["Café", "société"], "matched as the search matches, accents and all")
+    }
+
     @Test("After a crash: a streaming reply is kept and marked cut off; unanswered messages failed")
     func recovery() throws {
         let file = temporaryDatabase()
