@@ -451,6 +451,25 @@ extension GtkSuites {
             #expect(leaps.isEmpty, "scrolling down, the view leapt past messages: \(leaps)")
         }
 
+        @Test("A chat row's tooltip gives its title only when the row cuts it short")
+        func titleTooltipOnlyWhenCut() async throws {
+            let store = try ChatStore(file: Self.temporaryFile())
+            let long = try store.createChat(ChatSummary(title: "The migration of arctic terns from pole to pole, and how they find their way"))
+            let short = try store.createChat(ChatSummary(title: "Terns"))
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "m"), store: store,
+                                                settings: try TestTools.settings())
+            defer { GtkTestHarness.close(app) }
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            let sidebar = try #require(window.sidebar)
+            let (longRow, shortRow) = (try #require(sidebar.chatList.row(for: long.id)), try #require(sidebar.chatList.row(for: short.id)))
+            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(longRow.titleLabel) && GtkTestHarness.isMapped(shortRow.titleLabel) },
+                                          "both rows on screen")
+            #expect(gtk_widget_get_has_tooltip(longRow.titleLabel) != 0)
+            #expect(longRow.titleTooltip == long.title, "cut short: the whole title")
+            #expect(shortRow.titleTooltip == nil, "shown whole: no tooltip repeating it")
+        }
+
         @Test("A store that refuses (locked): renaming and deleting say so, and the list still shows what the store has")
         func refusedWritesAreShown() async throws {
             let file = Self.temporaryFile()

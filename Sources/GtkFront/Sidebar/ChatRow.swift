@@ -22,6 +22,7 @@ final class ChatRow {
         gtk_label_set_ellipsize(titleLabel.opaque, PANGO_ELLIPSIZE_END)
         gtk_label_set_xalign(titleLabel.opaque, 0)
         GtkText.addClasses(titleLabel, "chat-title")
+        gtk_widget_set_has_tooltip(titleLabel, 1)
         dateLabel = gtk_label_new(nil)
         gtk_label_set_xalign(dateLabel.opaque, 0)
         GtkText.addClasses(dateLabel, "chat-date", "dim-label")
@@ -37,6 +38,11 @@ final class ChatRow {
         Signals.connect(deleteButton.raw, "clicked") { [weak self] in
             if let id = self?.chatID { onDelete(id) }
         }
+        Signals.connectQueryTooltip(titleLabel.raw) { [weak self] tooltip in
+            guard let text = self?.titleTooltip else { return false }
+            gtk_tooltip_set_text(tooltip, text)
+            return true
+        }
         let click: OpaquePointer = gtk_gesture_click_new()
         Signals.connectPressed(UnsafeMutableRawPointer(click)) { _, _, _ in onChosen() }
         gtk_widget_add_controller(texts, click)
@@ -46,8 +52,13 @@ final class ChatRow {
         chatID = chat.id
         gtk_label_set_text(titleLabel.opaque, chat.title)
         gtk_label_set_text(dateLabel.opaque, TimeText.short(chat.updated))
-        agent_widget_set_tooltip_text(root, chat.title)
     }
 
     var title: String { String(cString: gtk_label_get_text(titleLabel.opaque)) }
+
+    /// The title as the pointer's tooltip, when the row cuts it short; nil when it shows whole.
+    var titleTooltip: String? {
+        guard let layout = gtk_label_get_layout(titleLabel.opaque), pango_layout_is_ellipsized(layout) != 0 else { return nil }
+        return title
+    }
 }

@@ -22,6 +22,7 @@ enum Signals {
     private typealias DropBox = Box<@MainActor (UnsafePointer<GValue>) -> Bool>
     private typealias ScrollBox = Box<@MainActor (Double, Double) -> Bool>
     private typealias PointBox = Box<@MainActor (Double, Double) -> Void>
+    private typealias TooltipBox = Box<@MainActor (OpaquePointer) -> Bool>
 
     /// For signals whose handler takes only the instance: `clicked`, `activate`, `changed`, …
     /// (A handler of the wrong shape reads garbage as its closure: match the signal's C signature.)
@@ -167,6 +168,24 @@ enum Signals {
         }
         return g_signal_connect_data(instance, signal, unsafeBitCast(thunk, to: GCallback.self),
                                      Unmanaged.passRetained(BoolBox(handler)).toOpaque(), release,
+                                     GConnectFlags(rawValue: 0))
+    }
+
+    /// For `GtkWidget::query-tooltip`: the `GtkTooltip` to fill; return whether to show it
+    /// (the widget needs `has-tooltip` set).
+    @discardableResult
+    static func connectQueryTooltip(_ widget: UnsafeMutableRawPointer, _ handler: @escaping @MainActor (OpaquePointer) -> Bool) -> gulong {
+        let thunk: @convention(c) (gpointer?, Int32, Int32, gboolean, OpaquePointer?, gpointer?) -> gboolean = { _, _, _, _, tooltip, data in
+            guard let tooltip, let data else { return 0 }
+            let box = Unmanaged<TooltipBox>.fromOpaque(data).takeUnretainedValue()
+            return MainActor.assumeIsolated { box.handler(tooltip) } ? 1 : 0
+        }
+        let release: GClosureNotify = { data, _ in
+            guard let data else { return }
+            Unmanaged<TooltipBox>.fromOpaque(data).release()
+        }
+        return g_signal_connect_data(widget, "query-tooltip", unsafeBitCast(thunk, to: GCallback.self),
+                                     Unmanaged.passRetained(TooltipBox(handler)).toOpaque(), release,
                                      GConnectFlags(rawValue: 0))
     }
 
