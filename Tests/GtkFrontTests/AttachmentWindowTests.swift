@@ -41,24 +41,6 @@ extension GtkSuites {
             return url
         }
 
-        /// Puts `file` on the clipboard as `type` from another X client, and waits until the
-        /// app's clipboard offers it.
-        func setClipboard(_ data: Data, type: String, in window: ChatWindow) async throws {
-            let xclip = Process()
-            xclip.executableURL = URL(filePath: "/usr/bin/xclip")
-            xclip.arguments = ["-selection", "clipboard", "-t", type, "-i"]
-            let input = Pipe()
-            xclip.standardInput = input
-            xclip.standardOutput = FileHandle.nullDevice
-            xclip.standardError = FileHandle.nullDevice
-            try xclip.run()
-            input.fileHandleForWriting.write(data)
-            try input.fileHandleForWriting.close()
-            let clipboard = gtk_widget_get_clipboard(window.window)
-            try await GtkTestHarness.pump(until: { gdk_content_formats_contain_mime_type(gdk_clipboard_get_formats(clipboard), type) != 0 },
-                                          "the clipboard to offer \(type)")
-        }
-
         /// Each file chip on `row` lies whole inside the message's bubble, at no less than its
         /// minimum width, once the transcript has laid it out.
         func expectChipsWhole(in row: MessageRow, of window: ChatWindow, count: Int) async throws {
@@ -144,12 +126,12 @@ extension GtkSuites {
             let viewModel = window.viewModel
             try await Xdo.click(window.composer.input.textView)
 
-            try await setClipboard(Data((report.absoluteString + "\r\n").utf8), type: "text/uri-list", in: window)
+            try await GtkTestHarness.setClipboard(Data((report.absoluteString + "\r\n").utf8), type: "text/uri-list", for: window.window)
             try await Xdo.key("ctrl+v")
             try await GtkTestHarness.pump(until: { viewModel.files.items.map(\.name) == ["report.md"] }, "the copied file")
             #expect(window.composer.input.text.isEmpty, "no text pasted")
 
-            try await setClipboard(try Data(contentsOf: screenshot), type: "image/png", in: window)
+            try await GtkTestHarness.setClipboard(try Data(contentsOf: screenshot), type: "image/png", for: window.window)
             try await Xdo.key("ctrl+v")
             try await GtkTestHarness.pump(until: { viewModel.files.items.count == 2 }, "the pasted image")
             let pasted = viewModel.files.items[1]
@@ -157,7 +139,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { GtkTestHarness.descendant(withCSSClass: "attachment-thumbnail", in: window.composer.shelf.widget) != nil },
                                           "the thumbnail")
 
-            try await setClipboard(Data("plain words".utf8), type: "text/plain;charset=utf-8", in: window)
+            try await GtkTestHarness.setClipboard(Data("plain words".utf8), type: "text/plain;charset=utf-8", for: window.window)
             try await Xdo.key("ctrl+v")
             try await GtkTestHarness.pump(until: { window.composer.input.text == "plain words" }, "the text pasted")
             #expect(viewModel.files.items.count == 2)
@@ -172,7 +154,7 @@ extension GtkSuites {
             let viewModel = window.viewModel
             try await Xdo.click(window.composer.input.textView)
             let list = files.map(\.absoluteString).joined(separator: "\r\n") + "\r\n"
-            try await setClipboard(Data(list.utf8), type: "text/uri-list", in: window)
+            try await GtkTestHarness.setClipboard(Data(list.utf8), type: "text/uri-list", for: window.window)
             try await Xdo.key("ctrl+v")
             try await GtkTestHarness.pump(until: { viewModel.files.items.map(\.name) == names }, "the three files")
             try await Xdo.type("Summarise these.")

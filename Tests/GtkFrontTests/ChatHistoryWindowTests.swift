@@ -174,7 +174,7 @@ extension GtkSuites {
             #expect(!window.transcript.followsNewest)
         }
 
-        @Test("Delete from the chat list: a toast with Undo, above the composer as it grows; clicking Undo brings the chat back; an empty list says so")
+        @Test("Delete from the chat list: a toast with Undo, above the composer as it grows (lines, a file); clicking Undo brings the chat back; an empty list says so")
         func deleteAndUndo() async throws {
             let (app, window) = try await launch(file: Self.temporaryFile(), settings: try TestTools.settings())
             defer { GtkTestHarness.close(app) }
@@ -186,6 +186,11 @@ extension GtkSuites {
             let library = try #require(window.library)
             let chat = try #require(library.chats.first)
             let row = try #require(chatList.row(for: chat.id))
+            let notes = FileManager.default.temporaryDirectory.appending(path: "notes-\(uniqueMarker()).txt")
+            try Data("Notes\n".utf8).write(to: notes)
+            defer { try? FileManager.default.removeItem(at: notes) }
+            // Copied in a file manager before the toast comes, to be pasted while it is up.
+            try await GtkTestHarness.setClipboard(Data((notes.absoluteString + "\r\n").utf8), type: "text/uri-list", for: window.window)
             try await Xdo.click(row.deleteButton)
             try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("“Keep me” deleted") }, "the undo toast")
             #expect(library.chats.isEmpty)
@@ -213,6 +218,15 @@ extension GtkSuites {
                     && composerBounds.origin.y < oneLine - 10
                     && (20...30).contains(composerBounds.origin.y - (toastBounds.origin.y + toastBounds.size.height))
             }, "the toast risen with the field (toast \(toastBounds.origin.y)+\(toastBounds.size.height), composer \(composerBounds.origin.y))")
+            // A file pasted: its chip makes the composer taller again, and the toast rises with it.
+            let twoLines = composerBounds.origin.y
+            try await Xdo.key("ctrl+v")
+            try await GtkTestHarness.pump(until: {
+                gtk_widget_compute_bounds(toast, window.window, &toastBounds) != 0
+                    && gtk_widget_compute_bounds(window.composer.widget, window.window, &composerBounds) != 0
+                    && window.viewModel.files.items.count == 1 && composerBounds.origin.y < twoLines - 10
+                    && (20...30).contains(composerBounds.origin.y - (toastBounds.origin.y + toastBounds.size.height))
+            }, "the toast risen with the file's chip (toast \(toastBounds.origin.y)+\(toastBounds.size.height), composer \(composerBounds.origin.y))")
             try await Xdo.click(undo)
             try await GtkTestHarness.pump(until: { library.chats.map(\.id) == [chat.id] }, "the chat back")
             #expect(window.viewModel.chat?.id == chat.id)

@@ -183,7 +183,12 @@ public final class ChatWindow {
         case .replyFinished(let index):
             chatPage.announcer.announce(viewModel.conversation[index])
             if gtk_window_is_active(window.cast()) == 0 { ReplyNotification.send(for: viewModel.conversation[index], in: viewModel.chat?.id, from: window) }
-        case .composer, .files, .reloaded, .messagesInserted, .messagesRemoved, .messagesUnloaded:
+        case .composer, .files:
+            updateActions()
+            // File chips or the editing notice may have changed the composer's height: a toast
+            // on screen follows it once it is laid out.
+            AfterPaint.next(window) { [toasts] in toasts.raiseShown() }
+        case .reloaded, .messagesInserted, .messagesRemoved, .messagesUnloaded:
             updateActions()
         case .status:
             // The server's models may have arrived for the settings panel's Model row.

@@ -4,7 +4,8 @@ import CGtk
 /// Brief notices over the window — "Copied", "“Title” deleted · Undo", "Saved to …" — as
 /// libadwaita's toasts in the window's `AdwToastOverlay`, each raised above the composer as
 /// tall as it is: when the toast comes on screen, when the chat page does (a narrow window)
-/// and when the field grows (`raiseShown`), so that it does not cover what is being typed.
+/// and when the composer grows — the field, file chips, the editing notice (`raiseShown`) —
+/// so that it does not cover what is being typed.
 @MainActor
 final class Toasts {
     let overlay: UnsafeMutablePointer<GtkWidget>

@@ -4,6 +4,25 @@ import Foundation
 import Testing
 
 extension GtkTestHarness {
+    /// Puts `data` on the clipboard as `type` from another X client (as a file manager or a
+    /// screenshot tool does), and waits until `window`'s clipboard offers it.
+    @MainActor
+    static func setClipboard(_ data: Data, type: String, for window: UnsafeMutablePointer<GtkWidget>) async throws {
+        let xclip = Process()
+        xclip.executableURL = URL(filePath: "/usr/bin/xclip")
+        xclip.arguments = ["-selection", "clipboard", "-t", type, "-i"]
+        let input = Pipe()
+        xclip.standardInput = input
+        xclip.standardOutput = FileHandle.nullDevice
+        xclip.standardError = FileHandle.nullDevice
+        try xclip.run()
+        input.fileHandleForWriting.write(data)
+        try input.fileHandleForWriting.close()
+        let clipboard = gtk_widget_get_clipboard(window)
+        try await pump(until: { gdk_content_formats_contain_mime_type(gdk_clipboard_get_formats(clipboard), type) != 0 },
+                       "the clipboard to offer \(type)")
+    }
+
     /// This process's windows on screen.
     @MainActor
     static func mappedToplevels() -> [UnsafeMutablePointer<GtkWidget>] {
