@@ -117,6 +117,35 @@ extension GtkSuites {
             #expect(try String(contentsOfFile: opened, encoding: .utf8) == "The meeting is on Thursday.\n")
         }
 
+        @Test("Shift+Tab from the field reaches each chip's Remove button in turn, one stop per chip, with no cell between")
+        func chipsByKeyboard() async throws {
+            let (first, second) = (try write("first.txt", "One\n"), try write("second.txt", "Two\n"))
+            let (app, window) = try await launch("echo")
+            defer { GtkTestHarness.close(app) }
+            let shelf = window.composer.shelf.widget
+            try await Xdo.click(window.composer.input.textView)
+            let list = first.absoluteString + "\r\n" + second.absoluteString + "\r\n"
+            try await GtkTestHarness.setClipboard(Data(list.utf8), type: "text/uri-list", for: window.window)
+            try await Xdo.key("ctrl+v")
+            try await GtkTestHarness.pump(until: { window.viewModel.files.items.count == 2 && GtkTestHarness.isMapped(shelf) }, "two chips")
+            let removes = WidgetTree(shelf).filter { gtk_widget_has_css_class($0, "attachment-remove") != 0 }
+            #expect(removes.count == 2)
+            var stops: [String] = []
+            for key in ["shift+Tab", "shift+Tab", "shift+Tab", "Tab", "Tab", "Tab"] {
+                try await Xdo.key(key)
+                try await GtkTestHarness.pump(for: .milliseconds(50))
+                guard let focus = gtk_root_get_focus(OpaquePointer(window.window)) else { stops.append("none"); continue }
+                if let index = removes.firstIndex(of: focus) {
+                    stops.append("remove \(index)")
+                } else if gtk_widget_is_ancestor(focus, window.composer.input.textView) != 0 || focus == window.composer.input.textView {
+                    stops.append("field")
+                } else {
+                    stops.append(String(cString: gtk_widget_get_css_name(focus)))
+                }
+            }
+            #expect(stops == ["remove 1", "remove 0", "button", "remove 0", "remove 1", "field"], "\(stops)")
+        }
+
         @Test("Ctrl+V of files copied in a file manager, and of a screenshot, makes chips; copied text still pastes as text")
         func paste() async throws {
             let report = try write("report.md", "# Report\n")

@@ -16,9 +16,13 @@ enum ChipFlow {
         return box
     }
 
-    /// Replaces what `box` holds with `children`.
+    /// Replaces what `box` holds with `children`. The flow box's cells take no focus of their
+    /// own (they pass it to what they hold), so a chip's button is one Tab stop, not two.
     static func fill(_ box: UnsafeMutablePointer<GtkWidget>, with children: [UnsafeMutablePointer<GtkWidget>]) {
         while let child = gtk_widget_get_first_child(box) { gtk_flow_box_remove(box.opaque, child) }
-        for child in children { gtk_flow_box_append(box.opaque, child) }
+        for child in children {
+            gtk_flow_box_append(box.opaque, child)
+            if let cell = gtk_widget_get_parent(child) { gtk_widget_set_focusable(cell, 0) }
+        }
     }
 }
