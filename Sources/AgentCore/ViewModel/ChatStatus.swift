@@ -32,10 +32,14 @@ public final class ChatStatus {
     }
 
     /// Shows `error` in the alert (added to one still open, once: a store that keeps failing
-    /// says so once).
+    /// says so once): a `ChatError` as the model's or its server's, any other as the chat
+    /// store's (what the view model reports this way comes from it).
     public func report(_ error: any Error) {
-        report(ChatError.describe(error))
+        report(ChatError.describe(error), heading: error is ChatError ? nil : Self.storageHeading)
     }
+
+    /// The heading of errors in reading or saving the chats.
+    static var storageHeading: String { tr("Chat Storage Error") }
 
     /// Shows `message` in the alert, under `heading` when the error is Agent's own.
     public func report(_ message: String, heading: String? = nil) {

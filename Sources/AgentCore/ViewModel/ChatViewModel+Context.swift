@@ -21,7 +21,7 @@ extension ChatViewModel {
             } catch {
                 // TRANSLATORS: %s is the reason.
                 status.report(tr("Could not read the chat's earlier messages; this request carries only the recent ones: %s",
-                                 ChatError.describe(error)))
+                                 ChatError.describe(error)), heading: ChatStatus.storageHeading)
             }
         }
         var context = ContextWindow.select(messages, systemPrompt: settings.systemPrompt, budget: budget)

@@ -111,14 +111,14 @@ public final class ChatViewModel {
         self.harnessAppIDPrefix = harnessAppIDPrefix
         let status = ChatStatus(consent: consent)
         self.status = status
-        let writer = store.map { ChatWriter(store: $0) { [weak status] message in status?.report(message) } }
+        let writer = store.map { ChatWriter(store: $0) { [weak status] message in status?.report(message, heading: ChatStatus.storageHeading) } }
         self.writer = writer
         pager = writer.map(ChatPager.init)
         status.onChange = { [weak self] change in self?.notify(change) }
         files.onChange = { [weak self] in self?.notify(.files) }
-        files.onRefusal = { [weak status] reason in status?.report(reason) }
+        files.onRefusal = { [weak status] reason in status?.report(reason, heading: tr("Could Not Attach File")) }
         knowledge.onChange = { [weak self] in self?.notify(.knowledge) }
-        knowledge.onProblem = { [weak status] problem in status?.report(problem) }
+        knowledge.onProblem = { [weak status] problem in status?.report(problem, heading: tr("Knowledge Folder Error")) }
         knowledge.onFoldersChanged = { [weak self] folders in self?.keepFolders(folders) }
         models.onChange = { [weak self] in self?.notify(.status) }
     }

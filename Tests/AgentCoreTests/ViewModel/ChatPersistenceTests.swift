@@ -436,6 +436,7 @@ struct ChatStoreFailureTests: ViewModelTesting {
         try await waitFor { model.status.showError }
         #expect(model.status.errorMessage.contains("Could not save the chat") && model.status.errorMessage.contains("locked"),
                 "\(model.status.errorMessage)")
+        #expect(model.status.errorHeading == "Chat Storage Error", "the store's error, not the model's")
         try lock.execute("ROLLBACK")
     }
 

@@ -45,7 +45,9 @@ struct ComposerFilesTests {
         try await waitFor("both read") { model.files.reading == 0 }
         #expect(model.files.items.map(\.name) == ["notes.txt"])
         #expect(model.status.showError && model.status.errorMessage.contains("“true” is a program (ELF)"))
+        #expect(model.status.errorHeading == "Could Not Attach File")
         model.status.dismissError()
+        #expect(model.status.errorHeading == nil, "gone with the alert")
         #expect(model.canSend, "a file alone can be sent")
         model.send()
         #expect(model.files.items.isEmpty)
