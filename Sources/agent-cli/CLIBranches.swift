@@ -25,8 +25,9 @@ enum CLIBranches {
         var errorDescription: String? { message }
     }
 
-    /// `message` after the last message of the branch `chat` shows, or in its place as a new
-    /// version of it when it never reached the model; nil `chat`: a new chat's first.
+    /// `message` after the last message of the branch `chat` shows, or in its place when it
+    /// never reached the model: as a new version of it, or, sent again unchanged, replacing
+    /// it (`Point.retried`); nil `chat`: a new chat's first.
     static func append(_ message: ChatMessage, to chat: UUID?, store: ChatStore) throws -> Point {
         guard let chat, let leaf = try store.currentLeaf(of: chat) else { return Point(history: [], question: message, isStored: false) }
         var branch = try store.branch(endingAt: leaf).map(\.message)

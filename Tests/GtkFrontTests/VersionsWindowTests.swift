@@ -144,30 +144,49 @@ extension GtkSuites {
             }, "the focus in version \(place)'s row")
         }
 
-        @Test("A message sent again unchanged after it was not delivered replaces the failed one: one copy, no versions")
+        @Test("A message not delivered: sent again unchanged, it replaces the failed one; changed, it is a new version, ‹ showing the failed attempt")
         func retryAfterAFailure() async throws {
-            let (app, window) = try await launch("failonce-\(uniqueMarker())")
+            let (app, window) = try await launch("failtwice-\(uniqueMarker())")
             defer { GtkTestHarness.close(app) }
             let model = window.viewModel
+            /// Return in the entry, and OK in the alert that follows: the text is back in the entry.
+            func sendAndDismissTheAlert() async throws {
+                try await Xdo.key("Return")
+                try await GtkTestHarness.pump(until: { window.alert != nil && !model.isSending }, "the alert")
+                let alert = try #require(window.alert)
+                try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(alert.window) }, "the alert on screen")
+                try await Xdo.focus(alert.window)
+                try await Xdo.key("Return")
+                try await GtkTestHarness.pump(until: { window.alert == nil && gtk_window_is_active(window.window.cast()) != 0 }, "the window again")
+            }
             try await Xdo.type("Are you there?")
-            try await Xdo.key("Return")
-            try await GtkTestHarness.pump(until: { window.alert != nil && !model.isSending }, "the alert")
-            let alert = try #require(window.alert)
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(alert.window) }, "the alert on screen")
-            try await Xdo.focus(alert.window)
-            try await Xdo.key("Return")
-            try await GtkTestHarness.pump(until: { window.alert == nil && gtk_window_is_active(window.window.cast()) != 0 }, "the window again")
+            try await sendAndDismissTheAlert()
             #expect(window.composer.input.text == "Are you there?", "the text back in the entry")
-
-            try await Xdo.key("Return")
-            try await GtkTestHarness.pump(until: { !model.isSending && model.conversation.count == 2 }, "the reply to the second attempt")
+            try await sendAndDismissTheAlert()
             try await GtkTestHarness.settle(window)
-            #expect(try shownTexts(window) == ["Are you there?", "Reply number 1 to: Are you there?"], "one copy of the question")
-            let question = try row(window, 0)
-            #expect(!GtkTestHarness.isVisible(question.versions.widget), "no failed version kept")
-            #expect(!GtkTestHarness.isVisible(question.stateLabel), "delivered: no mark")
+            #expect(try shownTexts(window) == ["Are you there?"], "one copy of the question")
+            var question = try row(window, 0)
+            #expect(!GtkTestHarness.isVisible(question.versions.widget), "sent again unchanged: no failed version kept")
+            #expect(GtkTestHarness.label(question.stateLabel) == "Not answered")
             let (chat, store) = (try #require(model.chat), try #require(model.store))
-            #expect(try store.messageCount(in: chat.id) == 2, "the failed attempt gone from the store too")
+            #expect(try store.messageCount(in: chat.id) == 1, "the failed attempt gone from the store too")
+
+            try await Xdo.key("End")
+            try await Xdo.type(" Hello?")
+            try await Xdo.key("Return")
+            try await GtkTestHarness.pump(until: { !model.isSending && model.conversation.count == 2 }, "the reply to the changed message")
+            try await GtkTestHarness.settle(window)
+            #expect(try shownTexts(window) == ["Are you there? Hello?", "Reply number 1 to: Are you there? Hello?"])
+            question = try row(window, 0)
+            #expect(GtkTestHarness.isMapped(question.versions.widget) && question.versions.text == "2/2")
+            #expect(!GtkTestHarness.isVisible(question.stateLabel), "delivered: no mark")
+            try await Xdo.click(question.versions.previousButton)
+            try await GtkTestHarness.pump(until: { model.conversation.count == 1 }, "the failed attempt")
+            try await GtkTestHarness.settle(window)
+            question = try row(window, 0)
+            #expect(question.versions.text == "1/2")
+            #expect(try shownTexts(window) == ["Are you there?"])
+            #expect(GtkTestHarness.label(question.stateLabel) == "Not answered")
         }
 
         @Test("An edited message shows 2/2; Delete Version asks first, deletes that version and what followed it, and Undo brings them back")

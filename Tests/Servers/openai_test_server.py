@@ -812,15 +812,15 @@ class Handler(socketserver.BaseRequestHandler):
         delay = int(pieces[1]) / 1000 if len(pieces) > 1 else 0.002
         self.stream(normal_stream(words(self.MARKUP_REPLY)), delay=delay)
 
-    def scenario_failonce(self, scenario, body, headers):
-        """failonce-<marker>: HTTP 500 for the first request, then as counter-<marker>: a
-        server that was down when the user first sent, and is back for the retry."""
+    def scenario_failtwice(self, scenario, body, headers):
+        """failtwice-<marker>: HTTP 500 for the first two requests, then as counter-<marker>:
+        a server that was down when the user first sent and retried, and is back after."""
         with LOCK:
             COUNTERS[scenario] = COUNTERS.get(scenario, 0) + 1
-            first = COUNTERS[scenario] == 1
-        if first:
+            count = COUNTERS[scenario]
+        if count <= 2:
             return self.scenario_http500(scenario, body, headers)
-        self.stream(normal_stream(words(f"Reply number {COUNTERS[scenario] - 1} to: {last_user_text(body)}")), delay=0.005)
+        self.stream(normal_stream(words(f"Reply number {count - 2} to: {last_user_text(body)}")), delay=0.005)
 
     def scenario_counter(self, scenario, body, headers):
         """A different reply each time (counter-<marker>): "Reply number N to: …"."""

@@ -42,11 +42,11 @@ extension ChatViewModel {
         notify(.composer)
     }
 
-    /// Deletes an undelivered message sent again unchanged (not shown any more): it holds
-    /// nothing its retry does not.
-    func forgetAttempt(_ id: UUID) {
-        guard let chat, let writer, writer.perform({ try $0.deleteBranch(id, in: chat.id) }) else { return }
+    /// Deletes an undelivered message sent again unchanged as `retry` (not shown any more):
+    /// it holds nothing its retry does not. In the store, once the retry is saved.
+    func forgetAttempt(_ id: UUID, retriedAs retry: UUID) {
         pager?.forget(id, branchEndsAt: nil)
+        if let chat { writer?.replace(id, with: retry, in: chat.id) }
     }
 
     /// Brings back the version deleted last, and shows it.

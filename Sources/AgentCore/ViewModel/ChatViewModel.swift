@@ -179,9 +179,8 @@ public final class ChatViewModel {
 
     /// Sends the draft and its files (a new version of the message being edited, or of an
     /// undelivered message at the chat's end, which is deleted when sent again unchanged) and
-    /// streams the reply. Files that do not fit the
-    /// context budget, or images for a model known to read text only, are refused first, the
-    /// draft and files left as they were.
+    /// streams the reply. Files that do not fit the context budget, or images for a model
+    /// known to read text only, are refused first, the draft and files left as they were.
     public func send() {
         guard canSend else { return }
         let text = draft.trimmed
@@ -198,7 +197,8 @@ public final class ChatViewModel {
         var sibling: UUID?
         // The search hit's mark goes with the message sent (before the newest page, if it loads, is shown).
         focusedMessageID = nil
-        // The message edited, or an undelivered one at the end: the new message is a version of it.
+        // The message edited, or an undelivered one at the end: the new message is a version of
+        // it, or, for an undelivered one sent again unchanged, takes its place.
         var replaced = editingMessageID.flatMap { conversation.index(of: $0) }
         if replaced == nil {
             if pager?.hasLater == true { showNewestPage() }
@@ -218,7 +218,7 @@ public final class ChatViewModel {
         draft = ""
         files.replace(with: [])
         append(message, versionOf: sibling)
-        if let retried { forgetAttempt(retried) }
+        if let retried { forgetAttempt(retried, retriedAs: message.id) }
         startReply(to: message.id)
     }
 

@@ -59,6 +59,16 @@ public final class ChatWriter {
         }
     }
 
+    /// Deletes message `replaced` (and what follows it) once `replacement` is in the store,
+    /// after the saves before it, without waiting: if the replacement's save failed, the
+    /// message it replaces stays.
+    func replace(_ replaced: UUID, with replacement: UUID, in chat: UUID) {
+        write { store in
+            guard try store.message(replacement) != nil else { return }
+            try store.deleteBranch(replaced, in: chat)
+        }
+    }
+
     /// Remembers `message` as the end of the branch `chat` shows, after the saves before it.
     func setCurrent(_ chat: UUID, _ message: UUID?) {
         write { try $0.setCurrent(chat, message) }
