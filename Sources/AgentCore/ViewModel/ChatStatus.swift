@@ -17,7 +17,7 @@ public final class ChatStatus {
     public private(set) var errorMessage = ""
     /// The alert's heading for errors that are Agent's own, not the model's or its server's
     /// (a file refused, a chat that could not be exported); nil for those, headed "LLM Error".
-    /// The first error's heading stays while more are added to the alert.
+    /// Errors of different headings in one alert are headed "Errors".
     public private(set) var errorHeading: String?
     public private(set) var showError = false
     /// Questions tools ask the user (location consent); the window answers them.
@@ -44,7 +44,11 @@ public final class ChatStatus {
     /// Shows `message` in the alert, under `heading` when the error is Agent's own.
     public func report(_ message: String, heading: String? = nil) {
         if showError, errorMessage.contains(message) { return }
-        if !showError { errorHeading = heading }
+        if !showError {
+            errorHeading = heading
+        } else if heading != errorHeading {
+            errorHeading = tr("Errors")
+        }
         errorMessage = showError && !errorMessage.isEmpty ? errorMessage + "\n\n" + message : message
         showError = true
         onChange?(.error)

@@ -46,7 +46,11 @@ final class MessageDialog {
                   defaultResponse: "cancel", closeResponse: "cancel") { confirmed($0 == "confirm") }
     }
 
-    var heading: String { adw_message_dialog_get_heading(dialog).map { String(cString: $0) } ?? "" }
+    /// The heading; it can change while the dialog is open (errors of another kind added).
+    var heading: String {
+        get { adw_message_dialog_get_heading(dialog).map { String(cString: $0) } ?? "" }
+        set { adw_message_dialog_set_heading(dialog, newValue) }
+    }
 
     /// The message; it can grow while the dialog is open (another error).
     var body: String {

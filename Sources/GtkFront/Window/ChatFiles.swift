@@ -22,7 +22,8 @@ final class ChatFiles {
         guard let library, let chat = viewModel.chat else { return }
         do {
             guard let text = try markdown ? library.markdown(of: chat.id) : library.json(of: chat.id) else { return }
-            save(text, suggestedName: Self.fileName(for: chat.title) + (markdown ? ".md" : ".json"), title: tr("Export Chat"))
+            save(text, suggestedName: Self.fileName(for: chat.title) + (markdown ? ".md" : ".json"), title: tr("Export Chat"),
+                 failureHeading: tr("Could Not Export Chat"))
         } catch {
             viewModel.status.report(tr("Could not export the chat: %s", ChatError.describe(error)), heading: tr("Could Not Export Chat"))
         }
@@ -31,7 +32,8 @@ final class ChatFiles {
     func exportAll() {
         guard let library else { return }
         do {
-            save(try library.jsonOfAll(), suggestedName: "agent-chats.json", title: tr("Export All Chats"))
+            save(try library.jsonOfAll(), suggestedName: "agent-chats.json", title: tr("Export All Chats"),
+                 failureHeading: tr("Could Not Export Chats"))
         } catch {
             viewModel.status.report(error)
         }
@@ -50,15 +52,15 @@ final class ChatFiles {
         }
     }
 
-    private func save(_ text: String, suggestedName: String, title: String) {
+    /// Asks where to save `text` and saves it there; a failure is headed `failureHeading`.
+    private func save(_ text: String, suggestedName: String, title: String, failureHeading: String) {
         FileChooser.choose(over: window, title: title, saving: suggestedName) { [weak self] url in
             guard let url else { return }
             do {
                 try Data(text.utf8).write(to: url, options: .atomic)
                 self?.onSaved?(tr("Saved to %s", url.lastPathComponent))
             } catch {
-                self?.viewModel.status.report(tr("Could not save %1$s: %2$s", url.path, ChatError.describe(error)),
-                                              heading: tr("Could Not Export Chat"))
+                self?.viewModel.status.report(tr("Could not save %1$s: %2$s", url.path, ChatError.describe(error)), heading: failureHeading)
             }
         }
     }

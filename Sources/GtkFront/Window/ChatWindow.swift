@@ -239,12 +239,13 @@ public final class ChatWindow {
     }
 
     private func showAlert() {
+        let heading = viewModel.status.errorHeading ?? ErrorAlert.heading
         if let alert {
+            alert.heading = heading
             alert.body = viewModel.status.errorMessage
             return
         }
-        alert = ErrorAlert.show(over: window, heading: viewModel.status.errorHeading ?? ErrorAlert.heading,
-                                message: viewModel.status.errorMessage) { [weak self] in
+        alert = ErrorAlert.show(over: window, heading: heading, message: viewModel.status.errorMessage) { [weak self] in
             guard let self else { return }
             alert = nil
             viewModel.status.dismissError()

@@ -20,9 +20,10 @@ enum ShortcutsWindow {
     private static func attach(to window: UnsafeMutablePointer<GtkWidget>) {
         // Named as the menu item that opens it; else the window manager and screen readers
         // name it after the program.
+        let title = tr("Keyboard Shortcuts")
         var xml = """
             <interface><object class="GtkShortcutsWindow" id="shortcuts"><property name="modal">1</property>
-            <property name="title">\(PangoMarkup.escape(tr("Keyboard Shortcuts")))</property>
+            <property name="title">\(PangoMarkup.escape(title))</property>
             <child><object class="GtkShortcutsSection"><property name="section-name">shortcuts</property>
             """
         for group in Shortcuts.groups {

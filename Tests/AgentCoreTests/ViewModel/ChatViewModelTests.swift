@@ -86,6 +86,10 @@ struct ChatViewModelTests {
         #expect(model.conversation[0].text == "please answer")
         #expect(model.conversation[0].state == .failed)
         #expect(model.draft == "please answer")
+        #expect(model.status.errorHeading == nil, "the server's error: headed LLM Error")
+        model.status.report("A file could not be read", heading: "Could Not Attach File")
+        #expect(model.status.errorHeading == "Errors", "two kinds of error in one alert")
+        #expect(model.status.errorMessage.hasSuffix("\n\nA file could not be read"))
         model.status.dismissError()
         #expect(!model.status.showError && model.status.errorMessage.isEmpty)
     }
