@@ -55,12 +55,12 @@ extension ChatStore {
     /// Messages whose attached files' text contains every word of `query` (an FTS5 query).
     static func searchAttachments(_ query: String, limit: Int, database: SQLiteDatabase) throws -> [SearchHit] {
         try database.query("""
-            SELECT m.chat_id, c.title, m.id, ma.name || ': ' || snippet(attachment_search, 0, \(SearchHit.marks), '…', 12)
+            SELECT m.chat_id, c.title, m.id, ma.name || ': ' || snippet(attachment_search, 0, ?, ?, '…', 12)
             FROM attachment_search JOIN attachment_contents ac ON ac.rowid = attachment_search.rowid
             JOIN message_attachments ma ON ma.digest = ac.digest JOIN messages m ON m.id = ma.message_id
             JOIN chats c ON c.id = m.chat_id
             WHERE attachment_search MATCH ? AND c.deleted_at IS NULL AND m.deleted_at IS NULL ORDER BY rank LIMIT ?
-            """, [.text(query), .integer(Int64(limit))]).compactMap { row -> SearchHit? in
+            """, SearchHit.marks + [.text(query), .integer(Int64(limit))]).compactMap { row -> SearchHit? in
             guard let chat = row[0].text.flatMap(UUID.init(uuidString:)), let title = row[1].text,
                   let message = row[2].text.flatMap(UUID.init(uuidString:)) else { return nil }
             return SearchHit(chatID: chat, chatTitle: title, messageID: message, marked: (row[3].text ?? "").onOneLine)

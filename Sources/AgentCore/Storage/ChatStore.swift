@@ -66,7 +66,6 @@ public struct StoredMessage: Sendable, Equatable {
     public var message: ChatMessage
 }
 
-
 /// Every chat and message, in SQLite (`$XDG_DATA_HOME/<app id>/chats.sqlite`): WAL mode,
 /// foreign keys, a versioned schema migrated forward on open, bound parameters only.
 /// Opening also settles what a crash left behind: replies that were streaming are marked
@@ -296,17 +295,17 @@ public final class ChatStore: Sendable {
         let query = words.joined(separator: " ")
         return try run { database in
             let titles = try database.query("""
-                SELECT c.id, c.title, highlight(chat_search, 0, \(SearchHit.marks)) FROM chat_search JOIN chats c ON c.rowid = chat_search.rowid
+                SELECT c.id, c.title, highlight(chat_search, 0, ?, ?) FROM chat_search JOIN chats c ON c.rowid = chat_search.rowid
                 WHERE chat_search MATCH ? AND c.deleted_at IS NULL ORDER BY rank LIMIT ?
-                """, [.text(query), .integer(Int64(limit))]).compactMap { row -> SearchHit? in
+                """, SearchHit.marks + [.text(query), .integer(Int64(limit))]).compactMap { row -> SearchHit? in
                 guard let id = row[0].text.flatMap(UUID.init(uuidString:)), let title = row[1].text else { return nil }
                 return SearchHit(chatID: id, chatTitle: title, messageID: nil, marked: row[2].text ?? title)
             }
             let messages = try database.query("""
-                SELECT m.chat_id, c.title, m.id, snippet(message_search, 0, \(SearchHit.marks), '…', 12)
+                SELECT m.chat_id, c.title, m.id, snippet(message_search, 0, ?, ?, '…', 12)
                 FROM message_search JOIN messages m ON m.rowid = message_search.rowid JOIN chats c ON c.id = m.chat_id
                 WHERE message_search MATCH ? AND c.deleted_at IS NULL AND m.deleted_at IS NULL ORDER BY rank LIMIT ?
-                """, [.text(query), .integer(Int64(limit))]).compactMap { row -> SearchHit? in
+                """, SearchHit.marks + [.text(query), .integer(Int64(limit))]).compactMap { row -> SearchHit? in
                 guard let chat = row[0].text.flatMap(UUID.init(uuidString:)), let title = row[1].text,
                       let message = row[2].text.flatMap(UUID.init(uuidString:)) else { return nil }
                 return SearchHit(chatID: chat, chatTitle: title, messageID: message, marked: (row[3].text ?? "").markdownOnOneLine)

@@ -19,11 +19,12 @@ public struct SearchHit: Sendable, Equatable {
         self.matches = matches
     }
 
-    /// Private-use characters SQLite's `highlight()` and `snippet()` put around each match,
-    /// as their two SQL arguments: they pass through the Markdown taken out of a snippet as
-    /// text, and no message is expected to hold them.
-    static let marks = "'\u{E000}', '\u{E001}'"
-    private static let (open, close): (Unicode.Scalar, Unicode.Scalar) = ("\u{E000}", "\u{E001}")
+    /// What SQLite's `highlight()` and `snippet()` put around each match, bound as their two
+    /// mark arguments: noncharacters, which no font draws and no text is meant to hold, and
+    /// which pass through the Markdown taken out of a snippet as text. (Swift takes no
+    /// noncharacter in a literal: hence the code points.)
+    static var marks: [SQLiteValue] { [.text(String(open)), .text(String(close))] }
+    private static let (open, close) = (Unicode.Scalar(0xFDD0) ?? "\u{2}", Unicode.Scalar(0xFDD1) ?? "\u{3}")
 
     /// A hit whose text comes with its matches marked; the marks are taken out. A mark
     /// without its partner (Markdown dropped the other, in a link's address, say) ends or

@@ -55,7 +55,8 @@ final class SearchResultsView {
             GtkText.addClasses(box, "search-hit")
             // A title alone sits in the middle of its row, as the sidebar's rows do.
             gtk_widget_set_valign(box, GTK_ALIGN_CENTER)
-            let title: UnsafeMutablePointer<GtkWidget> = gtk_label_new(hit.chatTitle)
+            // A title's hit shows the title its matches were counted in.
+            let title: UnsafeMutablePointer<GtkWidget> = gtk_label_new(hit.messageID == nil ? hit.snippet : hit.chatTitle)
             gtk_label_set_xalign(title.opaque, 0)
             gtk_label_set_ellipsize(title.opaque, PANGO_ELLIPSIZE_END)
             GtkText.addClasses(title, "chat-title")
