@@ -20,7 +20,8 @@ public enum TransportError: Error, Sendable, Equatable {
 
     /// What the user can act on, when libcurl's code says it.
     public enum Cause: Sendable, Equatable {
-        /// The server's certificate is not one the system (or the CA file given) trusts.
+        /// The server's certificate is not one the system (or the CA file given) trusts, or
+        /// the CA file given could not be read.
         case untrustedCertificate
         /// Nothing accepted the connection at that address and port.
         case refused
@@ -31,7 +32,7 @@ public enum TransportError: Error, Sendable, Equatable {
     public var cause: Cause? {
         guard case .failed(let code, _) = self else { return nil }
         return switch UInt32(clamping: code) {
-        case CURLE_PEER_FAILED_VERIFICATION.rawValue, CURLE_SSL_ISSUER_ERROR.rawValue: .untrustedCertificate
+        case CURLE_PEER_FAILED_VERIFICATION.rawValue, CURLE_SSL_ISSUER_ERROR.rawValue, CURLE_SSL_CACERT_BADFILE.rawValue: .untrustedCertificate
         case CURLE_COULDNT_CONNECT.rawValue: .refused
         case CURLE_COULDNT_RESOLVE_HOST.rawValue: .unknownHost
         default: nil
