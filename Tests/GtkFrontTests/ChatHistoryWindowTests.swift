@@ -7,8 +7,8 @@ import Testing
 
 extension GtkSuites {
     /// Saved chats in the window under Xvfb: two chats survive a restart; a search hit opens
-    /// its chat at the hit; delete and undo from the toast; edit and regenerate from a
-    /// message's buttons; rows that always show their own message; a store that refuses.
+    /// its chat at the hit; edit and regenerate from a message's buttons; rows that always
+    /// show their own message. (The chat list itself: `ChatListWindowTests`.)
     @MainActor
     @Suite("Chat history in the window (GTK under Xvfb)", .serialized)
     struct ChatHistoryWindowTests {
@@ -172,65 +172,6 @@ extension GtkSuites {
             let height = Float(gtk_widget_get_height(window.transcript.widget))
             #expect(bounds.origin.y + bounds.size.height > 0 && bounds.origin.y < height, "scrolled to the hit: \(bounds.origin.y) of \(height)")
             #expect(!window.transcript.followsNewest)
-        }
-
-        @Test("Delete from the chat list: a toast with Undo, above the composer as it grows (lines, a file); clicking Undo brings the chat back; an empty list says so")
-        func deleteAndUndo() async throws {
-            let (app, window) = try await launch(file: Self.temporaryFile(), settings: try TestTools.settings())
-            defer { GtkTestHarness.close(app) }
-            let chatList = try #require(window.sidebar?.chatList)
-            #expect(GtkTestHarness.isMapped(chatList.placeholder), "no chats: the list says so")
-            #expect(GtkTestHarness.label(chatList.placeholder) == "No chats yet")
-            try await GtkTestHarness.send("Keep me", in: window, settling: true)
-            #expect(!GtkTestHarness.isMapped(chatList.placeholder) && GtkTestHarness.isMapped(chatList.listView), "the chat listed in its place")
-            let library = try #require(window.library)
-            let chat = try #require(library.chats.first)
-            let row = try #require(chatList.row(for: chat.id))
-            let notes = FileManager.default.temporaryDirectory.appending(path: "notes-\(uniqueMarker()).txt")
-            try Data("Notes\n".utf8).write(to: notes)
-            defer { try? FileManager.default.removeItem(at: notes) }
-            // Copied in a file manager before the toast comes, to be pasted while it is up.
-            try await GtkTestHarness.setClipboard(Data((notes.absoluteString + "\r\n").utf8), type: "text/uri-list", for: window.window)
-            try await Xdo.click(row.deleteButton)
-            try await GtkTestHarness.pump(until: { window.toasts.shownTexts.contains("“Keep me” deleted") }, "the undo toast")
-            #expect(library.chats.isEmpty)
-            #expect(window.viewModel.chat == nil, "a new chat is on screen")
-            #expect(GtkTestHarness.isMapped(chatList.placeholder), "the last chat deleted: the list says it is empty")
-            let undo = try GtkTestHarness.requireButton("Undo", in: window.toasts.overlay)
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(undo) }, "Undo on screen")
-            // Once it has slid in, the toast stays above the composer.
-            let toast = try #require(GtkTestHarness.descendant(ofType: "AdwToastWidget", in: window.toasts.overlay))
-            var toastBounds = graphene_rect_t(), composerBounds = graphene_rect_t()
-            try await GtkTestHarness.pump(until: {
-                gtk_widget_compute_bounds(toast, window.window, &toastBounds) != 0
-                    && gtk_widget_compute_bounds(window.composer.widget, window.window, &composerBounds) != 0
-                    && toastBounds.origin.y + toastBounds.size.height <= composerBounds.origin.y
-            }, "the toast above the composer (toast \(toastBounds.origin.y)+\(toastBounds.size.height), composer \(composerBounds.origin.y))")
-            // A message of a few lines begun while Undo is up: the toast rises with the field.
-            let oneLine = composerBounds.origin.y
-            window.composer.input.focus()
-            try await Xdo.type("first line")
-            try await Xdo.key("shift+Return")
-            try await Xdo.type("second line")
-            try await GtkTestHarness.pump(until: {
-                gtk_widget_compute_bounds(toast, window.window, &toastBounds) != 0
-                    && gtk_widget_compute_bounds(window.composer.widget, window.window, &composerBounds) != 0
-                    && composerBounds.origin.y < oneLine - 10
-                    && (20...30).contains(composerBounds.origin.y - (toastBounds.origin.y + toastBounds.size.height))
-            }, "the toast risen with the field (toast \(toastBounds.origin.y)+\(toastBounds.size.height), composer \(composerBounds.origin.y))")
-            // A file pasted: its chip makes the composer taller again, and the toast rises with it.
-            let twoLines = composerBounds.origin.y
-            try await Xdo.key("ctrl+v")
-            try await GtkTestHarness.pump(until: {
-                gtk_widget_compute_bounds(toast, window.window, &toastBounds) != 0
-                    && gtk_widget_compute_bounds(window.composer.widget, window.window, &composerBounds) != 0
-                    && window.viewModel.files.items.count == 1 && composerBounds.origin.y < twoLines - 10
-                    && (20...30).contains(composerBounds.origin.y - (toastBounds.origin.y + toastBounds.size.height))
-            }, "the toast risen with the file's chip (toast \(toastBounds.origin.y)+\(toastBounds.size.height), composer \(composerBounds.origin.y))")
-            try await Xdo.click(undo)
-            try await GtkTestHarness.pump(until: { library.chats.map(\.id) == [chat.id] }, "the chat back")
-            #expect(window.viewModel.chat?.id == chat.id)
-            #expect(!GtkTestHarness.isMapped(chatList.placeholder))
         }
 
         @Test("A new chat while a reply is written: the reply stops, kept as far as it came, and a toast says so")
@@ -463,61 +404,6 @@ extension GtkSuites {
             #expect(older.isEmpty, "scrolling down, the view moved to older messages: \(older)")
             let leaps = zip(downward, downward.dropFirst()).filter { $1 - $0 > 12 }
             #expect(leaps.isEmpty, "scrolling down, the view leapt past messages: \(leaps)")
-        }
-
-        @Test("A chat row's tooltip gives its title only when the row cuts it short")
-        func titleTooltipOnlyWhenCut() async throws {
-            let store = try ChatStore(file: Self.temporaryFile())
-            let long = try store.createChat(ChatSummary(title: "The migration of arctic terns from pole to pole, and how they find their way"))
-            let short = try store.createChat(ChatSummary(title: "Terns"))
-            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "m"), store: store,
-                                                settings: try TestTools.settings())
-            defer { GtkTestHarness.close(app) }
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            let sidebar = try #require(window.sidebar)
-            let (longRow, shortRow) = (try #require(sidebar.chatList.row(for: long.id)), try #require(sidebar.chatList.row(for: short.id)))
-            try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(longRow.titleLabel) && GtkTestHarness.isMapped(shortRow.titleLabel) },
-                                          "both rows on screen")
-            #expect(gtk_widget_get_has_tooltip(longRow.titleLabel) != 0)
-            #expect(longRow.titleTooltip == long.title, "cut short: the whole title")
-            #expect(shortRow.titleTooltip == nil, "shown whole: no tooltip repeating it")
-        }
-
-        @Test("A store that refuses (locked): renaming and deleting say so, and the list still shows what the store has")
-        func refusedWritesAreShown() async throws {
-            let file = Self.temporaryFile()
-            let store = try ChatStore(file: file, busyTimeout: .milliseconds(50))
-            let chat = try store.createChat(ChatSummary(title: "Locked in"))
-            let settings = try TestTools.settings()
-            settings.lastChat = chat.id
-            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "m"), store: store,
-                                                settings: settings)
-            defer { GtkTestHarness.close(app) }
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            let library = try #require(window.library)
-            let lock = try SQLiteDatabase(path: file.path)
-            try lock.execute("BEGIN EXCLUSIVE")
-            try await Xdo.key("F2")
-            try await GtkTestHarness.pump(until: { window.renameDialog.map { GtkTestHarness.isMapped($0.window) } == true }, "the rename dialog")
-            try await Xdo.focus(try #require(window.renameDialog).window)
-            try await Xdo.key("ctrl+a")
-            try await Xdo.type("New name")
-            try await Xdo.key("Return")
-            try await GtkTestHarness.pump(until: { window.alert != nil }, "the alert")
-            let alert = try #require(window.alert)
-            #expect(alert.body.contains("Could not change your chats") && alert.body.contains("locked"), "\(alert.body)")
-            #expect(alert.heading == "Could Not Change Chats", "Agent's own error, not the model's")
-            #expect(library.chats.map(\.title) == ["Locked in"], "the list keeps the title the store has")
-            try await GtkTestHarness.answer(alert, "OK")
-            try await GtkTestHarness.pump(until: { window.alert == nil }, "the alert to close")
-
-            let row = try #require(window.sidebar?.chatList.row(for: chat.id))
-            try await Xdo.click(row.deleteButton)
-            try await GtkTestHarness.pump(until: { window.alert != nil }, "the second alert")
-            #expect(library.chats.map(\.id) == [chat.id], "the chat the store could not delete is still listed")
-            try lock.execute("ROLLBACK")
         }
     }
 }

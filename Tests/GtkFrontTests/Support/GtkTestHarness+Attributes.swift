@@ -13,7 +13,9 @@ extension GtkTestHarness {
         while let current = node {
             if let attribute = current.pointee.data?.assumingMemoryBound(to: PangoAttribute.self) {
                 let (start, end) = (Int(attribute.pointee.start_index), Int(attribute.pointee.end_index))
-                if attribute.pointee.klass.pointee.type == PANGO_ATTR_WEIGHT, start <= end, end <= text.count {
+                let weight = UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrInt.self).pointee.value
+                if attribute.pointee.klass.pointee.type == PANGO_ATTR_WEIGHT, weight >= PANGO_WEIGHT_BOLD.rawValue,
+                   start <= end, end <= text.count {
                     words.append(String(decoding: text[start..<end], as: UTF8.self))
                 }
                 pango_attribute_destroy(attribute)
@@ -22,4 +24,11 @@ extension GtkTestHarness {
         }
         return words
     }
+}
+
+/// The widgets GTK asked for a tooltip, and those whose own handlers gave none, as a
+/// window test records them from GLib's callbacks (on the main thread).
+final class TooltipQueries: @unchecked Sendable {
+    var asked: Set<UnsafeMutableRawPointer> = []
+    var unanswered: Set<UnsafeMutableRawPointer> = []
 }
