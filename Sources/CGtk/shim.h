@@ -258,7 +258,10 @@ static inline void agent_reading_width_measure(GtkWidget *widget, GtkOrientation
         int char_width = MAX(pango_font_metrics_get_approximate_char_width(metrics),
                              pango_font_metrics_get_approximate_digit_width(metrics));
         pango_font_metrics_unref(metrics);
-        *natural = MAX(*natural, PANGO_PIXELS(char_width * chars));
+        int reading = PANGO_PIXELS(char_width * chars);
+        /* Text known to be narrower (one short line) is as wide as it is. */
+        int text = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(widget), "agent-reading-text-width")) - 1;
+        *natural = MAX(*natural, text >= 0 ? MIN(text, reading) : reading);
     }
 }
 
@@ -277,6 +280,14 @@ static inline GtkWidget *agent_reading_width_box_new(GtkWidget *child, int chars
                                                              agent_fill_allocate));
     gtk_box_append(GTK_BOX(box), child);
     return box;
+}
+
+/* Tells the reading-width box how wide its text is when that is known (-1: not known, the
+ * box is as wide as its reading width). */
+static inline void agent_reading_width_box_set_text_width(GtkWidget *box, int width) {
+    if (GPOINTER_TO_INT(g_object_get_data(G_OBJECT(box), "agent-reading-text-width")) == width + 1) return;
+    g_object_set_data(G_OBJECT(box), "agent-reading-text-width", GINT_TO_POINTER(width + 1));
+    gtk_widget_queue_resize(box);
 }
 
 /* Sets the reading-width box's width in characters (0: its child's own). */

@@ -170,9 +170,10 @@ final class ReplyBody {
         view.show(shown, limit: .max)
         // Empty between two blocks (until the next word, or while a tool runs), it is hidden
         // and the column keeps its width: narrower, every label would wrap again — twice a
-        // paragraph, the whole reply each time.
+        // paragraph, the whole reply each time. The first block alone, with no label above
+        // it, is as wide as the tail makes it (one short line grows with its words).
         gtk_widget_set_visible(view.widget, shown.isEmpty ? 0 : 1)
-        keepReadingWidth(!shown.isEmpty || !renderedWidgets.isEmpty)
+        keepReadingWidth(!renderedWidgets.isEmpty)
     }
 
     private func removeTail() {

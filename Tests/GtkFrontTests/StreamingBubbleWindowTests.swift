@@ -1,0 +1,39 @@
+@testable import AgentCore
+import CGtk
+@testable import GtkFront
+import TestSupport
+import Testing
+
+extension GtkSuites {
+    /// A reply's bubble while it streams, under Xvfb.
+    @MainActor
+    @Suite("A streaming reply's bubble (GTK under Xvfb)", .serialized)
+    struct StreamingBubbleWindowTests {
+        @Test("A short reply's bubble grows with its words on one line, and is as wide when it finishes: it does not narrow")
+        func shortReplyKeepsItsWidth() async throws {
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: TestServer.shared.url("slow-60"), model: "m"))
+            defer { GtkTestHarness.close(app) }
+            let window = try #require(app.window)
+            try await GtkTestHarness.show(window)
+            let model = window.viewModel
+            try await Xdo.type("Hi")
+            try await Xdo.key("Return")
+            var sizes: [(width: Int32, height: Int32)] = []
+            try await GtkTestHarness.pump(until: {
+                if model.conversation.count == 2, model.isSending, !model.conversation[1].text.isEmpty,
+                   let row = window.transcript.boundRow(for: model.conversation[1].id), GtkTestHarness.isMapped(row.bubble) {
+                    sizes.append((gtk_widget_get_width(row.bubble), gtk_widget_get_height(row.bubble)))
+                }
+                return !model.isSending && model.conversation.count == 2
+            }, "the reply")
+            try await GtkTestHarness.settle(window)
+            let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
+            let final = (width: gtk_widget_get_width(row.bubble), height: gtk_widget_get_height(row.bubble))
+            let widths = sizes.map(\.width)
+            #expect(widths.count >= 5, "the bubble seen as the reply streamed: \(widths)")
+            #expect(widths.allSatisfy { $0 <= final.width + 2 }, "never wider than it ends, \(final.width) px: \(widths)")
+            #expect(zip(widths, widths.dropFirst()).allSatisfy { $0 <= $1 }, "growing, never narrowing: \(widths)")
+            #expect(sizes.allSatisfy { abs($0.height - final.height) <= 2 }, "one line all along, \(final.height) px: \(sizes.map(\.height))")
+        }
+    }
+}
