@@ -258,10 +258,21 @@ static inline void agent_reading_width_measure(GtkWidget *widget, GtkOrientation
         int char_width = MAX(pango_font_metrics_get_approximate_char_width(metrics),
                              pango_font_metrics_get_approximate_digit_width(metrics));
         pango_font_metrics_unref(metrics);
-        int reading = PANGO_PIXELS(char_width * chars);
-        /* Text known to be narrower (one short line) is as wide as it is. */
-        int text = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(widget), "agent-reading-text-width")) - 1;
-        *natural = MAX(*natural, text >= 0 ? MIN(text, reading) : reading);
+        int reading = MAX(*natural, PANGO_PIXELS(char_width * chars));
+        /* One short line of text is as wide as it is, measured as its child lays it out: a
+         * wrapping text view's own natural width is its margins, and it gives its text one
+         * pixel less than its width (room for the cursor). */
+        const char *text = g_object_get_data(G_OBJECT(widget), "agent-reading-text");
+        GtkWidget *child = gtk_widget_get_first_child(widget);
+        if (text != NULL && child != NULL) {
+            PangoLayout *layout = gtk_widget_create_pango_layout(child, text);
+            int width = 0;
+            pango_layout_get_size(layout, &width, NULL);
+            g_object_unref(layout);
+            *natural = MIN(*natural + PANGO_PIXELS_CEIL(width) + 1, reading);
+        } else {
+            *natural = reading;
+        }
     }
 }
 
@@ -282,11 +293,13 @@ static inline GtkWidget *agent_reading_width_box_new(GtkWidget *child, int chars
     return box;
 }
 
-/* Tells the reading-width box how wide its text is when that is known (-1: not known, the
- * box is as wide as its reading width). */
-static inline void agent_reading_width_box_set_text_width(GtkWidget *box, int width) {
-    if (GPOINTER_TO_INT(g_object_get_data(G_OBJECT(box), "agent-reading-text-width")) == width + 1) return;
-    g_object_set_data(G_OBJECT(box), "agent-reading-text-width", GINT_TO_POINTER(width + 1));
+/* Gives the reading-width box the one short line its child shows, to be as wide as that
+ * line (measured when GTK measures, in the style of that moment); NULL: as wide as its
+ * reading width. */
+static inline void agent_reading_width_box_set_line(GtkWidget *box, const char *line) {
+    const char *old = g_object_get_data(G_OBJECT(box), "agent-reading-text");
+    if (old == line || (old != NULL && line != NULL && strcmp(old, line) == 0)) return;
+    g_object_set_data_full(G_OBJECT(box), "agent-reading-text", line != NULL ? g_strdup(line) : NULL, g_free);
     gtk_widget_queue_resize(box);
 }
 

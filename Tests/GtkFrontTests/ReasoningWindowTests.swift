@@ -67,6 +67,15 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { section.isExpanded && GtkTestHarness.isMapped(thinkingView) }, "the section to open")
             #expect(section.thinkingText == Self.thought)
             #expect(GtkTestHarness.descendant(withCSSClass: "dim-label", in: thinkingView) != nil, "dim")
+            // Wider than the answer, the one-line thought sets the bubble's width, its margin
+            // included: it does not wrap.
+            try await GtkTestHarness.settle(window)
+            let textView = try #require(gtk_widget_get_first_child(thinkingView))
+            var iter = GtkTextIter()
+            gtk_text_buffer_get_start_iter(gtk_text_view_get_buffer(textView.cast()), &iter)
+            var lines = 1
+            while gtk_text_view_forward_display_line(textView.cast(), &iter) != 0 { lines += 1 }
+            #expect(lines == 1, "the thought on one line, not \(lines)")
 
             gtk_widget_grab_focus(section.widget)
             try await Xdo.key("Return")

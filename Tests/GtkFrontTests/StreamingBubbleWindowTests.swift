@@ -31,6 +31,7 @@ extension GtkSuites {
             let final = (width: gtk_widget_get_width(row.bubble), height: gtk_widget_get_height(row.bubble))
             let widths = sizes.map(\.width)
             #expect(widths.count >= 5, "the bubble seen as the reply streamed: \(widths)")
+            #expect(widths.first.map { $0 < final.width - 100 } == true, "narrow at the first words: \(widths)")
             #expect(widths.allSatisfy { $0 <= final.width + 2 }, "never wider than it ends, \(final.width) px: \(widths)")
             #expect(zip(widths, widths.dropFirst()).allSatisfy { $0 <= $1 }, "growing, never narrowing: \(widths)")
             #expect(sizes.allSatisfy { abs($0.height - final.height) <= 2 }, "one line all along, \(final.height) px: \(sizes.map(\.height))")

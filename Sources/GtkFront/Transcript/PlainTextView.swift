@@ -35,7 +35,7 @@ final class PlainTextView {
         if !text.utf8.starts(with: shown.utf8) {
             shown = ""
             gtk_text_buffer_set_text(buffer, "", 0)
-            agent_reading_width_box_set_text_width(widget, 0)
+            agent_reading_width_box_set_line(widget, "")
         }
         guard text.utf8.count > shown.utf8.count else { return true }
         let start = text.utf8.index(text.utf8.startIndex, offsetBy: shown.utf8.count)
@@ -44,21 +44,19 @@ final class PlainTextView {
         gtk_text_buffer_get_end_iter(buffer, &end)
         gtk_text_buffer_insert(buffer, &end, String(piece), -1)
         shown += piece
-        agent_reading_width_box_set_text_width(widget, oneLineWidth() ?? -1)
+        agent_reading_width_box_set_line(widget, oneLine)
         return !isCut
     }
 
-    /// The width of what is shown while it is one short line (a streaming reply's first
-    /// words), measured as a label lays it out: the bubble then grows with it and keeps its
-    /// width when labels take its place. Nil for longer text, held at the reading width.
-    /// One pixel more than the text: the text view wraps a line that fills its width exactly.
-    private func oneLineWidth() -> Int32? {
-        guard shown.utf8.count <= Self.measuredBytes, !shown.utf8.contains(UInt8(ascii: "\n")),
-              let layout = gtk_widget_create_pango_layout(view, shown) else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-        var width: Int32 = 0
-        pango_layout_get_size(layout, &width, nil)
-        return (width + PANGO_SCALE - 1) / PANGO_SCALE + 1
+    /// What is shown while it is one short line (a streaming reply's first words, a short
+    /// thought), its trailing spaces and line breaks left out: the box is then as wide as
+    /// that line, as a label would be, so the bubble grows with it and keeps its width when
+    /// labels take its place. Nil for longer text, held at the reading width.
+    private var oneLine: String? {
+        guard shown.utf8.count <= Self.measuredBytes else { return nil }
+        var line = Substring(shown)
+        while line.last?.isWhitespace == true { line.removeLast() }
+        return line.contains(where: \.isNewline) ? nil : String(line)
     }
 
     /// Past this, text is measured no more: it is about the reading width anyway.
