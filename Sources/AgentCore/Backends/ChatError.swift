@@ -23,6 +23,15 @@ public enum ChatError: Error, Sendable, Equatable, LocalizedError {
     /// The model kept asking for tools; the turn stopped after this many rounds.
     case toolRoundLimit(Int)
 
+    /// A failed exchange with `url` as the user reads it; nil when it was cancelled.
+    init?(_ error: TransportError, url: String) {
+        switch error {
+        case .cancelled: return nil
+        case .failed(_, let message): self = .transport(url: url, message: message, cause: error.cause)
+        case .stalled(let seconds): self = .stalled(url: url, seconds: seconds)
+        }
+    }
+
     /// Any error as the user should read it.
     public static func describe(_ error: any Error) -> String {
         if let description = (error as? LocalizedError)?.errorDescription { return description }

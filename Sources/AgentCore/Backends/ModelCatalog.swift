@@ -6,11 +6,7 @@ public enum ModelCatalog {
         do {
             return try await listing(for: endpoint)
         } catch let error as TransportError {
-            switch error {
-            case .failed(_, let message): throw ChatError.transport(url: endpoint.serverURL, message: message, cause: error.cause)
-            case .stalled(let seconds): throw ChatError.stalled(url: endpoint.serverURL, seconds: seconds)
-            case .cancelled: throw error
-            }
+            throw ChatError(error, url: endpoint.serverURL) ?? error
         }
     }
 

@@ -61,8 +61,9 @@ final class SearchResultsView {
             gtk_label_set_ellipsize(title.opaque, PANGO_ELLIPSIZE_END)
             GtkText.addClasses(title, "chat-title")
             gtk_box_append(box.cast(), title)
-            if hit.messageID == nil { Self.embolden(hit.matches, in: title) }
-            if hit.messageID != nil {
+            if hit.messageID == nil {
+                Self.embolden(hit.matches, in: title)
+            } else {
                 let snippet: UnsafeMutablePointer<GtkWidget> = gtk_label_new(hit.snippet)
                 Self.embolden(hit.matches, in: snippet)
                 gtk_label_set_xalign(snippet.opaque, 0)

@@ -108,8 +108,8 @@ public final class ChatWindow {
             content = chatPage.widget
         }
         toasts = Toasts(child: content, keepingAbove: chatPage.composer.widget)
-        // A toast on screen rises with a field that grows (a line more) once it is laid out.
-        chatPage.composer.input.onTextHeightChanged = { [toasts, window] in AfterPaint.next(window) { toasts.raiseShown() } }
+        // A toast on screen rises with a field that grows (a line more).
+        chatPage.composer.input.onTextHeightChanged = { [toasts] in toasts.raiseAfterLayout() }
         adw_application_window_set_content(window.cast(), toasts.overlay)
         files = ChatFiles(window: window, library: library, viewModel: viewModel)
         versionDeletion = VersionDeletion(window: window, viewModel: viewModel, transcript: chatPage.transcript, toasts: toasts)
@@ -185,9 +185,8 @@ public final class ChatWindow {
             if gtk_window_is_active(window.cast()) == 0 { ReplyNotification.send(for: viewModel.conversation[index], in: viewModel.chat?.id, from: window) }
         case .composer, .files:
             updateActions()
-            // File chips or the editing notice may have changed the composer's height: a toast
-            // on screen follows it once it is laid out.
-            AfterPaint.next(window) { [toasts] in toasts.raiseShown() }
+            // File chips or the editing notice may have changed the composer's height.
+            toasts.raiseAfterLayout()
         case .reloaded, .messagesInserted, .messagesRemoved, .messagesUnloaded:
             updateActions()
         case .status:

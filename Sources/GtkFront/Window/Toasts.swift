@@ -4,8 +4,8 @@ import CGtk
 /// Brief notices over the window — "Copied", "“Title” deleted · Undo", "Saved to …" — as
 /// libadwaita's toasts in the window's `AdwToastOverlay`, each raised above the composer as
 /// tall as it is: when the toast comes on screen, when the chat page does (a narrow window)
-/// and when the composer grows — the field, file chips, the editing notice (`raiseShown`) —
-/// so that it does not cover what is being typed.
+/// and when the composer grows (`raiseAfterLayout`: the field, file chips, the editing
+/// notice), so that it does not cover what is being typed.
 @MainActor
 final class Toasts {
     let overlay: UnsafeMutablePointer<GtkWidget>
@@ -57,25 +57,33 @@ final class Toasts {
         var bounds = graphene_rect_t()
         let height = gtk_widget_get_mapped(bottomBar) != 0 && gtk_widget_compute_bounds(bottomBar, overlay, &bounds) != 0
             ? max(0, gtk_widget_get_height(overlay) - Int32(bounds.origin.y.rounded(.down))) : 0
+        for toast in toastWidgets {
+            gtk_widget_set_margin_bottom(toast, height)
+            MnemonicButton.nameByWords(in: toast)
+        }
+    }
+
+    /// Raises the toast on screen once the composer's new height is laid out (a line more or
+    /// less, file chips, the editing notice); with none on screen, as while typing, nothing.
+    func raiseAfterLayout() {
+        guard toastWidgets.first != nil else { return }
+        AfterPaint.next(overlay) { [weak self] in self?.raiseShown() }
+    }
+
+    /// The toast widgets the overlay holds.
+    private var toastWidgets: [UnsafeMutablePointer<GtkWidget>] {
+        var widgets: [UnsafeMutablePointer<GtkWidget>] = []
         var child = gtk_widget_get_first_child(overlay)
         while let current = child {
-            if String(cString: gtk_widget_get_css_name(current)) == "toast" {
-                gtk_widget_set_margin_bottom(current, height)
-                MnemonicButton.nameByWords(in: current)
-            }
+            if String(cString: gtk_widget_get_css_name(current)) == "toast" { widgets.append(current) }
             child = gtk_widget_get_next_sibling(current)
         }
+        return widgets
     }
 
     /// The texts of the toasts on screen.
     var shownTexts: [String] {
-        var texts: [String] = []
-        var child = gtk_widget_get_first_child(overlay)
-        while let current = child {
-            if String(cString: gtk_widget_get_css_name(current)) == "toast" { texts += GtkText.labels(in: current) }
-            child = gtk_widget_get_next_sibling(current)
-        }
-        return texts
+        toastWidgets.flatMap { GtkText.labels(in: $0) }
     }
 
     /// A toast saying `title` (plain text: libadwaita 1.2 reads a toast's title as markup, so

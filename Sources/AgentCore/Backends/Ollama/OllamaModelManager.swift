@@ -53,14 +53,10 @@ public struct OllamaModelManager: Sendable {
             if transportError == nil { state.lines.finish { lines.append($0) } }
             let trailing = Self.read(lines, into: &state)
             if let failure = state.failure { return (trailing, .failure(failure)) }
-            switch transportError {
-            case .cancelled: return (trailing, .failure(CancellationError()))
-            case .failed(_, let message):
-                return (trailing, .failure(ChatError.transport(url: request.url, message: message, cause: transportError?.cause)))
-            case .stalled(let seconds): return (trailing, .failure(ChatError.stalled(url: request.url, seconds: seconds)))
-            case nil:
-                return (trailing, state.tracker.succeeded ? .success(()) : .failure(OllamaModelError.pullEnded(model: model)))
+            if let transportError {
+                return (trailing, .failure(ChatError(transportError, url: request.url) ?? CancellationError()))
             }
+            return (trailing, state.tracker.succeeded ? .success(()) : .failure(OllamaModelError.pullEnded(model: model)))
         }
         for step in trailing { onProgress(step) }
         try outcome.get()
@@ -110,11 +106,7 @@ public struct OllamaModelManager: Sendable {
         do {
             response = try await HTTPClient.fetch(request)
         } catch let error as TransportError {
-            switch error {
-            case .cancelled: throw CancellationError()
-            case .failed(_, let message): throw ChatError.transport(url: request.url, message: message, cause: error.cause)
-            case .stalled(let seconds): throw ChatError.stalled(url: request.url, seconds: seconds)
-            }
+            throw ChatError(error, url: request.url) ?? CancellationError()
         }
         guard response.head.isSuccess else { throw OllamaModelError.http(response.head, body: response.body) }
         return response
