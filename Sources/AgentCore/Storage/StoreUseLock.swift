@@ -1,47 +1,84 @@
 import FoundationEssentials
 import Glibc
+import Synchronization
 
-/// Tells a process whether it has the chat store to itself. Every process that opens the
-/// store (the window, each `agent-cli`) holds a shared `flock` on a file beside it for as long
-/// as the store is open. Tidying at start-up (settling replies a crash left streaming,
-/// purging chats deleted with an undo still offered) is only right when no other process is
-/// using the store: in another one those replies are still streaming, and that undo is
-/// still on screen. The lock is released when its descriptor closes, by a crash too.
+/// Tells a store whether it has its file to itself. Every process that opens the store (the
+/// window, each `agent-cli`) holds a shared lock on a file beside it for as long as the store
+/// is open. Tidying at start-up (settling replies a crash left streaming, purging chats
+/// deleted with an undo still offered) is only right when no other process is using the
+/// store: in another one those replies are still streaming, and that undo is still on screen.
+///
+/// The lock is a POSIX record lock, which belongs to the process: a child being started
+/// elsewhere in the process, which holds copies of its descriptors until it execs, does not
+/// hold the lock with them, and the process's exit (a crash too) releases it. Because two
+/// stores in one process share that lock, the process counts its own stores: a second one on
+/// the same file is not alone either.
 final class StoreUseLock: Sendable {
-    private let descriptor: Int32
-    /// Whether this process took the lock alone: no other process had the store open.
+    private struct Holder {
+        let descriptor: Int32
+        var stores: Int
+    }
+
+    /// The lock files this process holds, by path. One descriptor each, closed with the last
+    /// store on it: closing any descriptor on the file would release the process's lock.
+    private static let held = Mutex<[String: Holder]>([:])
+
+    private let path: String
+    /// Whether this store took the lock alone: no other store, here or in another process,
+    /// had the file open.
     let isAlone: Bool
 
     /// Takes the lock beside `file`: alone when it can be, shared when another process holds
     /// it (waiting for one that holds it alone while it tidies). Where no lock can be made (a
-    /// lock file that cannot be opened, a file system without `flock`), the process counts
-    /// as alone, as before there was a lock: leftovers are tidied rather than kept for good.
+    /// lock file that cannot be opened, a file system without locks), the first store in the
+    /// process counts as alone: leftovers are tidied rather than kept for good.
     init(beside file: URL) {
-        descriptor = open(file.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            isAlone = true
-            return
-        }
-        if Self.lock(descriptor, LOCK_EX | LOCK_NB) {
-            isAlone = true
-        } else {
-            isAlone = errno != EWOULDBLOCK
-            if !isAlone { _ = Self.lock(descriptor, LOCK_SH) }
+        let path = file.path + ".lock"
+        self.path = path
+        isAlone = Self.held.withLock { held in
+            if held[path] != nil {
+                held[path]?.stores += 1
+                return false
+            }
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            held[path] = Holder(descriptor: descriptor, stores: 1)
+            guard descriptor >= 0 else { return true }
+            if Self.lock(descriptor, F_WRLCK, wait: false) { return true }
+            let alone = errno != EAGAIN && errno != EACCES
+            if !alone { _ = Self.lock(descriptor, F_RDLCK, wait: true) }
+            return alone
         }
     }
 
     /// Lets other processes in once the tidying is done.
     func share() {
-        guard isAlone, descriptor >= 0 else { return }
-        _ = Self.lock(descriptor, LOCK_SH)
+        guard isAlone else { return }
+        Self.held.withLock { held in
+            if let descriptor = held[path]?.descriptor, descriptor >= 0 {
+                _ = Self.lock(descriptor, F_RDLCK, wait: false)
+            }
+        }
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
+        Self.held.withLock { held in
+            guard var holder = held[path] else { return }
+            holder.stores -= 1
+            if holder.stores > 0 {
+                held[path] = holder
+                return
+            }
+            held[path] = nil
+            if holder.descriptor >= 0 { close(holder.descriptor) }
+        }
     }
 
-    private static func lock(_ descriptor: Int32, _ operation: Int32) -> Bool {
-        while flock(descriptor, operation) != 0 {
+    /// Locks the whole file: `F_WRLCK` alone, `F_RDLCK` shared.
+    private static func lock(_ descriptor: Int32, _ type: Int32, wait: Bool) -> Bool {
+        var region = flock()
+        region.l_type = Int16(type)
+        region.l_whence = Int16(SEEK_SET)
+        while fcntl(descriptor, wait ? F_SETLKW : F_SETLK, &region) != 0 {
             guard errno == EINTR else { return false }
         }
         return true

@@ -143,4 +143,27 @@ struct AgentCLIChatTests {
         #expect(saved.count >= secondBefore.count, "no more than about the last second was lost (\(saved.count) saved, \(secondBefore.count) printed by a second before)")
         #expect(!saved.isEmpty)
     }
+
+    @Test("A store opened while agent-cli streams into it leaves that reply streaming; opened once agent-cli is gone, it settles it")
+    func openedBesideAnotherProcess() async throws {
+        let home = Self.home()
+        let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url("paced-600-10"), "--chat", "new",
+                                                                         "Count slowly"], environment: home)
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        #expect(!output.fileHandleForReading.availableData.isEmpty, "the reply has begun")
+        let chat = try { () throws -> ChatSummary in
+            let beside = try Self.store(in: home)
+            let chat = try #require(try beside.chats().first)
+            #expect(try beside.messages(in: chat.id).map(\.message.state) == [.done, .streaming], "left to agent-cli")
+            return chat
+        }()
+        // Some of the reply saved, so that what the crash leaves is a reply cut off.
+        let saved = try await TestTiming.eventually {
+            (try? Self.store(in: home).messages(in: chat.id).last?.message.text.isEmpty == false) ?? false
+        }
+        #expect(saved)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(try Self.store(in: home).messages(in: chat.id).map(\.message.state) == [.done, .cutOff], "alone: settled")
+    }
 }

@@ -171,9 +171,11 @@ struct ChatStoreTests {
     }
 
     /// Two chats whose turns were under way when the store's process ended (its store is
-    /// closed on return): one replying, one still waiting for its reply.
-    static func interruptedTurns(in file: URL) throws -> (replying: ChatSummary, waiting: ChatSummary) {
+    /// closed on return, after `beforeClosing`): one replying, one still waiting for its reply.
+    static func interruptedTurns(in file: URL, beforeClosing: () throws -> Void = {}) throws
+        -> (replying: ChatSummary, waiting: ChatSummary) {
         let store = try ChatStore(file: file)
+        defer { withExtendedLifetime(store) {} }
         let chat = try store.createChat(ChatSummary(title: "crash"))
         let question = ChatMessage(role: .user, text: "q1", state: .sending)
         try store.save(question, in: chat.id, seq: 0)
@@ -181,6 +183,7 @@ struct ChatStoreTests {
         let other = try store.createChat(ChatSummary(title: "never answered"))
         try store.save(ChatMessage(role: .user, text: "q2", state: .sending), in: other.id, seq: 0)
         try store.save(ChatMessage(role: .assistant, text: "", state: .sending), in: other.id, seq: 1)
+        try beforeClosing()
         return (chat, other)
     }
 
