@@ -147,23 +147,28 @@ struct AgentCLIChatTests {
     @Test("A store opened while agent-cli streams into it leaves that reply streaming; opened once agent-cli is gone, it settles it")
     func openedBesideAnotherProcess() async throws {
         let home = Self.home()
-        let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url("paced-600-10"), "--chat", "new",
-                                                                         "Count slowly"], environment: home)
+        // Its first word, then nothing until agent-cli is killed: however slow the machine,
+        // the reply is still streaming when the store is opened beside it.
+        let scenario = server.gate()
+        let (process, output, _) = try ProductRunner.start("agent-cli", ["--server", server.url(scenario), "--chat", "new",
+                                                                         "Count"], environment: home)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         #expect(!output.fileHandleForReading.availableData.isEmpty, "the reply has begun")
-        let chat = try { () throws -> ChatSummary in
-            let beside = try Self.store(in: home)
-            let chat = try #require(try beside.chats().first)
-            #expect(try beside.messages(in: chat.id).map(\.message.state) == [.done, .streaming], "left to agent-cli")
-            return chat
-        }()
-        // Some of the reply saved, so that what the crash leaves is a reply cut off.
-        let saved = try await TestTiming.eventually {
-            (try? Self.store(in: home).messages(in: chat.id).last?.message.text.isEmpty == false) ?? false
+        // Each look opens the store beside agent-cli, until the question and the word are
+        // saved. Nothing more comes to save then: a look that settled the reply (as if alone)
+        // would leave it settled, and the question and its reply would never be seen so.
+        var during: [ChatMessage] = []
+        let seen = try await TestTiming.eventually {
+            guard let store = try? Self.store(in: home), let chat = try? store.chats().first else { return false }
+            during = (try? store.messages(in: chat.id).map(\.message)) ?? []
+            return during.map(\.state) == [.done, .streaming] && during.last?.text.isEmpty == false
         }
-        #expect(saved)
+        #expect(seen, "left to agent-cli: \(during.map { ($0.state, $0.text) })")
+        let chat = try #require(try Self.store(in: home).chats().first)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        #expect(try Self.store(in: home).messages(in: chat.id).map(\.message.state) == [.done, .cutOff], "alone: settled")
+        let after = try Self.store(in: home).messages(in: chat.id).map(\.message)
+        #expect(after.map(\.state) == [.done, .cutOff], "alone: settled: \(after.map { ($0.state, $0.text) })")
+        try await server.release(scenario)
     }
 }
