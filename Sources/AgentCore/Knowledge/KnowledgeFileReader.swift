@@ -4,8 +4,9 @@ import FoundationEssentials
 /// encoding `TextDecoding` knows, and a PDF's text page by page. Images, archives, programs
 /// and files too large to be notes are left out.
 enum KnowledgeFileReader {
-    /// Files larger than this are not indexed (a log of gigabytes is not a note).
-    static let maximumBytes = 32 << 20
+    /// Files larger than this are not indexed (a log of gigabytes is not a note): the
+    /// largest file Agent reads at all, as an attachment too.
+    static let maximumBytes = AttachedFile.maximumBytes
 
     static let skippedExtensions: Set<String> = [
         "png", "jpg", "jpeg", "gif", "webp", "bmp", "tif", "tiff", "ico", "svgz", "zip", "gz", "xz", "bz2", "zst", "7z",

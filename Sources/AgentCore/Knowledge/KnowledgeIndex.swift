@@ -16,7 +16,7 @@ public final class KnowledgeIndex: Sendable {
         public var indexed = 0
         public var unchanged = 0
         public var removed = 0
-        /// Files left out: not text, code, Markdown or PDF, or unreadable.
+        /// Files left out: not text, code, Markdown or PDF, too large, or unreadable.
         public var skipped = 0
     }
 

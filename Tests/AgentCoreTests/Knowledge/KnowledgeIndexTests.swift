@@ -44,7 +44,7 @@ struct KnowledgeIndexTests {
         #expect(try index.passages(for: "Archibald", in: [folder], tokenBudget: 2000).isEmpty)
     }
 
-    @Test("A PDF's passages name their page; a small budget takes fewer passages; images and programs are left out")
+    @Test("A PDF's passages name their page; a small budget takes fewer passages; images, programs and files too large are left out")
     func pagesAndBudget() throws {
         // A folder whose name is not ASCII: paths compare as text, byte for byte.
         let folder = temporary("Notizen-für-März")
@@ -64,13 +64,15 @@ struct KnowledgeIndexTests {
         convert.waitUntilExit()
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: folder.appending(path: "vault.png"))
         try FileManager.default.copyItem(atPath: "/bin/true", toPath: folder.appending(path: "vault-tool").path)
+        // Text, but past the largest file Agent reads.
+        try Data(String(repeating: "vault log ", count: AttachedFile.maximumBytes / 10 + 1).utf8).write(to: folder.appending(path: "vault.log"))
         for number in 0..<5 {
             try Data(String(repeating: "vault door notes number \(number) ", count: 60).utf8).write(to: folder.appending(path: "door-\(number).txt"))
         }
 
         let index = try KnowledgeIndex(file: temporary("index").appending(path: "knowledge.sqlite"))
         let update = try index.update(folder)
-        #expect(update.indexed == 6 && update.skipped == 2, "\(update)")
+        #expect(update.indexed == 6 && update.skipped == 3, "\(update)")
         let combination = try index.passages(for: "What is the vault combination?", in: [folder], tokenBudget: 2000)
         #expect(combination.first?.source == KnowledgeSource(path: folder.appending(path: "report.pdf").path, page: 2))
         #expect(combination.first?.source.label == "report.pdf, page 2")
