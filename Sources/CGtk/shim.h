@@ -274,6 +274,10 @@ static inline void agent_reading_width_measure(GtkWidget *widget, GtkOrientation
             *natural = reading;
         }
     }
+    if (orientation == GTK_ORIENTATION_HORIZONTAL && g_object_get_data(G_OBJECT(widget), "agent-reading-keeps-widest") != NULL) {
+        *natural = MAX(*natural, GPOINTER_TO_INT(g_object_get_data(G_OBJECT(widget), "agent-reading-widest")));
+        g_object_set_data(G_OBJECT(widget), "agent-reading-widest", GINT_TO_POINTER(*natural));
+    }
 }
 
 /* Gives each of `widget`'s children all of the box. */
@@ -293,8 +297,8 @@ static inline GtkWidget *agent_reading_width_box_new(GtkWidget *child, int chars
     return box;
 }
 
-/* Gives the reading-width box the one short line its child shows, to be as wide as that
- * line (measured when GTK measures, in the style of that moment); NULL: as wide as its
+/* Gives the reading-width box the short lines its child last added, to be as wide as the
+ * widest (measured when GTK measures, in the style of that moment); NULL: as wide as its
  * reading width. */
 static inline void agent_reading_width_box_set_line(GtkWidget *box, const char *line) {
     const char *old = g_object_get_data(G_OBJECT(box), "agent-reading-text");
@@ -303,9 +307,12 @@ static inline void agent_reading_width_box_set_line(GtkWidget *box, const char *
     gtk_widget_queue_resize(box);
 }
 
-/* Sets the reading-width box's width in characters (0: its child's own). */
-static inline void agent_reading_width_box_set_chars(GtkWidget *box, int chars) {
-    g_object_set_data(G_OBJECT(box), "agent-reading-chars", GINT_TO_POINTER(chars));
+/* While `keeps`, the reading-width box is never narrower than the widest it has measured
+ * since (set again: from now on): text that only grows widens it line by line, and what is
+ * laid out beside it is not wrapped again each time a shorter line begins. */
+static inline void agent_reading_width_box_keep_widest(GtkWidget *box, gboolean keeps) {
+    g_object_set_data(G_OBJECT(box), "agent-reading-keeps-widest", GINT_TO_POINTER(keeps));
+    g_object_set_data(G_OBJECT(box), "agent-reading-widest", NULL);
     gtk_widget_queue_resize(box);
 }
 

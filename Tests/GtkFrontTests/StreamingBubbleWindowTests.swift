@@ -9,16 +9,40 @@ extension GtkSuites {
     @MainActor
     @Suite("A streaming reply's bubble (GTK under Xvfb)", .serialized)
     struct StreamingBubbleWindowTests {
+        typealias Size = (width: Int32, height: Int32)
+
         @Test("A short reply's bubble grows with its words on one line, and is as wide when it finishes: it does not narrow")
         func shortReplyKeepsItsWidth() async throws {
-            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: TestServer.shared.url("slow-60"), model: "m"))
+            let (sizes, final) = try await bubbleSizes(replying: "slow-60")
+            let widths = sizes.map(\.width)
+            #expect(widths.count >= 5, "the bubble seen as the reply streamed: \(widths)")
+            #expect(widths.first.map { $0 < final.width - 100 } == true, "narrow at the first words: \(widths)")
+            #expect(widths.allSatisfy { $0 <= final.width + 2 }, "never wider than it ends, \(final.width) px: \(widths)")
+            #expect(zip(widths, widths.dropFirst()).allSatisfy { $0 <= $1 }, "growing, never narrowing: \(widths)")
+            #expect(sizes.allSatisfy { abs($0.height - final.height) <= 2 }, "one line all along, \(final.height) px: \(sizes.map(\.height))")
+        }
+
+        @Test("A reply of short lines in several blocks (a list among them) is no wider while it streams than when it ends: it grows, never narrowing")
+        func shortLinesKeepTheirWidth() async throws {
+            let (sizes, final) = try await bubbleSizes(replying: "lines-60")
+            let widths = sizes.map(\.width)
+            #expect(widths.count >= 10, "the bubble seen as the reply streamed: \(widths)")
+            #expect(widths.first.map { $0 < final.width - 100 } == true, "narrow at the first words: \(widths)")
+            #expect(widths.allSatisfy { $0 <= final.width + 2 }, "never wider than it ends, \(final.width) px: \(widths)")
+            #expect(zip(widths, widths.dropFirst()).allSatisfy { $0 <= $1 }, "growing, never narrowing: \(widths)")
+        }
+
+        /// The reply bubble's size at each turn of the main loop while `scenario`'s reply to
+        /// "Hi" streams, and once it has finished.
+        private func bubbleSizes(replying scenario: String) async throws -> (streaming: [Size], final: Size) {
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: TestServer.shared.url(scenario), model: "m"))
             defer { GtkTestHarness.close(app) }
             let window = try #require(app.window)
             try await GtkTestHarness.show(window)
             let model = window.viewModel
             try await Xdo.type("Hi")
             try await Xdo.key("Return")
-            var sizes: [(width: Int32, height: Int32)] = []
+            var sizes: [Size] = []
             try await GtkTestHarness.pump(until: {
                 if model.conversation.count == 2, model.isSending, !model.conversation[1].text.isEmpty,
                    let row = window.transcript.boundRow(for: model.conversation[1].id), GtkTestHarness.isMapped(row.bubble) {
@@ -28,13 +52,7 @@ extension GtkSuites {
             }, "the reply")
             try await GtkTestHarness.settle(window)
             let row = try #require(window.transcript.boundRow(for: model.conversation[1].id))
-            let final = (width: gtk_widget_get_width(row.bubble), height: gtk_widget_get_height(row.bubble))
-            let widths = sizes.map(\.width)
-            #expect(widths.count >= 5, "the bubble seen as the reply streamed: \(widths)")
-            #expect(widths.first.map { $0 < final.width - 100 } == true, "narrow at the first words: \(widths)")
-            #expect(widths.allSatisfy { $0 <= final.width + 2 }, "never wider than it ends, \(final.width) px: \(widths)")
-            #expect(zip(widths, widths.dropFirst()).allSatisfy { $0 <= $1 }, "growing, never narrowing: \(widths)")
-            #expect(sizes.allSatisfy { abs($0.height - final.height) <= 2 }, "one line all along, \(final.height) px: \(sizes.map(\.height))")
+            return (sizes, (gtk_widget_get_width(row.bubble), gtk_widget_get_height(row.bubble)))
         }
     }
 }

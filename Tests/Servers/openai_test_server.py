@@ -263,6 +263,15 @@ class Handler(socketserver.BaseRequestHandler):
         text = f"Streaming reply to: {last_user_text(body)}. One token at a time, as a model writes."
         self.stream(normal_stream(words(text)), delay=delay)
 
+    SHORT_LINES_REPLY = "Here you are:\n\n- Paris\n- Lyon\n- Marseille\n\nThose are the three largest cities."
+
+    def scenario_lines(self, scenario, body, headers):
+        """A reply of short lines in three blocks, the widest last, a word a token
+        (lines-<ms per token>)."""
+        pieces = scenario.split("-")
+        delay = int(pieces[1]) / 1000 if len(pieces) > 1 else 0.05
+        self.stream(normal_stream(words(self.SHORT_LINES_REPLY)), delay=delay)
+
     @staticmethod
     def held_markdown(body):
         """MARKDOWN_REPLY as scenario_markdown sends it, held in the middle of its code block."""

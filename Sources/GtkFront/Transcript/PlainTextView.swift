@@ -24,6 +24,7 @@ final class PlainTextView {
         GtkText.addClasses(view, "plain-text")
         for name in classes { gtk_widget_add_css_class(view, name) }
         widget = agent_reading_width_box_new(view, StackedLabel.maxWidthChars)
+        agent_reading_width_box_keep_widest(widget, 1)
     }
 
     /// Shows `text`: what was added since the last call is appended, at most `limit` bytes
@@ -36,6 +37,7 @@ final class PlainTextView {
             shown = ""
             gtk_text_buffer_set_text(buffer, "", 0)
             agent_reading_width_box_set_line(widget, "")
+            agent_reading_width_box_keep_widest(widget, 1)
         }
         guard text.utf8.count > shown.utf8.count else { return true }
         let start = text.utf8.index(text.utf8.startIndex, offsetBy: shown.utf8.count)
@@ -43,23 +45,39 @@ final class PlainTextView {
         var end = GtkTextIter()
         gtk_text_buffer_get_end_iter(buffer, &end)
         gtk_text_buffer_insert(buffer, &end, String(piece), -1)
+        let lineStart = lastLineStart
         shown += piece
-        agent_reading_width_box_set_line(widget, oneLine)
+        agent_reading_width_box_set_line(widget, lineStart.flatMap { Self.measured(shown.utf8.dropFirst($0)) })
         return !isCut
     }
 
-    /// What is shown while it is one short line (a streaming reply's first words, a short
-    /// thought), its trailing spaces and line breaks left out: the box is then as wide as
-    /// that line, as a label would be, so the bubble grows with it and keeps its width when
-    /// labels take its place. Nil for longer text, held at the reading width.
-    private var oneLine: String? {
-        guard shown.utf8.count <= Self.measuredBytes else { return nil }
-        var line = Substring(shown)
-        while line.last?.isWhitespace == true { line.removeLast() }
-        return line.contains(where: \.isNewline) ? nil : String(line)
+    /// Where the last line of what is shown begins (a UTF-8 offset), or nil when it began
+    /// more than `measuredBytes` ago.
+    private var lastLineStart: Int? {
+        let utf8 = shown.utf8
+        var index = utf8.endIndex
+        for _ in 0...Self.measuredBytes {
+            guard index > utf8.startIndex else { return 0 }
+            let before = utf8.index(before: index)
+            if utf8[before] == UInt8(ascii: "\n") { return utf8.distance(from: utf8.startIndex, to: index) }
+            index = before
+        }
+        return nil
     }
 
-    /// Past this, text is measured no more: it is about the reading width anyway.
+    /// The lines just added (from the start of the line they continue), their trailing spaces
+    /// and line breaks left out, while they are short: the box is as wide as the widest of
+    /// them, or as it was (it keeps its widest), as labels would be — so a bubble grows with
+    /// a streaming reply's words and keeps its width when labels take their place. Nil for
+    /// longer text, held at the reading width.
+    private static func measured(_ lines: Substring.UTF8View) -> String? {
+        guard lines.count <= measuredBytes else { return nil }
+        var text = Substring(lines)
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return String(text)
+    }
+
+    /// Past this, text is measured no more: a line this long is about the reading width anyway.
     private static let measuredBytes = 4 * Int(StackedLabel.maxWidthChars)
 
     /// The text shown.

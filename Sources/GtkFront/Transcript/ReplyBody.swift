@@ -27,10 +27,9 @@ final class ReplyBody {
     private var textStart = 0
     /// The rendered blocks, then the plain tail (`tailView`) while the reply streams.
     private let markdownBox: UnsafeMutablePointer<GtkWidget>
-    /// `markdownBox` in a reading-width box: as wide as the tail's text view while the reply
-    /// streams (see `keepReadingWidth`), as its widest line otherwise.
+    /// `markdownBox` in a reading-width box, as wide as its widest line: while the reply
+    /// streams, never narrower than it has been (see `showTail`).
     private let textColumn: UnsafeMutablePointer<GtkWidget>
-    private var keepsReadingWidth = false
     private var markdown: MarkdownWidgets
     private var renderedWidgets: [UnsafeMutablePointer<GtkWidget>] = []
     /// How much of the text the rendered blocks cover (UTF-8 bytes).
@@ -163,24 +162,24 @@ final class ReplyBody {
         let view = tailView ?? {
             let view = PlainTextView(classes: ["message-text"])
             gtk_box_append(markdownBox.cast(), view.widget)
+            agent_reading_width_box_keep_widest(textColumn, 1)
             tailView = view
             return view
         }()
         let shown = text.drop { $0.isWhitespace }
         view.show(shown, limit: .max)
-        // Empty between two blocks (until the next word, or while a tool runs), it is hidden
-        // and the column keeps its width: narrower, every label would wrap again — twice a
-        // paragraph, the whole reply each time. The first block alone, with no label above
-        // it, is as wide as the tail makes it (one short line grows with its words).
+        // Empty between two blocks (until the next word, or while a tool runs), it is hidden.
+        // The column keeps the widest it has been meanwhile: narrower, every label would wrap
+        // again — twice a paragraph, the whole reply each time. It grows as the tail's lines
+        // do, so a reply of short lines is as narrow while it streams as when it ends.
         gtk_widget_set_visible(view.widget, shown.isEmpty ? 0 : 1)
-        keepReadingWidth(!renderedWidgets.isEmpty)
     }
 
     private func removeTail() {
         guard let tailView else { return }
         gtk_box_remove(markdownBox.cast(), tailView.widget)
         self.tailView = nil
-        keepReadingWidth(false)
+        agent_reading_width_box_keep_widest(textColumn, 0)
     }
 
     /// Shows the text column only with text in it: empty, it would add the bubble's spacing
@@ -188,13 +187,6 @@ final class ReplyBody {
     private func showTextColumnWhenFilled() {
         let filled = !renderedWidgets.isEmpty || tailView.map { gtk_widget_get_visible($0.widget) != 0 } == true
         gtk_widget_set_visible(textColumn, longReply == nil && filled ? 1 : 0)
-    }
-
-    /// Holds the text column at the tail's reading width, or lets it be as wide as its lines.
-    private func keepReadingWidth(_ keeps: Bool) {
-        guard keeps != keepsReadingWidth else { return }
-        keepsReadingWidth = keeps
-        agent_reading_width_box_set_chars(textColumn, keeps ? StackedLabel.maxWidthChars : 0)
     }
 
     /// A reply too long for labels: as plain text (its head, when longer still).
