@@ -30,6 +30,7 @@ enum Xdo {
 
     /// Clicks `button` (1 left, 3 right) at a point of `widget` (its centre by default).
     static func click(_ widget: UnsafeMutablePointer<GtkWidget>, button: Int = 1, x: Double? = nil, y: Double? = nil) async throws {
+        try await scrollIntoView(widget, at: y)
         let (windowID, point) = try await screenPoint(in: widget, x: x, y: y)
         try await run(["mousemove", "--window", windowID, String(point.x), String(point.y), "click", String(button)])
     }
@@ -64,6 +65,25 @@ enum Xdo {
             if let key { try? await run(["keyup", key]) }
             throw error
         }
+    }
+
+    /// Turns the mouse wheel over the scrolled window `widget` is in until the height `y` of it
+    /// (its middle when nil) is in view, as a person scrolls to what they mean to click.
+    private static func scrollIntoView(_ widget: UnsafeMutablePointer<GtkWidget>, at y: Double?) async throws {
+        // A popover's content has the widget it points at as an ancestor, in another surface.
+        guard gtk_widget_get_mapped(widget) != 0, let scroller = gtk_widget_get_ancestor(widget, gtk_scrolled_window_get_type()),
+              gtk_widget_get_native(scroller) == gtk_widget_get_native(widget) else { return }
+        for _ in 0..<60 {
+            var source = graphene_point_t(x: 0, y: Float(y ?? Double(gtk_widget_get_height(widget)) / 2))
+            var point = graphene_point_t()
+            guard gtk_widget_compute_point(widget, scroller, &source, &point) != 0 else { return }
+            let height = Float(gtk_widget_get_height(scroller))
+            let margin = min(8, height / 4)
+            if point.y >= margin && point.y <= height - margin { return }
+            try await scroll(scroller, up: point.y < margin, clicks: 2)
+            try await GtkTestHarness.frameLaidOut(of: widget)
+        }
+        throw Failed(description: "the widget never scrolled into view")
     }
 
     /// Resizes `window` as a person dragging its corner would, and waits for GTK to lay it out.
