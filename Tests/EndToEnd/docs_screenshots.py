@@ -25,9 +25,9 @@ server as a user would:
   docs/model-menu.png          the header's model menu: an Ollama server's models and the local ones;
   docs/model-menu-dark.png     the same in dark;
   docs/model-menu-narrow.png   the same at 360×640.
-  docs/ollama-pull.png, docs/ollama-pull-dark.png   Preferences › Ollama pulling a model, half way
+  docs/ollama-pull.png, docs/ollama-pull-dark.png   Preferences › Models pulling an Ollama model, half way
                                (the scripted Ollama, Tests/Servers/ollama_scripted_server.py).
-  docs/local-model-file.png    Preferences › Local Model with a GGUF file (Gemma 3 270M) chosen;
+  docs/local-model-file.png    Preferences › Models with a GGUF file (Gemma 3 270M) chosen;
   docs/local-model-file-dark.png  the same in dark.
   docs/setup-progress.png      the local model being set up behind the window (light; -dark: dark);
   docs/setup-failed.png        a set-up that failed, with the end of its log.
@@ -474,14 +474,14 @@ def gguf_file():
 
 
 def local_model_file(path):
-    """Preferences › Local Model after choosing a GGUF file with the file chooser, as a person does."""
+    """Preferences › Models after choosing a GGUF file with the file chooser, as a person does."""
     def body(app, frame):
         subprocess.run(["xdotool", "key", "--clearmodifiers", "ctrl+comma"], check=True)
         window = wait_for("the Preferences window", lambda: named(app, "Preferences", [Atspi.Role.FRAME, Atspi.Role.WINDOW,
                                                                                          Atspi.Role.DIALOG]))
         preferences = x_window("^Preferences$")
         subprocess.run(["xdotool", "windowsize", "--sync", preferences, "640", "640"], check=True)
-        page = wait_for("the Local Model page's name", lambda: last_on_screen(window, "Local Model", [Atspi.Role.LABEL]))
+        page = wait_for("the Models page's name", lambda: last_on_screen(window, "Models", [Atspi.Role.LABEL]))
         time.sleep(0.5)
         click(page, preferences)
         choose = wait_for("Choose a GGUF File… on screen", lambda: last_on_screen(window, "Choose a GGUF File…", [Atspi.Role.LABEL]))
@@ -601,15 +601,20 @@ tools=true
 
 
 def ollama_pull(path, events_url, store):
-    """Preferences › Ollama with a pull of gemma3:270m held half way by the scripted Ollama."""
+    """Preferences › Models, scrolled down to Ollama's models, with a pull of gemma3:270m held half
+    way by the scripted Ollama."""
     def body(app, frame):
         subprocess.run(["xdotool", "key", "--clearmodifiers", "ctrl+comma"], check=True)
         window = wait_for("the Preferences window", lambda: named(app, "Preferences", [Atspi.Role.FRAME, Atspi.Role.WINDOW,
                                                                                          Atspi.Role.DIALOG]))
         preferences = x_window("^Preferences$")
         subprocess.run(["xdotool", "windowsize", "--sync", preferences, "640", "620"], check=True)
-        click(wait_for("the Ollama page", lambda: last_on_screen(window, "Ollama", [Atspi.Role.LABEL])), preferences)
+        click(wait_for("the Models page", lambda: last_on_screen(window, "Models", [Atspi.Role.LABEL])), preferences)
         wait_for("the server's models", lambda: "qwen3:0.6b" in label_texts(window), timeout=10)
+        # Ollama's groups come after the local model's: the wheel brings them up.
+        subprocess.run(["xdotool", "mousemove", "--window", preferences, "320", "300", "click", "--repeat", "12", "--delay", "30", "5"],
+                       check=True)
+        time.sleep(0.5)
         entry = wait_for("the pull field", lambda: named(window, "Pull a Model (such as qwen3:4b)", [Atspi.Role.LABEL]))
         click(entry, preferences)
         subprocess.run(["xdotool", "type", "--delay", "40", "gemma3:270m"], check=True)
@@ -1070,7 +1075,12 @@ def search_pictures(binary, folder):
     run(binary, GENERATION, search_results(os.path.join(folder, "search-results.png"), "rainbow"), data=data)
 
 
+def preferences_pictures(binary, folder):
+    run(binary, SERVER_PROFILE, preferences(os.path.join(folder, "preferences.png")), size=(1000, 760))
+
+
 PICTURE_SETS = {
+    "preferences": preferences_pictures,
     "mcp": mcp_pictures,
     "files": attachment_pictures,
     "servers": found_server_pictures,
@@ -1095,7 +1105,6 @@ def main():
     light = GENERATION
     run(binary, light, empty_chat(os.path.join(folder, "empty-chat.png")))
     run(binary, light, code_block(os.path.join(folder, "code-block.png")))
-    run(binary, SERVER_PROFILE, preferences(os.path.join(folder, "preferences.png")), size=(1000, 760))
     run(binary, light, about(os.path.join(folder, "about.png")))
     run(binary, light, narrow(os.path.join(folder, "narrow.png"), os.path.join(folder, "narrow-chats.png")), size=(360, 640))
     with dark_portal():

@@ -176,7 +176,7 @@ def pseudo_run(binary, port):
         wait_for("the chat's settings to close", lambda: len(run.frames()) == 1)
         run.keys("ctrl+comma")
         preferences = wait_for("Preferences", lambda: next((f for f in run.frames() if f.get_name() != "Agent"), None))
-        pages = [_("Servers"), _("Generation"), _("Local Model"), _("Tools"), _("Presets"), _("Ollama")]
+        pages = [_("Servers"), _("Models"), _("Generation"), _("Presets"), _("Tools")]
         for page in pages:
             switch = wait_for(f"the page switch {page}", lambda: named(preferences, page, [Atspi.Role.PAGE_TAB]))
             Atspi.Action.do_action(switch, 0)

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 extension GtkSuites {
-    /// A GGUF file of the user's own, chosen in Preferences › Local Model as a person does —
+    /// A GGUF file of the user's own, chosen in Preferences › Models as a person does —
     /// clicks, the file chooser, typed paths — then answering in the window from the real
     /// llama-server running that file; a file that is not GGUF and one that has gone, refused
     /// with a clear message.
@@ -28,7 +28,7 @@ extension GtkSuites {
         }
 
         /// The alert the page opened: its heading and message, then OK clicked.
-        func dismissAlert(of page: LocalModelPage, over preferences: PreferencesWindow) async throws -> (heading: String, body: String) {
+        func dismissAlert(of page: LocalModelGroups, over preferences: PreferencesWindow) async throws -> (heading: String, body: String) {
             try await GtkTestHarness.pump(until: { page.alert != nil }, "the alert")
             let alert = try #require(page.alert)
             let said = (alert.heading, alert.body)
@@ -50,7 +50,7 @@ extension GtkSuites {
             defer { GtkTestHarness.close(app) }
             let steps = PreferencesWindowTests()
             let preferences = try await steps.openPreferences(window)
-            try await steps.showPage("Local Model", of: preferences)
+            try await steps.showPage("Models", of: preferences)
             let page = preferences.localModel
             #expect(page.fileRows.map(\.file) == [gemma])
             #expect(page.fileRows.first?.isSelected == true)
@@ -82,7 +82,7 @@ extension GtkSuites {
             }
             let steps = PreferencesWindowTests()
             let preferences = try await steps.openPreferences(window)
-            try await steps.showPage("Local Model", of: preferences)
+            try await steps.showPage("Models", of: preferences)
             let page = preferences.localModel
 
             // The remembered file that has gone: shown as missing; picking it says so and changes nothing.

@@ -6,16 +6,17 @@ import TestSupport
 import Testing
 
 extension GtkSuites {
-    /// Preferences › Ollama under Xvfb against the scripted Ollama, as a person uses it: a
-    /// model pulled by name with its progress bar (and one cancelled, one refused), a model
-    /// deleted after a confirmation, a delete Ollama refuses, and the page with no Ollama server.
+    /// Ollama's models in Preferences › Models under Xvfb against the scripted Ollama, as a
+    /// person uses them: a model pulled by name with its progress bar (and one cancelled, one
+    /// refused), a model deleted after a confirmation, a delete Ollama refuses, and the page
+    /// with no Ollama server.
     @MainActor
     @Suite("Ollama models in Preferences (GTK under Xvfb)", .serialized)
     struct OllamaModelsWindowTests {
         let ollama = OllamaTestServer.shared
         let preferencesTests = PreferencesWindowTests()
 
-        /// The app with one Ollama server at `store`, Preferences open on its Ollama page, and
+        /// The app with one Ollama server at `store`, Preferences open on its Models page, and
         /// the server's group once its models are listed.
         func open(store: String?) async throws -> (AgentApplication, ChatWindow, PreferencesWindow) {
             let settings = try TestTools.settings()
@@ -24,7 +25,7 @@ extension GtkSuites {
             }
             let (app, window) = try await preferencesTests.launch(settings: settings)
             let preferences = try await preferencesTests.openPreferences(window)
-            try await preferencesTests.showPage("Ollama", of: preferences)
+            try await preferencesTests.showPage("Models", of: preferences)
             return (app, window, preferences)
         }
 
@@ -159,7 +160,7 @@ extension GtkSuites {
             }, "the Servers page")
         }
 
-        @Test("An Ollama server added in Servers appears on the Ollama page when it is shown")
+        @Test("An Ollama server added in Servers appears on the Models page when it is shown")
         func followsTheServers() async throws {
             let store = ollama.store()
             let (app, _, preferences) = try await open(store: nil)
@@ -167,7 +168,7 @@ extension GtkSuites {
             let profile = ServerProfile(name: "Added", url: store, protocol: .ollama, model: "llama3.2")
             preferences.settings.saveProfile(profile)
             try await preferencesTests.showPage("Servers", of: preferences)
-            try await preferencesTests.showPage("Ollama", of: preferences)
+            try await preferencesTests.showPage("Models", of: preferences)
             let group = try #require(preferences.ollama.groups.first)
             #expect(!GtkTestHarness.isVisible(preferences.ollama.emptyGroup))
             try await GtkTestHarness.pump(until: { listed(group).count == 2 }, "its models")

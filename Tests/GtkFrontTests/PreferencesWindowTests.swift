@@ -15,12 +15,13 @@ extension GtkSuites {
     struct PreferencesWindowTests {
         let server = TestServer.shared
 
-        func launch(settings: SettingsStore, secrets: SecretStore = SecretStore()) async throws -> (AgentApplication, ChatWindow) {
+        /// `store`: chats kept there (and Preferences › Presets shown); none by default.
+        func launch(settings: SettingsStore, secrets: SecretStore = SecretStore(), store: ChatStore? = nil) async throws -> (AgentApplication, ChatWindow) {
             let preferences = AppPreferences(settings: settings, secrets: secrets) {
                 ChatConnection.fromSettings(settings, secrets: secrets, toolbox: Toolbox.standard(
                     settings: settings, locationSource: nil, askConsent: { .deny }))
             }
-            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "unused"), preferences: preferences)
+            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "unused"), store: store, preferences: preferences)
             let window = try #require(app.window)
             try await GtkTestHarness.show(window)
             return (app, window)
@@ -33,6 +34,25 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { GtkTestHarness.isMapped(preferences.window) }, "Preferences on screen")
             try await Xdo.focus(preferences.window)
             return preferences
+        }
+
+        @Test("As narrow as a phone (360 px), the page bar at the bottom names each of the five pages in full")
+        func pageNamesFitAPhone() async throws {
+            let chats = FileManager.default.temporaryDirectory.appending(path: "agent-pages-\(UUID())/chats.sqlite")
+            let (app, window) = try await launch(settings: try TestTools.settings(), store: try ChatStore(file: chats))
+            defer { GtkTestHarness.close(app) }
+            let preferences = try await openPreferences(window)
+            try await Xdo.resize(preferences.window, width: 360, height: 640)
+            let bar = try #require(WidgetTree(preferences.window).first { String(cString: gtk_widget_get_css_name($0)) == "viewswitcherbar" })
+            var names: [UnsafeMutablePointer<GtkWidget>] = []
+            try await GtkTestHarness.pump(until: {
+                names = WidgetTree(bar).filter { GtkText.isLabel($0) && GtkTestHarness.isMapped($0) }
+                return names.count == 5
+            }, "the page bar")
+            #expect(names.map(GtkTestHarness.label) == ["Servers", "Models", "Generation", "Presets", "Tools"])
+            for name in names {
+                #expect(pango_layout_is_ellipsized(gtk_label_get_layout(name.opaque)) == 0, "“\(GtkTestHarness.label(name))” in full")
+            }
         }
 
         @Test("A screen reader hears a labelled button's words once, without the mnemonic's underscore (read through AT-SPI)")
@@ -170,7 +190,7 @@ extension GtkSuites {
             try await fill(tools.manualLocation, with: "48.8566, 2.3522")
             #expect(!GtkTestHarness.isVisible(tools.locationProblem))
 
-            try await showPage("Local Model", of: preferences)
+            try await showPage("Models", of: preferences)
             try await Xdo.click(try #require(preferences.localModel.choices.last))
             try await close(preferences, of: window)
 

@@ -57,7 +57,7 @@ public struct LocalRuntime: Sendable {
         if let file = model.file {
             guard FileManager.default.fileExists(atPath: file.path) else {
                 // TRANSLATORS: %1$s is a file's name, %2$s its path.
-                throw ChatError.localModel(tr("The model file “%1$s” is no longer at %2$s. Choose another model in Preferences › Local Model.",
+                throw ChatError.localModel(tr("The model file “%1$s” is no longer at %2$s. Choose another model in Preferences › Models.",
                                               file.lastPathComponent, file.path))
             }
             return file

@@ -2,7 +2,7 @@ import AgentCore
 import CGtk
 import FoundationEssentials
 
-/// A GGUF file in Preferences › Local Model: a radio button among the models, the file's
+/// A GGUF file in Preferences › Models: a radio button among the models, the file's
 /// name and where it is (or that it has gone), and a button that forgets it.
 @MainActor
 final class LocalModelFileRow {

@@ -2,12 +2,12 @@ import AgentCore
 import CGtk
 import FoundationEssentials
 
-/// Preferences › Local Model: which model Agent runs on this computer when chats go to
-/// "This computer" — a small built-in, or a GGUF file the user chose (remembered, listed
-/// beside the built-ins, shown as missing when it has gone) — and how many threads it uses.
+/// The local model's groups in Preferences › Models: which model Agent runs on this computer
+/// when chats go to "This computer" — a small built-in, or a GGUF file the user chose
+/// (remembered, listed beside the built-ins, shown as missing when it has gone) — and how
+/// many threads it uses.
 @MainActor
-final class LocalModelPage {
-    let widget: UnsafeMutablePointer<GtkWidget>
+final class LocalModelGroups {
     /// One radio button per built-in, in `LocalModel.all` order.
     let choices: [UnsafeMutablePointer<GtkWidget>]
     /// The rows of the chosen files, in the order they were chosen.
@@ -21,11 +21,11 @@ final class LocalModelPage {
     private let settings: SettingsStore
     private let window: UnsafeMutablePointer<GtkWidget>
 
-    init(settings: SettingsStore, window: UnsafeMutablePointer<GtkWidget>) {
+    /// Adds its groups to `page`.
+    init(in page: UnsafeMutablePointer<GtkWidget>, settings: SettingsStore, window: UnsafeMutablePointer<GtkWidget>) {
         self.settings = settings
         self.window = window
-        widget = PreferenceRows.page(title: tr("Local Model"), icon: "computer-symbolic", name: "local-model")
-        let group = PreferenceRows.group(in: widget, title: tr("The Model on This Computer"),
+        let group = PreferenceRows.group(in: page, title: tr("The Model on This Computer"),
                                          description: tr("When chats go to “This computer”, Agent runs llama.cpp with one of these models. It starts with the first message and stops when Agent quits."))
         let runtime = try? LocalRuntime.locate()
         var buttons: [UnsafeMutablePointer<GtkWidget>] = []
@@ -50,7 +50,7 @@ final class LocalModelPage {
         }
         choices = buttons
 
-        filesGroup = PreferenceRows.group(in: widget, title: tr("Your GGUF Files"),
+        filesGroup = PreferenceRows.group(in: page, title: tr("Your GGUF Files"),
                                           description: tr("Any model in llama.cpp’s GGUF format, such as those on Hugging Face. It runs with its own chat template and context, up to %sk tokens.",
                                                  UserLocale.number(LocalModelServer.contextCap / 1024)))
         let icon: UnsafeMutablePointer<GtkWidget> = gtk_image_new_from_icon_name("document-open-symbolic")
@@ -59,7 +59,7 @@ final class LocalModelPage {
         gtk_list_box_row_set_activatable(chooseRow.cast(), 1)
         gtk_widget_set_name(chooseRow, "choose-gguf")
 
-        let performance = PreferenceRows.group(in: widget, title: tr("Performance"))
+        let performance = PreferenceRows.group(in: page, title: tr("Performance"))
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let threadsRow = PreferenceRows.spinRow(title: tr("Threads"),
                                                 subtitle: tr("CPU threads the model computes with; 0: one per core (%s here).", UserLocale.number(cores)),

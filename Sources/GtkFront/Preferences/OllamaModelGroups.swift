@@ -1,11 +1,13 @@
 import AgentCore
 import CGtk
 
-/// Preferences › Ollama: the models of each server set up with the Ollama protocol — pull
-/// one by name, delete one — or, with no such server, how to add one.
+/// Ollama's groups in Preferences › Models, after the local model's: the models of each
+/// server set up with the Ollama protocol — pull one by name, delete one — or, with no such
+/// server, how to add one.
 @MainActor
-final class OllamaModelsPage {
-    let widget: UnsafeMutablePointer<GtkWidget>
+final class OllamaModelGroups {
+    /// The page the groups are on.
+    private let page: UnsafeMutablePointer<GtkWidget>
     /// Shown when no server speaks Ollama.
     let emptyGroup: UnsafeMutablePointer<GtkWidget>
     let showServersButton: UnsafeMutablePointer<GtkWidget>
@@ -18,11 +20,12 @@ final class OllamaModelsPage {
     var confirmDelete: ((OllamaModelInfo, String, @escaping @MainActor () -> Void) -> Void)?
     var onShowServers: (() -> Void)?
 
-    init(settings: SettingsStore, secrets: SecretStore) {
+    /// Adds its groups to `page`.
+    init(in page: UnsafeMutablePointer<GtkWidget>, settings: SettingsStore, secrets: SecretStore) {
+        self.page = page
         self.settings = settings
         self.secrets = secrets
-        widget = PreferenceRows.page(title: "Ollama", icon: "folder-download-symbolic", name: "ollama")
-        emptyGroup = PreferenceRows.group(in: widget, title: tr("Ollama Models"),
+        emptyGroup = PreferenceRows.group(in: page, title: tr("Ollama Models"),
                                           description: tr("Ollama keeps models on the computer it runs on; here you can pull (download) and delete them."))
         showServersButton = MnemonicButton.make(tr("_Servers"))
         PreferenceRows.add(PreferenceRows.actionRow(
@@ -39,7 +42,7 @@ final class OllamaModelsPage {
         let servers = settings.serverProfiles.filter { $0.protocolKind == .ollama }
         for group in groups where !servers.contains(where: { $0.id == group.profileID }) {
             group.windowClosed()
-            adw_preferences_page_remove(widget.cast(), group.widget.cast())
+            adw_preferences_page_remove(page.cast(), group.widget.cast())
         }
         groups.removeAll { group in !servers.contains { $0.id == group.profileID } }
         for server in servers {
@@ -51,7 +54,7 @@ final class OllamaModelsPage {
             group.onNotice = { [weak self] in self?.onNotice?($0) }
             group.onProblem = { [weak self] in self?.onProblem?($0, $1) }
             group.confirmDelete = { [weak self] in self?.confirmDelete?($0, $1, $2) }
-            adw_preferences_page_add(widget.cast(), group.widget.cast())
+            adw_preferences_page_add(page.cast(), group.widget.cast())
             groups.append(group)
         }
         gtk_widget_set_visible(emptyGroup, servers.isEmpty ? 1 : 0)

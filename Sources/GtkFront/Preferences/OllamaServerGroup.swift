@@ -1,7 +1,7 @@
 import AgentCore
 import CGtk
 
-/// One Ollama server in Preferences › Ollama: "Pull a Model" (`OllamaPullRows`), and the
+/// One Ollama server in Preferences › Models: "Pull a Model" (`OllamaPullRows`), and the
 /// server's models, each with its size and family and a Delete button.
 @MainActor
 final class OllamaServerGroup {

@@ -2,7 +2,8 @@ import AgentCore
 import CGtk
 
 /// The Preferences window (Ctrl+,): libadwaita's `AdwPreferencesWindow` with a page each
-/// for servers, generation, presets, tools and the local model. It edits a delayed copy of
+/// for servers, models (the local model's and Ollama's), generation, presets and tools —
+/// five at most, so the page bar's names fit a phone's width. It edits a delayed copy of
 /// the settings: typing writes nothing; all of it is written once, when the window closes —
 /// then the chat follows. Presets, kept with the chats, are written as they are saved.
 @MainActor
@@ -11,12 +12,14 @@ final class PreferencesWindow {
     /// What the pages edit until the window closes.
     let settings: SettingsStore
     let servers: ServersPage
-    let ollama: OllamaModelsPage
+    /// Preferences › Models: `localModel`'s groups, then `ollama`'s.
+    let modelsPage: UnsafeMutablePointer<GtkWidget>
+    let ollama: OllamaModelGroups
     let generation: GenerationPage
     /// nil when chats are not kept (nowhere to keep presets).
     let presets: PresetsPage?
     let tools: ToolsPage
-    let localModel: LocalModelPage
+    let localModel: LocalModelGroups
     private var applied = false
 
     /// `closed` runs once the window has closed and its changes are written.
@@ -37,11 +40,12 @@ final class PreferencesWindow {
                               chatsGoToIt: serverOfThisRun?.chatsGoToIt ?? false)
         generation = GenerationPage(settings: settings)
         tools = ToolsPage(settings: settings, mcp: mcp, window: window)
-        localModel = LocalModelPage(settings: settings, window: window)
-        ollama = OllamaModelsPage(settings: settings, secrets: secrets)
+        modelsPage = PreferenceRows.page(title: tr("Models"), icon: "computer-symbolic", name: "models")
+        localModel = LocalModelGroups(in: modelsPage, settings: settings, window: window)
+        ollama = OllamaModelGroups(in: modelsPage, settings: settings, secrets: secrets)
         let shown = window
         presets = library.map { PresetsPage(library: $0, models: models, fallback: generationDefaults, window: shown) }
-        let pages = [servers.widget, ollama.widget, generation.widget] + (presets.map { [$0.widget] } ?? []) + [tools.widget, localModel.widget]
+        let pages = [servers.widget, modelsPage, generation.widget] + (presets.map { [$0.widget] } ?? []) + [tools.widget]
         for page in pages {
             adw_preferences_window_add(window.cast(), page.cast())
         }
@@ -81,8 +85,8 @@ final class PreferencesWindow {
         }
     }
 
-    /// Preferences › Ollama: its notices and problems, the delete confirmation, and its servers
-    /// followed whenever the page is shown (they may have changed in Servers).
+    /// Ollama's groups: their notices and problems, the delete confirmation, and its servers
+    /// followed whenever Preferences › Models is shown (they may have changed in Servers).
     private func wireOllama() {
         ollama.onNotice = { [weak self] in self?.toast($0) }
         ollama.onProblem = { [weak self] heading, message in
@@ -100,7 +104,7 @@ final class PreferencesWindow {
             adw_preferences_window_set_visible_page(window.cast(), servers.widget.cast())
         }
         Signals.connect(window.raw, "notify::visible-page") { [weak self] (_: UnsafeMutableRawPointer?) in
-            guard let self, adw_preferences_window_get_visible_page(window.cast()) == ollama.widget.cast() else { return }
+            guard let self, adw_preferences_window_get_visible_page(window.cast()) == modelsPage.cast() else { return }
             ollama.refresh()
         }
     }

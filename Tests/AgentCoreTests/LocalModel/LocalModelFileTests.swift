@@ -79,7 +79,7 @@ struct LocalModelFileTests {
         } catch {
             let message = ChatError.describe(error)
             #expect(message.contains("“gone.gguf” is no longer at /nonexistent/models/gone.gguf"), "\(message)")
-            #expect(message.contains("Preferences › Local Model"))
+            #expect(message.contains("Preferences › Models"))
         }
         #expect(server.pid == nil)
     }
