@@ -69,8 +69,8 @@ public struct StoredMessage: Sendable, Equatable {
 /// Every chat and message, in SQLite (`$XDG_DATA_HOME/<app id>/chats.sqlite`): WAL mode,
 /// foreign keys, a versioned schema migrated forward on open, bound parameters only.
 /// Opening also settles what a crash left behind: replies that were streaming are marked
-/// cut off, messages never answered are marked failed — when no other process has the store
-/// open (`StoreUseLock`).
+/// cut off, messages never answered are marked failed — when no other store, in this process
+/// or another, has the file open (`StoreUseLock`).
 public final class ChatStore: Sendable {
     public let file: URL
     private let database: Mutex<SQLiteDatabase>

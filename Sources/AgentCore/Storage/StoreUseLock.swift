@@ -33,7 +33,13 @@ final class StoreUseLock: Sendable {
     /// lock file that cannot be opened, a file system without locks), the first store in the
     /// process counts as alone: leftovers are tidied rather than kept for good.
     init(beside file: URL) {
-        let path = file.path + ".lock"
+        // One key per file however it is named (a symbolic link, `..`): the folder resolved.
+        let folder = file.deletingLastPathComponent().path
+        let resolved = realpath(folder, nil).map { name in
+            defer { free(name) }
+            return String(cString: name)
+        }
+        let path = (resolved ?? folder) + "/" + file.lastPathComponent + ".lock"
         self.path = path
         isAlone = Self.held.withLock { held in
             if held[path] != nil {
@@ -43,10 +49,10 @@ final class StoreUseLock: Sendable {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             held[path] = Holder(descriptor: descriptor, stores: 1)
             guard descriptor >= 0 else { return true }
-            if Self.lock(descriptor, F_WRLCK, wait: false) { return true }
-            let alone = errno != EAGAIN && errno != EACCES
-            if !alone { _ = Self.lock(descriptor, F_RDLCK, wait: true) }
-            return alone
+            let failure = Self.lock(descriptor, F_WRLCK, wait: false)
+            guard failure == EAGAIN || failure == EACCES else { return true }
+            _ = Self.lock(descriptor, F_RDLCK, wait: true)
+            return false
         }
     }
 
@@ -73,14 +79,15 @@ final class StoreUseLock: Sendable {
         }
     }
 
-    /// Locks the whole file: `F_WRLCK` alone, `F_RDLCK` shared.
-    private static func lock(_ descriptor: Int32, _ type: Int32, wait: Bool) -> Bool {
+    /// Locks the whole file: `F_WRLCK` alone, `F_RDLCK` shared. Returns 0, or why it could not.
+    private static func lock(_ descriptor: Int32, _ type: Int32, wait: Bool) -> Int32 {
         var region = flock()
         region.l_type = Int16(type)
         region.l_whence = Int16(SEEK_SET)
         while fcntl(descriptor, wait ? F_SETLKW : F_SETLK, &region) != 0 {
-            guard errno == EINTR else { return false }
+            let failure = errno
+            guard failure == EINTR else { return failure }
         }
-        return true
+        return 0
     }
 }
