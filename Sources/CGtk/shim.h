@@ -246,8 +246,9 @@ static inline void agent_children_measure(GtkWidget *widget, GtkOrientation orie
 /* A box for one child, as wide as a label with max-width-chars `chars` would be: its
  * natural width is at least that many average characters of its font (none when `chars` is
  * 0), its minimum stays the child's, so a wrapping text view in it reads like the labels
- * around it and still shrinks with the window (a text view has no width in characters);
- * around a streaming reply's blocks, it keeps them as wide as that text view. */
+ * around it and still shrinks with the window (a text view has no width in characters).
+ * Given its child's text (`agent_reading_width_box_set_line`), it is as wide as that text;
+ * keeping its widest (`agent_reading_width_box_keep_widest`), never narrower than it was. */
 static inline void agent_reading_width_measure(GtkWidget *widget, GtkOrientation orientation, int for_size,
                                                int *minimum, int *natural, int *minimum_baseline,
                                                int *natural_baseline) {
@@ -274,6 +275,7 @@ static inline void agent_reading_width_measure(GtkWidget *widget, GtkOrientation
             *natural = reading;
         }
     }
+    if (orientation == GTK_ORIENTATION_HORIZONTAL) g_object_set_data(G_OBJECT(widget), "agent-reading-measured", GINT_TO_POINTER(1));
     if (orientation == GTK_ORIENTATION_HORIZONTAL && g_object_get_data(G_OBJECT(widget), "agent-reading-keeps-widest") != NULL) {
         *natural = MAX(*natural, GPOINTER_TO_INT(g_object_get_data(G_OBJECT(widget), "agent-reading-widest")));
         g_object_set_data(G_OBJECT(widget), "agent-reading-widest", GINT_TO_POINTER(*natural));
@@ -304,7 +306,14 @@ static inline void agent_reading_width_box_set_line(GtkWidget *box, const char *
     const char *old = g_object_get_data(G_OBJECT(box), "agent-reading-text");
     if (old == line || (old != NULL && line != NULL && strcmp(old, line) == 0)) return;
     g_object_set_data_full(G_OBJECT(box), "agent-reading-text", line != NULL ? g_strdup(line) : NULL, g_free);
+    g_object_set_data(G_OBJECT(box), "agent-reading-measured", NULL);
     gtk_widget_queue_resize(box);
+}
+
+/* Whether GTK has measured the reading-width box's width since it was last given a line:
+ * until then, lines given later must be measured with that one. */
+static inline gboolean agent_reading_width_box_was_measured(GtkWidget *box) {
+    return g_object_get_data(G_OBJECT(box), "agent-reading-measured") != NULL;
 }
 
 /* While `keeps`, the reading-width box is never narrower than the widest it has measured

@@ -14,6 +14,10 @@ final class PlainTextView {
     /// A copy of what is shown, never a slice of the text given: a slice would keep a growing
     /// reply's text shared, and the next append to it would copy all of it.
     private var shown = ""
+    /// Where the text last given to be measured began (a UTF-8 offset), nil when it was too
+    /// long to measure: until GTK measures it, the next text begins there too, so that no
+    /// line goes unmeasured (a closed Thinking section is not measured at all).
+    private var measuredFrom: Int? = 0
 
     /// `classes`: CSS classes besides "plain-text".
     init(classes: [String] = []) {
@@ -38,6 +42,7 @@ final class PlainTextView {
             gtk_text_buffer_set_text(buffer, "", 0)
             agent_reading_width_box_set_line(widget, "")
             agent_reading_width_box_keep_widest(widget, 1)
+            measuredFrom = 0
         }
         guard text.utf8.count > shown.utf8.count else { return true }
         let start = text.utf8.index(text.utf8.startIndex, offsetBy: shown.utf8.count)
@@ -45,9 +50,9 @@ final class PlainTextView {
         var end = GtkTextIter()
         gtk_text_buffer_get_end_iter(buffer, &end)
         gtk_text_buffer_insert(buffer, &end, String(piece), -1)
-        let lineStart = lastLineStart
+        if agent_reading_width_box_was_measured(widget) != 0 { measuredFrom = lastLineStart }
         shown += piece
-        agent_reading_width_box_set_line(widget, lineStart.flatMap { Self.measured(shown.utf8.dropFirst($0)) })
+        agent_reading_width_box_set_line(widget, measuredFrom.flatMap { Self.measured(shown.utf8.dropFirst($0)) })
         return !isCut
     }
 
@@ -65,11 +70,11 @@ final class PlainTextView {
         return nil
     }
 
-    /// The lines just added (from the start of the line they continue), their trailing spaces
-    /// and line breaks left out, while they are short: the box is as wide as the widest of
-    /// them, or as it was (it keeps its widest), as labels would be — so a bubble grows with
-    /// a streaming reply's words and keeps its width when labels take their place. Nil for
-    /// longer text, held at the reading width.
+    /// The lines added since GTK last measured the box (from the start of the line they
+    /// continue), their trailing spaces and line breaks left out, while they are short: the
+    /// box is as wide as the widest of them, or as it was (it keeps its widest), as labels
+    /// would be — so a bubble grows with a streaming reply's words and keeps its width when
+    /// labels take their place. Nil for longer text, held at the reading width.
     private static func measured(_ lines: Substring.UTF8View) -> String? {
         guard lines.count <= measuredBytes else { return nil }
         var text = Substring(lines)
