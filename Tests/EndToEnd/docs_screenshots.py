@@ -611,8 +611,9 @@ def ollama_pull(path, events_url, store):
         subprocess.run(["xdotool", "windowsize", "--sync", preferences, "640", "620"], check=True)
         click(wait_for("the Models page", lambda: last_on_screen(window, "Models", [Atspi.Role.LABEL])), preferences)
         wait_for("the server's models", lambda: "qwen3:0.6b" in label_texts(window), timeout=10)
-        # Ollama's groups come after the local model's: the wheel brings them up.
-        subprocess.run(["xdotool", "mousemove", "--window", preferences, "320", "300", "click", "--repeat", "12", "--delay", "30", "5"],
+        # Ollama's groups come after the local model's: the wheel, at the page's edge (where no
+        # spin button takes it), brings them up.
+        subprocess.run(["xdotool", "mousemove", "--window", preferences, "6", "300", "click", "--repeat", "12", "--delay", "30", "5"],
                        check=True)
         time.sleep(0.5)
         entry = wait_for("the pull field", lambda: named(window, "Pull a Model (such as qwen3:4b)", [Atspi.Role.LABEL]))

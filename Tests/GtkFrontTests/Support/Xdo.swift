@@ -80,7 +80,10 @@ enum Xdo {
             let height = Float(gtk_widget_get_height(scroller))
             let margin = min(8, height / 4)
             if point.y >= margin && point.y <= height - margin { return }
-            try await scroll(scroller, up: point.y < margin, clicks: 2)
+            // At its edge, where no spin button, code block or text view takes the wheel.
+            let (windowID, edge) = try await screenPoint(in: scroller, x: 4, y: nil)
+            try await run(["mousemove", "--window", windowID, String(edge.x), String(edge.y),
+                           "click", "--repeat", "2", "--delay", "20", point.y < margin ? "4" : "5"])
             try await GtkTestHarness.frameLaidOut(of: widget)
         }
         throw Failed(description: "the widget never scrolled into view")
