@@ -14,21 +14,23 @@ extension GtkSuites {
         @Test("A short reply's bubble grows with its words on one line, and is as wide when it finishes: it does not narrow")
         func shortReplyKeepsItsWidth() async throws {
             let (sizes, final) = try await bubbleSizes(replying: "slow-60")
-            let widths = sizes.map(\.width)
-            #expect(widths.count >= 5, "the bubble seen as the reply streamed: \(widths)")
-            #expect(widths.first.map { $0 < final.width - 100 } == true, "narrow at the first words: \(widths)")
-            #expect(widths.allSatisfy { $0 <= final.width + 2 }, "never wider than it ends, \(final.width) px: \(widths)")
-            #expect(zip(widths, widths.dropFirst()).allSatisfy { $0 <= $1 }, "growing, never narrowing: \(widths)")
+            expectGrowing(sizes.map(\.width), to: final.width, seen: 5)
             #expect(sizes.allSatisfy { abs($0.height - final.height) <= 2 }, "one line all along, \(final.height) px: \(sizes.map(\.height))")
         }
 
         @Test("A reply of short lines in several blocks (a list among them) is no wider while it streams than when it ends: it grows, never narrowing")
         func shortLinesKeepTheirWidth() async throws {
             let (sizes, final) = try await bubbleSizes(replying: "lines-60")
-            let widths = sizes.map(\.width)
-            #expect(widths.count >= 10, "the bubble seen as the reply streamed: \(widths)")
-            #expect(widths.first.map { $0 < final.width - 100 } == true, "narrow at the first words: \(widths)")
-            #expect(widths.allSatisfy { $0 <= final.width + 2 }, "never wider than it ends, \(final.width) px: \(widths)")
+            expectGrowing(sizes.map(\.width), to: final.width, seen: 10)
+        }
+
+        /// The bubble's widths as the reply streamed, seen at least `samples` times: narrow at
+        /// the first words, growing, never narrowing, and never wider than `final`, its width
+        /// once the reply has ended.
+        private func expectGrowing(_ widths: [Int32], to final: Int32, seen samples: Int) {
+            #expect(widths.count >= samples, "the bubble seen as the reply streamed: \(widths)")
+            #expect(widths.first.map { $0 < final - 100 } == true, "narrow at the first words: \(widths)")
+            #expect(widths.allSatisfy { $0 <= final + 2 }, "never wider than it ends, \(final) px: \(widths)")
             #expect(zip(widths, widths.dropFirst()).allSatisfy { $0 <= $1 }, "growing, never narrowing: \(widths)")
         }
 

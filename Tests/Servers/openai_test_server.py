@@ -256,21 +256,22 @@ class Handler(socketserver.BaseRequestHandler):
         text = f"Echo: {last_user_text(body)} ({count} messages)"
         self.stream(normal_stream(words(text)), delay=0.005)
 
+    def stream_words(self, scenario, text, delay):
+        """`text` a word a token, <ms per token> apart when the scenario's name gives them
+        (name-<ms per token>), else `delay` seconds."""
+        pieces = scenario.split("-")
+        self.stream(normal_stream(words(text)), delay=int(pieces[1]) / 1000 if len(pieces) > 1 else delay)
+
     def scenario_slow(self, scenario, body, headers):
         """A reply slow enough for a window test to watch it grow (slow-<ms per token>)."""
-        pieces = scenario.split("-")
-        delay = int(pieces[1]) / 1000 if len(pieces) > 1 else 0.15
-        text = f"Streaming reply to: {last_user_text(body)}. One token at a time, as a model writes."
-        self.stream(normal_stream(words(text)), delay=delay)
+        self.stream_words(scenario, f"Streaming reply to: {last_user_text(body)}. One token at a time, as a model writes.", 0.15)
 
     SHORT_LINES_REPLY = "Here you are:\n\n- Paris\n- Lyon\n- Marseille\n\nThose are the three largest cities."
 
     def scenario_lines(self, scenario, body, headers):
         """A reply of short lines in three blocks, the widest last, a word a token
         (lines-<ms per token>)."""
-        pieces = scenario.split("-")
-        delay = int(pieces[1]) / 1000 if len(pieces) > 1 else 0.05
-        self.stream(normal_stream(words(self.SHORT_LINES_REPLY)), delay=delay)
+        self.stream_words(scenario, self.SHORT_LINES_REPLY, 0.05)
 
     @staticmethod
     def held_markdown(body):
@@ -817,9 +818,7 @@ class Handler(socketserver.BaseRequestHandler):
     def scenario_markup(self, scenario, body, headers):
         """A reply that looks like markup: it must reach a notification as the text it is
         (markup-<ms per token>)."""
-        pieces = scenario.split("-")
-        delay = int(pieces[1]) / 1000 if len(pieces) > 1 else 0.002
-        self.stream(normal_stream(words(self.MARKUP_REPLY)), delay=delay)
+        self.stream_words(scenario, self.MARKUP_REPLY, 0.002)
 
     def scenario_failtwice(self, scenario, body, headers):
         """failtwice-<marker>: HTTP 500 for the first two requests, then as counter-<marker>:
