@@ -52,10 +52,11 @@ enum Xdo {
                        "mousemove", "--window", windowID, String(end.x), String(end.y), "mouseup", "1"])
     }
 
-    /// Turns the mouse wheel over `widget`: up (button 4) or down (button 5), `clicks` times,
-    /// with `key` (such as "shift") held when given.
-    static func scroll(_ widget: UnsafeMutablePointer<GtkWidget>, up: Bool, clicks: Int, holding key: String? = nil) async throws {
-        let (windowID, point) = try await screenPoint(in: widget, x: nil, y: nil)
+    /// Turns the mouse wheel over `widget` (at `x` from its start, its middle when nil): up
+    /// (button 4) or down (button 5), `clicks` times, with `key` (such as "shift") held when given.
+    static func scroll(_ widget: UnsafeMutablePointer<GtkWidget>, up: Bool, clicks: Int, holding key: String? = nil,
+                       x: Double? = nil) async throws {
+        let (windowID, point) = try await screenPoint(in: widget, x: x, y: nil)
         let turns = ["click", "--repeat", String(clicks), "--delay", "20", up ? "4" : "5"]
         do {
             try await run(["mousemove", "--window", windowID, String(point.x), String(point.y)]
@@ -81,9 +82,7 @@ enum Xdo {
             let margin = min(8, height / 4)
             if point.y >= margin && point.y <= height - margin { return }
             // At its edge, where no spin button, code block or text view takes the wheel.
-            let (windowID, edge) = try await screenPoint(in: scroller, x: 4, y: nil)
-            try await run(["mousemove", "--window", windowID, String(edge.x), String(edge.y),
-                           "click", "--repeat", "2", "--delay", "20", point.y < margin ? "4" : "5"])
+            try await scroll(scroller, up: point.y < margin, clicks: 2, x: 4)
             try await GtkTestHarness.frameLaidOut(of: widget)
         }
         throw Failed(description: "the widget never scrolled into view")
