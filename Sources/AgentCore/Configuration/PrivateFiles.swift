@@ -24,12 +24,19 @@ public enum PrivateFiles {
         }
     }
 
-    /// Creates `file` empty if it does not exist; makes it 0600 either way.
+    /// Creates `file` empty if it does not exist; makes it 0600 either way. An existing file
+    /// is not opened: closing a descriptor on it would drop the record locks this process
+    /// holds on it (SQLite's, when a database here has it open).
     public static func prepareFile(_ file: URL) throws {
         try makeDirectory(file.deletingLastPathComponent())
-        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        fchmod(descriptor, 0o600)
-        close(descriptor)
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            fchmod(descriptor, 0o600)
+            close(descriptor)
+        } else if errno == EEXIST {
+            chmod(file.path, 0o600)
+        } else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
     }
 }

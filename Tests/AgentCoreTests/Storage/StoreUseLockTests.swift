@@ -27,6 +27,36 @@ struct StoreUseLockTests {
         #expect(try reopened.messages(in: chat.id).map(\.message.state) == [.done, .cutOff], "alone: settled")
     }
 
+    @Test("A second store opened on the file keeps the first's database lock, as other processes see it")
+    func aSecondStoreKeepsTheDatabaseLocked() throws {
+        let file = temporaryDatabase()
+        let first = try ChatStore(file: file)
+        try first.createChat(ChatSummary(title: "open"))
+        #expect(try !Self.sharedRangeFree(file.path), "an open WAL database holds a shared lock")
+        let second = try ChatStore(file: file)
+        #expect(try !Self.sharedRangeFree(file.path), "still held with a second store open")
+        _ = (first, second)
+    }
+
+    /// Whether another process could lock SQLite's shared-lock bytes alone: what a closing
+    /// connection elsewhere does to learn it is the last, before it deletes the WAL.
+    static func sharedRangeFree(_ path: String) throws -> Bool {
+        let probe = Process()
+        probe.executableURL = URL(filePath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", """
+            import fcntl, os, sys
+            fd = os.open(sys.argv[1], os.O_RDWR)
+            try:
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 510, 0x40000002)
+            except OSError:
+                sys.exit(1)
+            """, path]
+        try probe.run()
+        probe.waitUntilExit()
+        try #require(probe.terminationReason == .exit && [0, 1].contains(probe.terminationStatus))
+        return probe.terminationStatus == 0
+    }
+
     /// The descriptor this process has open on `path`.
     static func descriptor(of path: String) throws -> Int32? {
         try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap(Int32.init).first { descriptor in
