@@ -17,6 +17,8 @@ final class StoreUseLock: Sendable {
     private struct Holder {
         let descriptor: Int32
         var stores: Int
+        /// Whether the process holds the lock alone (a store tidying) rather than shared.
+        var alone: Bool
     }
 
     /// The lock files this process holds, by path. One descriptor each, closed with the last
@@ -41,18 +43,30 @@ final class StoreUseLock: Sendable {
         }
         let path = (resolved ?? folder) + "/" + file.lastPathComponent + ".lock"
         self.path = path
-        isAlone = Self.held.withLock { held in
-            if held[path] != nil {
-                held[path]?.stores += 1
-                return false
+        enum Taken { case alone, notAlone, sharedAfterWaiting(on: Int32) }
+        let taken = Self.held.withLock { held -> Taken in
+            if var holder = held[path] {
+                holder.stores += 1
+                held[path] = holder
+                return holder.alone || holder.descriptor < 0 ? .notAlone : .sharedAfterWaiting(on: holder.descriptor)
             }
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            held[path] = Holder(descriptor: descriptor, stores: 1)
-            guard descriptor >= 0 else { return true }
-            let failure = Self.lock(descriptor, F_WRLCK, wait: false)
-            guard failure == EAGAIN || failure == EACCES else { return true }
+            let failure = descriptor >= 0 ? Self.lock(descriptor, F_WRLCK, wait: false) : 0
+            let shared = failure == EAGAIN || failure == EACCES
+            held[path] = Holder(descriptor: descriptor, stores: 1, alone: !shared)
+            return shared ? .sharedAfterWaiting(on: descriptor) : .alone
+        }
+        switch taken {
+        case .alone:
+            isAlone = true
+        case .notAlone:
+            isAlone = false
+        case .sharedAfterWaiting(let descriptor):
+            // Outside the mutex, so that stores on other files open meanwhile. The descriptor
+            // stays open, as this store is counted on it; every store of the process waiting
+            // here is let in together, once the other process has tidied.
             _ = Self.lock(descriptor, F_RDLCK, wait: true)
-            return false
+            isAlone = false
         }
     }
 
@@ -60,9 +74,9 @@ final class StoreUseLock: Sendable {
     func share() {
         guard isAlone else { return }
         Self.held.withLock { held in
-            if let descriptor = held[path]?.descriptor, descriptor >= 0 {
-                _ = Self.lock(descriptor, F_RDLCK, wait: false)
-            }
+            guard let descriptor = held[path]?.descriptor else { return }
+            held[path]?.alone = false
+            if descriptor >= 0 { _ = Self.lock(descriptor, F_RDLCK, wait: false) }
         }
     }
 

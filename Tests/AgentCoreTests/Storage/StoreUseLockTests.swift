@@ -1,6 +1,7 @@
 @testable import AgentCore
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Who else has the store open decides whether opening it tidies what a crash left
@@ -36,6 +37,57 @@ struct StoreUseLockTests {
         let second = try ChatStore(file: file)
         #expect(try !Self.sharedRangeFree(file.path), "still held with a second store open")
         _ = (first, second)
+    }
+
+    @Test("A store waiting while another process tidies its file does not hold up a store on another file")
+    func aWaitHoldsUpOnlyItsFile() async throws {
+        let waited = temporaryDatabase()
+        _ = try ChatStore(file: waited)
+        let tidier = Process()
+        tidier.executableURL = URL(filePath: "/usr/bin/env")
+        // Holds the lock file alone, as a process tidying does, until its input closes.
+        tidier.arguments = ["python3", "-c", """
+            import fcntl, os, sys
+            fd = os.open(sys.argv[1], os.O_RDWR)
+            fcntl.lockf(fd, fcntl.LOCK_EX)
+            print("held", flush=True)
+            sys.stdin.read()
+            """, waited.path + ".lock"]
+        let input = Pipe(), output = Pipe()
+        tidier.standardInput = input
+        tidier.standardOutput = output
+        try tidier.run()
+        defer {
+            tidier.terminate()
+            tidier.waitUntilExit()
+        }
+        var said = Data()
+        while !said.contains(UInt8(ascii: "\n")), case let more = output.fileHandleForReading.availableData, !more.isEmpty {
+            said += more
+        }
+        try #require(String(decoding: said, as: UTF8.self) == "held\n")
+
+        let opened = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = try? ChatStore(file: waited)
+            opened.signal()
+        }
+        let me = "\(getpid())"
+        #expect(try await TestTiming.eventually {
+            let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+            return locks.split(separator: "\n").contains { $0.contains("->") && $0.split(separator: " ").contains { $0 == me } }
+        }, "the store waits for the lock")
+
+        let other = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = try? ChatStore(file: temporaryDatabase())
+            other.signal()
+        }
+        let deadline = DispatchTime.now() + .seconds(60 * TestTiming.scale)
+        #expect(other.wait(timeout: deadline) == .success, "a store on another file opens meanwhile")
+        #expect(opened.wait(timeout: .now()) == .timedOut, "still waiting while the other process tidies")
+        try input.fileHandleForWriting.close()
+        #expect(opened.wait(timeout: deadline) == .success, "let in once it has")
     }
 
     /// Whether another process could lock SQLite's shared-lock bytes alone: what a closing
