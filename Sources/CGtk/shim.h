@@ -271,11 +271,11 @@ static inline void agent_reading_width_measure(GtkWidget *widget, GtkOrientation
             pango_layout_get_size(layout, &width, NULL);
             g_object_unref(layout);
             *natural = MIN(*natural + PANGO_PIXELS_CEIL(width) + 1, reading);
+            g_object_set_data(G_OBJECT(widget), "agent-reading-measured", GINT_TO_POINTER(1));
         } else {
             *natural = reading;
         }
     }
-    if (orientation == GTK_ORIENTATION_HORIZONTAL) g_object_set_data(G_OBJECT(widget), "agent-reading-measured", GINT_TO_POINTER(1));
     if (orientation == GTK_ORIENTATION_HORIZONTAL && g_object_get_data(G_OBJECT(widget), "agent-reading-keeps-widest") != NULL) {
         *natural = MAX(*natural, GPOINTER_TO_INT(g_object_get_data(G_OBJECT(widget), "agent-reading-widest")));
         g_object_set_data(G_OBJECT(widget), "agent-reading-widest", GINT_TO_POINTER(*natural));
@@ -310,8 +310,8 @@ static inline void agent_reading_width_box_set_line(GtkWidget *box, const char *
     gtk_widget_queue_resize(box);
 }
 
-/* Whether GTK has measured the reading-width box's width since it was last given a line:
- * until then, lines given later must be measured with that one. */
+/* Whether GTK has measured the reading-width box's width with the line it was last given
+ * (never, for no line): until then, lines given later must be measured with that one. */
 static inline gboolean agent_reading_width_box_was_measured(GtkWidget *box) {
     return g_object_get_data(G_OBJECT(box), "agent-reading-measured") != NULL;
 }
