@@ -77,7 +77,7 @@ final class MessageRow {
         var regenerate: @MainActor (UUID) -> Void
         /// Show the version `offset` away (-1: the one before).
         var showVersion: @MainActor (UUID, Int) -> Void = { _, _ in }
-        /// Delete this version (after asking).
+        /// Delete this version (with Undo).
         var deleteVersion: @MainActor (UUID) -> Void = { _ in }
         var openFile: @MainActor (AttachedFile, UnsafeMutablePointer<GtkWidget>) -> Void
         var openSource: @MainActor (KnowledgeSource, UnsafeMutablePointer<GtkWidget>) -> Void

@@ -40,7 +40,7 @@ public final class ChatWindow {
     /// The Undo of the chat deleted last, while it is offered.
     private var undoToast: Toast?
     private let files: ChatFiles
-    /// Delete Version in a message's menu: the question, and Undo.
+    /// Delete Version in a message's menu, and its Undo.
     let versionDeletion: VersionDeletion
     /// Replies read aloud (one at a time, for the whole app).
     let readAloud: ReadAloud
@@ -112,7 +112,7 @@ public final class ChatWindow {
         chatPage.composer.input.onTextHeightChanged = { [toasts] in toasts.raiseAfterLayout() }
         adw_application_window_set_content(window.cast(), toasts.overlay)
         files = ChatFiles(window: window, library: library, viewModel: viewModel)
-        versionDeletion = VersionDeletion(window: window, viewModel: viewModel, transcript: chatPage.transcript, toasts: toasts)
+        versionDeletion = VersionDeletion(viewModel: viewModel, transcript: chatPage.transcript, toasts: toasts)
         serverOffer = preferences.map { preferences in
             FoundServerOffer(window: shown, settings: preferences.settings) { viewModel.defaultConnection.isLocal }
         }
