@@ -10,20 +10,12 @@ extension GtkSuites {
     /// and a store that refuses changes.
     @MainActor
     @Suite("The chat list in the window (GTK under Xvfb)", .serialized)
-    struct ChatListWindowTests {
+    struct ChatListWindowTests: StoredChatWindowSuite {
         let server = TestServer.shared
-
-        func launch(file: URL, settings: SettingsStore) async throws -> (AgentApplication, ChatWindow) {
-            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "m"),
-                                                store: try ChatStore(file: file), settings: settings)
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            return (app, window)
-        }
 
         @Test("Delete from the chat list: a toast with Undo, above the composer as it grows (lines, a file); clicking Undo brings the chat back; an empty list says so")
         func deleteAndUndo() async throws {
-            let (app, window) = try await launch(file: ChatHistoryWindowTests.temporaryFile(), settings: try TestTools.settings())
+            let (app, window) = try await launch(file: Self.temporaryFile(), settings: try TestTools.settings())
             defer { GtkTestHarness.close(app) }
             let chatList = try #require(window.sidebar?.chatList)
             #expect(GtkTestHarness.isMapped(chatList.placeholder), "no chats: the list says so")
@@ -82,7 +74,7 @@ extension GtkSuites {
 
         @Test("A chat row's tooltip gives its title only when the row cuts it short")
         func titleTooltipOnlyWhenCut() async throws {
-            let store = try ChatStore(file: ChatHistoryWindowTests.temporaryFile())
+            let store = try ChatStore(file: Self.temporaryFile())
             let long = try store.createChat(ChatSummary(title: "The migration of arctic terns from pole to pole, and how they find their way"))
             let short = try store.createChat(ChatSummary(title: "Terns"))
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "m"), store: store,
@@ -125,7 +117,7 @@ extension GtkSuites {
 
         @Test("A store that refuses (locked): renaming and deleting say so, and the list still shows what the store has")
         func refusedWritesAreShown() async throws {
-            let file = ChatHistoryWindowTests.temporaryFile()
+            let file = Self.temporaryFile()
             let store = try ChatStore(file: file, busyTimeout: .milliseconds(50))
             let chat = try store.createChat(ChatSummary(title: "Locked in"))
             let settings = try TestTools.settings()
