@@ -12,7 +12,8 @@ extension ChatViewModel {
         conversation = Conversation(messages: loaded)
         knowledge.show(pager.chat?.knowledgeFolders ?? [])
         focusedMessageID = message.flatMap { id in loaded.contains { $0.id == id } ? id : nil }
-        editingMessageID = nil
+        // A message being edited belongs to the chat left: the draft before it comes back.
+        cancelEdit()
         followChosenModel()
         notify(.reloaded)
         notify(.settings)
@@ -28,7 +29,7 @@ extension ChatViewModel {
         knowledge.show([])
         conversation = Conversation()
         focusedMessageID = nil
-        editingMessageID = nil
+        cancelEdit()
         followChosenModel()
         notify(.reloaded)
         notify(.settings)

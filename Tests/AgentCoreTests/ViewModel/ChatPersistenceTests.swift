@@ -46,6 +46,25 @@ struct ChatPersistenceTests: ViewModelTesting {
         #expect(model.editingMessageID == nil)
     }
 
+    @Test("Another chat opened, or a new one, while a message is edited: the edit ends and the draft from before it comes back")
+    func editEndsWithItsChat() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("echo", store: store)
+        await send("in the first chat", in: model)
+        let first = try #require(model.chat)
+        model.startNewChat()
+        await send("in the second chat", in: model)
+        for leave in [{ try model.open(first.id) }, { model.startNewChat() }] as [() throws -> Void] {
+            model.draft = "my draft"
+            model.beginEdit(model.conversation[0].id)
+            #expect(model.draft == model.conversation[0].text)
+            try leave()
+            #expect(model.editingMessageID == nil)
+            #expect(model.draft == "my draft", "the draft from before the edit, not the edited message")
+            try model.open(try #require(try store.chats().first { $0.id != first.id }).id)
+        }
+    }
+
     @Test("Regenerate adds a new version of the last reply to the same message")
     func regenerate() async throws {
         let marker = uniqueMarker()
