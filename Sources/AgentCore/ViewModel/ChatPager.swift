@@ -37,7 +37,9 @@ public final class ChatPager {
         guard let summary = try store.chat(id) else { return nil }
         var leaf = try store.currentLeaf(of: id)
         var loaded: [StoredMessage]
-        if let message, let current = leaf, !(try store.branch(endingAt: message, limit: 1)).isEmpty {
+        // A hit in this chat that is still there: not one in a version deleted since the
+        // search, which would otherwise become the chat's branch and be purged under it.
+        if let message, let current = leaf, try store.message(message)?.chat == id {
             if try !store.isOnBranch(message, endingAt: current) {
                 leaf = try store.leaf(from: message, in: id)
                 try store.setCurrent(id, leaf)

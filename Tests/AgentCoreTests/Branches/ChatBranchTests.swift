@@ -160,6 +160,27 @@ struct ChatBranchTests: ViewModelTesting {
         #expect(try restarted.messages(in: chat.id).map(\.message.parentID) == [nil, model.conversation[0].id])
     }
 
+    @Test("A search hit in a version deleted since the search opens the chat on its branch, and what is sent after stays whole")
+    func hitInADeletedVersion() async throws {
+        let file = temporaryDatabase()
+        let store = try ChatStore(file: file)
+        let model = viewModel("echo", store: store)
+        await send("question", in: model)
+        model.regenerate()
+        await model.waitUntilIdle()
+        await send("follow-up", in: model)
+        let chat = try #require(model.chat)
+        let hit = try #require(try store.search("follow").first { $0.messageID != nil }?.messageID)
+        model.deleteVersion(model.conversation[1].id)
+        try model.open(chat.id, focusing: hit)
+        #expect(model.conversation.messages.map(\.text) == ["question", "Echo: question (1 messages)"], "the version left")
+        #expect(model.focusedMessageID == nil)
+        await send("again", in: model)
+        let restarted = try ChatStore(file: file)
+        #expect(try restarted.branch(endingAt: try #require(try restarted.currentLeaf(of: chat.id))).map(\.message.text)
+            == ["question", "Echo: question (1 messages)", "again", "Echo: again (3 messages)"])
+    }
+
     @Test("Search finds text in any branch and opens that branch")
     func searchOpensTheBranch() async throws {
         let store = try ChatStore(file: temporaryDatabase())
