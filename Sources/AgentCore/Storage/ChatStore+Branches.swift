@@ -167,25 +167,35 @@ extension ChatStore {
     }
 
     /// Hides `message` and every message after it in any branch; `restoreBranch` brings them
-    /// back until the store is next opened.
+    /// back until the store is next opened. Messages hidden already keep when they were, so
+    /// that undoing this brings back only what this hid.
     public func deleteBranch(_ message: UUID, in chat: UUID) throws {
-        try markBranch(message, in: chat, deletedAt: SQLiteValue.real(Date().timeIntervalSince1970))
-    }
-
-    public func restoreBranch(_ message: UUID, in chat: UUID) throws {
-        try markBranch(message, in: chat, deletedAt: .null)
-    }
-
-    private func markBranch(_ message: UUID, in chat: UUID, deletedAt: SQLiteValue) throws {
         try run { database in
             try database.query("""
-                WITH RECURSIVE below(id) AS (
-                    SELECT ?
-                    UNION
-                    SELECT m.id FROM messages m JOIN below ON m.chat_id = ? AND m.parent_id = below.id
-                )
-                UPDATE messages SET deleted_at = ? WHERE id IN below
-                """, [.text(message.uuidString), .text(chat.uuidString), deletedAt])
+                WITH RECURSIVE \(Self.below)
+                UPDATE messages SET deleted_at = ? WHERE id IN below AND deleted_at IS NULL
+                """, [.text(message.uuidString), .text(chat.uuidString), .real(Date().timeIntervalSince1970)])
         }
     }
+
+    /// Brings back what `deleteBranch(message)` hid: the messages hidden with it, not those
+    /// below it hidden before (another version deleted, an attempt sent again).
+    public func restoreBranch(_ message: UUID, in chat: UUID) throws {
+        try run { database in
+            try database.query("""
+                WITH RECURSIVE \(Self.below)
+                UPDATE messages SET deleted_at = NULL
+                WHERE id IN below AND deleted_at = (SELECT deleted_at FROM messages WHERE id = ?1)
+                """, [.text(message.uuidString), .text(chat.uuidString)])
+        }
+    }
+
+    /// `below(id)`: message ?1 and every message after it in chat ?2, in any branch.
+    private static let below = """
+        below(id) AS (
+            SELECT ?1
+            UNION
+            SELECT m.id FROM messages m JOIN below ON m.chat_id = ?2 AND m.parent_id = below.id
+        )
+        """
 }

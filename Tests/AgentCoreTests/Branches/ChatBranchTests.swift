@@ -160,6 +160,29 @@ struct ChatBranchTests: ViewModelTesting {
         #expect(try restarted.messages(in: chat.id).map(\.message.parentID) == [nil, model.conversation[0].id])
     }
 
+    @Test("Undo brings back only what its delete took: not a version below it deleted before")
+    func undoRestoresOnlyItsDelete() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("echo", store: store)
+        await send("question", in: model)
+        model.regenerate()
+        await model.waitUntilIdle()
+        let (firstQuestion, secondReply) = (model.conversation[0].id, model.conversation[1].id)
+        model.beginEdit(firstQuestion)
+        await send("QUESTION", in: model)
+        model.showVersion(of: model.conversation[0].id, offset: -1)
+        #expect(model.conversation.messages.map(\.id) == [firstQuestion, secondReply])
+
+        model.deleteVersion(secondReply)
+        model.deleteVersion(firstQuestion)
+        #expect(model.conversation.messages.map(\.text) == ["QUESTION", "Echo: QUESTION (1 messages)"])
+        model.undoDeleteVersion()
+        #expect(model.conversation[0].id == firstQuestion)
+        #expect(model.conversation[1].id != secondReply, "the reply deleted before stays deleted")
+        #expect(model.versions(of: model.conversation[1].id) == nil)
+        #expect(try store.message(secondReply) == nil)
+    }
+
     @Test("A search hit in a version deleted since the search opens the chat on its branch, and what is sent after stays whole")
     func hitInADeletedVersion() async throws {
         let file = temporaryDatabase()
