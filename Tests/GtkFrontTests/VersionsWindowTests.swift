@@ -189,7 +189,7 @@ extension GtkSuites {
             #expect(GtkTestHarness.label(question.stateLabel) == "Not answered")
         }
 
-        @Test("An edited message shows 2/2; Delete Version deletes that version and what followed it at once, and Undo brings them back")
+        @Test("An edited message shows 2/2; Delete Version deletes that version and what followed it at once, Undo brings them back, and a message sent after a delete ends its Undo")
         func editThenDeleteAndUndo() async throws {
             let (app, window) = try await launch("counter-\(uniqueMarker())")
             defer { GtkTestHarness.close(app) }
@@ -223,6 +223,26 @@ extension GtkSuites {
             try await GtkTestHarness.settle(window)
             #expect(try shownTexts(window) == ["FIRST", "Reply number 2 to: FIRST"])
             #expect(try row(window, 0).versions.text == "2/2")
+
+            // A message sent after a delete ends its Undo: bringing the version back would
+            // take the new reply off the screen.
+            _ = try await choose("Delete Version", forMessageAt: 0, in: window)
+            try await GtkTestHarness.pump(until: { window.toasts.shownTexts == ["Version deleted", "Undo"] }, "the toast")
+            // Clicked once the toast has risen above the field, as a person would.
+            let field = window.composer.input.textView
+            let undoAgain = try GtkTestHarness.requireButton("Undo", in: window.toasts.overlay)
+            try await GtkTestHarness.pump(until: {
+                var button = graphene_rect_t(), input = graphene_rect_t()
+                return gtk_widget_compute_bounds(undoAgain, window.window, &button) != 0
+                    && gtk_widget_compute_bounds(field, window.window, &input) != 0
+                    && button.origin.y + button.size.height <= input.origin.y
+            }, "the toast above the message field")
+            try await Xdo.click(field)
+            // The pointer rests on the toast, which holds it on screen past its timeout.
+            try await Xdo.hover(undoAgain)
+            try await GtkTestHarness.send("next", in: window)
+            try await GtkTestHarness.pump(until: { window.toasts.shownTexts.isEmpty }, "the toast gone")
+            #expect(model.conversation.messages.map(\.text) == ["first", "Reply number 1 to: first", "next", "Reply number 3 to: next"])
         }
     }
 }

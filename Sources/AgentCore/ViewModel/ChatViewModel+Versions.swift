@@ -49,9 +49,15 @@ extension ChatViewModel {
         if let chat { writer?.replace(id, with: retry, in: chat.id) }
     }
 
+    /// Whether the version deleted last can be brought back: while its chat is open and no
+    /// reply has been asked for since (bringing it back shows its branch instead).
+    public var canUndoDeleteVersion: Bool {
+        deletedVersion.map { $0.chat == chat?.id } == true
+    }
+
     /// Brings back the version deleted last, and shows it.
     public func undoDeleteVersion() {
-        guard let deleted = deletedVersion, chat?.id == deleted.chat, let writer else { return }
+        guard canUndoDeleteVersion, let deleted = deletedVersion, let writer else { return }
         guard writer.perform({ try $0.restoreBranch(deleted.message, in: deleted.chat) }) else { return }
         deletedVersion = nil
         do {

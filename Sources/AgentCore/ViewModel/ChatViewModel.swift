@@ -70,7 +70,8 @@ public final class ChatViewModel {
     private(set) var generation = 0
     /// A connection chosen while a reply streamed: it takes over once the reply ends.
     var pendingConnection: ChatConnection?
-    /// The version deleted last, until it is restored (undo) or another chat opens.
+    /// The version deleted last, until it is restored (Undo, in its own chat only) or a reply
+    /// is asked for.
     var deletedVersion: (message: UUID, chat: UUID)?
     /// What the composer held when an edit began, given back when it is cancelled.
     private var composerBeforeEdit: (draft: String, files: [AttachedFile])?
@@ -281,6 +282,7 @@ public final class ChatViewModel {
                                        answered: sibling != nil)
         flight = Flight(replyID: reply.id, userID: userID, lifecycle: lifecycle, earlierVersion: sibling)
         isSending = true
+        deletedVersion = nil
         notify(.composer)
         let (generation, connection) = (generation, connection)
         flight?.task = Task { await stream(generation: generation, connection: connection) }

@@ -183,6 +183,24 @@ struct ChatBranchTests: ViewModelTesting {
         #expect(try store.message(secondReply) == nil)
     }
 
+    @Test("A reply asked for after a delete ends its Undo: it stays unanswered by Undo, and the reply is not stopped")
+    func askingEndsTheUndo() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("echo", store: store)
+        await send("question", in: model)
+        model.regenerate()
+        await model.waitUntilIdle()
+        model.deleteVersion(model.conversation[1].id)
+        #expect(model.canUndoDeleteVersion)
+        model.draft = "next"
+        model.send()
+        #expect(!model.canUndoDeleteVersion)
+        model.undoDeleteVersion()
+        await model.waitUntilIdle()
+        #expect(model.conversation.messages.map(\.text) == ["question", "Echo: question (1 messages)", "next", "Echo: next (3 messages)"])
+        #expect(model.conversation.messages.last?.state == .done)
+    }
+
     @Test("A search hit in a version deleted since the search opens the chat on its branch, and what is sent after stays whole")
     func hitInADeletedVersion() async throws {
         let file = temporaryDatabase()
