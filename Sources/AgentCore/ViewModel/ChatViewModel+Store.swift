@@ -78,6 +78,8 @@ extension ChatViewModel {
     /// the store keeps them.
     func removeShown(from index: Int) {
         guard conversation.count > index else { return }
+        // Sending an edit of a message no longer shown would not make a version of it.
+        if let editing = editingMessageID, let shown = conversation.index(of: editing), shown >= index { cancelEdit() }
         let removed = index..<conversation.count
         conversation.removeLast(removed.count)
         notify(.messagesRemoved(removed))

@@ -205,6 +205,8 @@ public final class ChatViewModel {
             if pager?.hasLater == true { showNewestPage() }
             if editingMessageID == nil, let last = conversation.messages.indices.last, conversation[last].isUndelivered { replaced = last }
         }
+        editingMessageID = nil
+        composerBeforeEdit = nil
         var retried: UUID?
         if let index = replaced {
             let earlier = conversation[index]
@@ -213,8 +215,6 @@ public final class ChatViewModel {
             if earlier.isRetried(by: message) { retried = earlier.id }
             removeShown(from: index)
         }
-        editingMessageID = nil
-        composerBeforeEdit = nil
         ensureChat(firstMessage: message)
         draft = ""
         files.replace(with: [])

@@ -65,6 +65,31 @@ struct ChatPersistenceTests: ViewModelTesting {
         }
     }
 
+    @Test("An earlier reply asked again, or another version shown, while a later message is edited: the edit ends, the draft from before it comes back")
+    func editEndsWhenItsMessageGoes() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("echo", store: store)
+        await send("one", in: model)
+        await send("two", in: model)
+        model.draft = "my draft"
+        model.beginEdit(model.conversation[2].id)
+        model.regenerate(model.conversation[1].id)
+        await model.waitUntilIdle()
+        #expect(model.editingMessageID == nil)
+        #expect(model.draft == "my draft")
+
+        model.showVersion(of: model.conversation[1].id, offset: -1)
+        #expect(model.conversation.messages.map(\.text).last == "Echo: two (3 messages)")
+        model.beginEdit(model.conversation[2].id)
+        model.showVersion(of: model.conversation[1].id, offset: 1)
+        #expect(model.editingMessageID == nil)
+        #expect(model.draft == "my draft")
+        model.draft = "three"
+        model.send()
+        await model.waitUntilIdle()
+        #expect(model.conversation.messages.map(\.text) == ["one", "Echo: one (1 messages)", "three", "Echo: three (3 messages)"])
+    }
+
     @Test("Regenerate adds a new version of the last reply to the same message")
     func regenerate() async throws {
         let marker = uniqueMarker()
