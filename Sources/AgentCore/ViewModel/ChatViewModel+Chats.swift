@@ -6,7 +6,9 @@ import FoundationEssentials
 extension ChatViewModel {
     /// Shows a saved chat: its newest page, or the page around `message` (a search hit).
     public func open(_ chatID: UUID, focusing message: UUID? = nil) throws {
-        guard let pager else { return }
+        // A chat deleted since it was listed (a search result) opens nothing, and leaves the
+        // reply being written alone.
+        guard let pager, try pager.canOpen(chatID) else { return }
         abandonReply()
         guard let loaded = try pager.open(chatID, around: message) else { return }
         conversation = Conversation(messages: loaded)

@@ -73,6 +73,24 @@ struct ChatStoreFailureTests: ViewModelTesting {
         #expect(saved.map(\.state) == [.done, .stopped] && saved[1].text == "Waiting")
     }
 
+    @Test("A chat deleted since it was found, opened while a reply streams: nothing opens, and the reply goes on")
+    func deletedChatLeavesTheReplyAlone() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let deleted = try store.storeChat(ChatSummary(title: "gone"), messages: [ChatMessage(role: .user, text: "old", state: .done)])
+        try store.deleteChat(deleted.id)
+        let scenario = server.gate()
+        let model = viewModel(scenario, store: store)
+        model.draft = "wait for it"
+        model.send()
+        try await waitFor { model.conversation.count == 2 && !model.conversation[1].text.isEmpty }
+        let chat = try #require(model.chat)
+        try model.open(deleted.id)
+        #expect(model.isSending && model.chat?.id == chat.id)
+        try await server.release(scenario)
+        await model.waitUntilIdle()
+        #expect(model.conversation.messages.map(\.state) == [.done, .done])
+    }
+
     @Test("A connection chosen while a reply streams takes over once the reply has ended; the reply is never cut")
     func connectionChangeWaitsForTheReply() async throws {
         let scenario = server.gate()
