@@ -169,8 +169,16 @@ enum ChatStoreSchema {
             throw SQLiteError(code: 0, message: tr("the chat database is version %1$s, newer than this Agent (%2$s) can read",
                                                    String(current), String(latestVersion)))
         }
+        try migrate(database, from: current, to: target)
+    }
+
+    /// Runs the steps from version `current` (read before) to `target`, each in a transaction
+    /// of its own. A step another process ran meanwhile (two opening an old database at once)
+    /// is skipped: the version is read again inside the transaction, which holds the lock.
+    static func migrate(_ database: SQLiteDatabase, from current: Int, to target: Int) throws {
         for step in current..<max(current, target) {
             try database.transaction {
+                guard try version(of: database) == step else { return }
                 try database.execute(migrations[step])
                 try database.execute("PRAGMA user_version = \(step + 1)")
             }

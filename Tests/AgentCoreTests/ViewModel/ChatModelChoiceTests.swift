@@ -151,7 +151,7 @@ struct ChatModelChoiceTests {
 
     @Test("Chats from before models were chosen per chat use the default")
     func migratedChatsUseTheDefault() throws {
-        let store = try ChatStore(file: try ChatStoreTests.database(atVersion: 6))
+        let store = try ChatStore(file: try ChatStoreSchemaTests.database(atVersion: 6))
         #expect(try store.chats().map(\.chosenModel) == [nil])
     }
 
