@@ -166,6 +166,22 @@ extension ChatStore {
         try run { try $0.query("UPDATE messages SET active_child = ? WHERE id = ?", [.text(version.uuidString), .text(parent.uuidString)]) }
     }
 
+    /// Remembers every message of the branch ending at `last` as the version chosen below its
+    /// parent, so that going down from any of them (a search hit above a fork) follows it.
+    public func chooseBranch(endingAt last: UUID) throws {
+        try run { database in
+            try database.query("""
+                WITH RECURSIVE up(id, parent, depth) AS (
+                    SELECT id, parent_id, 0 FROM messages WHERE id = ?
+                    UNION ALL
+                    SELECT m.id, m.parent_id, up.depth + 1 FROM messages m JOIN up ON m.id = up.parent WHERE up.depth < ?
+                )
+                UPDATE messages SET active_child = up.id FROM up
+                WHERE messages.id = up.parent AND messages.active_child IS NOT up.id
+                """, [.text(last.uuidString), .integer(Int64(try Self.walkLimit(from: last.uuidString, database: database)))])
+        }
+    }
+
     /// Hides `message` and every message after it in any branch; `restoreBranch` brings them
     /// back until the store is next opened. Messages hidden already keep when they were, so
     /// that undoing this brings back only what this hid.

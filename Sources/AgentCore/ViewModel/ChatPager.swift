@@ -46,8 +46,10 @@ public final class ChatPager {
         // search, which would otherwise become the chat's branch and be purged under it.
         if let message, let current = leaf, try store.message(message)?.chat == id {
             if try !store.isOnBranch(message, endingAt: current) {
-                leaf = try store.leaf(from: message, in: id)
-                try store.setCurrent(id, leaf)
+                let newLeaf = try store.leaf(from: message, in: id)
+                try store.chooseBranch(endingAt: newLeaf)
+                try store.setCurrent(id, newLeaf)
+                leaf = newLeaf
             }
             loaded = try store.branch(endingAt: message, limit: Self.pageSize / 3 + 1)
             loaded += try store.branch(after: message, in: id, limit: Self.pageSize - loaded.count)

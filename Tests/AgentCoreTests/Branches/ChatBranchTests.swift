@@ -222,6 +222,24 @@ struct ChatBranchTests: ViewModelTesting {
             == ["question", "Echo: question (1 messages)", "again", "Echo: again (3 messages)"])
     }
 
+    @Test("A hit opened on another branch becomes the branch shown from above its fork too: a later hit above the fork shows it, and a message sent goes under it")
+    func hitAboveTheForkFollowsTheBranchOpened() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("echo", store: store)
+        await send("melons", in: model)
+        await send("apples", in: model)
+        model.beginEdit(model.conversation[2].id)
+        await send("pears", in: model)
+        let chat = try #require(model.chat)
+        let apples = try #require(try store.search("apples").first { $0.messageID != nil }?.messageID)
+        let melons = try #require(try store.search("melons").first { $0.messageID != nil }?.messageID)
+        try model.open(chat.id, focusing: apples)
+        try model.open(chat.id, focusing: melons)
+        #expect(model.conversation.messages.map(\.text) == ["melons", "Echo: melons (1 messages)", "apples", "Echo: apples (3 messages)"])
+        await send("plums", in: model)
+        #expect(model.conversation.messages.map(\.text).suffix(4) == ["apples", "Echo: apples (3 messages)", "plums", "Echo: plums (5 messages)"])
+    }
+
     @Test("Search finds text in any branch and opens that branch")
     func searchOpensTheBranch() async throws {
         let store = try ChatStore(file: temporaryDatabase())
