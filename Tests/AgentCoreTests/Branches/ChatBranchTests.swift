@@ -15,6 +15,13 @@ struct ChatBranchTests: ViewModelTesting {
         return ((body["messages"] as? [[String: Any]]) ?? []).compactMap { $0["content"] as? String }
     }
 
+    /// Sends `text` and asks for its reply again: two versions of the reply, the second shown.
+    func askTwice(_ text: String, in model: ChatViewModel) async {
+        await send(text, in: model)
+        model.regenerate()
+        await model.waitUntilIdle()
+    }
+
     @Test("The request after a switch to an older version carries only that branch")
     func requestCarriesTheBranch() async throws {
         let marker = uniqueMarker()
@@ -135,9 +142,7 @@ struct ChatBranchTests: ViewModelTesting {
         let file = temporaryDatabase()
         let store = try ChatStore(file: file)
         let model = viewModel("echo", store: store)
-        await send("question", in: model)
-        model.regenerate()
-        await model.waitUntilIdle()
+        await askTwice("question", in: model)
         await send("follow-up", in: model)
         let second = model.conversation[1].id
         let chat = try #require(model.chat)
@@ -164,9 +169,7 @@ struct ChatBranchTests: ViewModelTesting {
     func undoRestoresOnlyItsDelete() async throws {
         let store = try ChatStore(file: temporaryDatabase())
         let model = viewModel("echo", store: store)
-        await send("question", in: model)
-        model.regenerate()
-        await model.waitUntilIdle()
+        await askTwice("question", in: model)
         let (firstQuestion, secondReply) = (model.conversation[0].id, model.conversation[1].id)
         model.beginEdit(firstQuestion)
         await send("QUESTION", in: model)
@@ -187,9 +190,7 @@ struct ChatBranchTests: ViewModelTesting {
     func askingEndsTheUndo() async throws {
         let store = try ChatStore(file: temporaryDatabase())
         let model = viewModel("echo", store: store)
-        await send("question", in: model)
-        model.regenerate()
-        await model.waitUntilIdle()
+        await askTwice("question", in: model)
         model.deleteVersion(model.conversation[1].id)
         #expect(model.canUndoDeleteVersion)
         model.draft = "next"
@@ -206,9 +207,7 @@ struct ChatBranchTests: ViewModelTesting {
         let file = temporaryDatabase()
         let store = try ChatStore(file: file)
         let model = viewModel("echo", store: store)
-        await send("question", in: model)
-        model.regenerate()
-        await model.waitUntilIdle()
+        await askTwice("question", in: model)
         await send("follow-up", in: model)
         let chat = try #require(model.chat)
         let hit = try #require(try store.search("follow").first { $0.messageID != nil }?.messageID)

@@ -11,16 +11,12 @@ struct ChatStoreFailureTests: ViewModelTesting {
         let file = temporaryDatabase()
         let store = try ChatStore(file: file, busyTimeout: .milliseconds(50))
         let model = viewModel("echo", store: store)
-        model.draft = "first, while the store takes it"
-        model.send()
-        await model.waitUntilIdle()
+        await send("first, while the store takes it", in: model)
         #expect(!model.status.showError)
 
         let lock = try SQLiteDatabase(path: file.path)
         try lock.execute("BEGIN EXCLUSIVE")
-        model.draft = "second, while another program holds the database"
-        model.send()
-        await model.waitUntilIdle()
+        await send("second, while another program holds the database", in: model)
         try await waitFor { model.status.showError }
         #expect(model.status.errorMessage.contains("Could not save the chat") && model.status.errorMessage.contains("locked"),
                 "\(model.status.errorMessage)")
@@ -33,9 +29,7 @@ struct ChatStoreFailureTests: ViewModelTesting {
         let file = temporaryDatabase()
         let store = try ChatStore(file: file, busyTimeout: .milliseconds(50))
         let model = viewModel("echo", store: store)
-        model.draft = "keep me"
-        model.send()
-        await model.waitUntilIdle()
+        await send("keep me", in: model)
         model.beginEdit(model.conversation[0].id)
         model.draft = "replace me"
         let lock = try SQLiteDatabase(path: file.path)
@@ -105,9 +99,7 @@ struct ChatStoreFailureTests: ViewModelTesting {
         await model.waitUntilIdle()
         #expect(model.conversation[1].state == .done && model.conversation[1].text.hasSuffix("as a model writes."))
         #expect(model.connection === next)
-        model.draft = "and now?"
-        model.send()
-        await model.waitUntilIdle()
+        await send("and now?", in: model)
         #expect(model.conversation.messages.last?.text == "Echo: and now? (3 messages)")
     }
 
@@ -131,9 +123,7 @@ struct ChatStoreFailureTests: ViewModelTesting {
     func emptyReplyStaysRemoved() async throws {
         let store = try ChatStore(file: temporaryDatabase())
         let model = viewModel("silentcut", store: store)
-        model.draft = "say nothing"
-        model.send()
-        await model.waitUntilIdle()
+        await send("say nothing", in: model)
         let chat = try #require(model.chat)
         #expect(model.conversation.messages.map(\.role) == [.user])
         #expect(model.status.showError && model.status.errorMessage.contains("cut off"), "\(model.status.errorMessage)")
