@@ -602,7 +602,8 @@ class Handler(socketserver.BaseRequestHandler):
     # --- tool calling, OpenAI protocol ----------------------------------------------
     def scenario_tools(self, scenario, body, headers):
         """tools-<kind>: the first round asks for tools, the follow-up answers with the results
-        (tools-tworounds: words and a call, then more words and another call, then the answer)."""
+        (tools-tworounds: words and a call, then more words and another call, then the answer;
+        tools-twoasks: two calls in one round that each ask the user, get_location twice)."""
         kind = scenario.split("-", 1)[1] if "-" in scenario else "single"
         results = trailing_tool_messages(body)
         if kind == "tworounds" and len(results) == 1 and results[0].get("tool_call_id") == "call_loc":
@@ -625,6 +626,9 @@ class Handler(socketserver.BaseRequestHandler):
             parts += [delta("Let me look. "),
                       tool_call_delta(0, "call_a", "get_location", ""), tool_call_delta(0, arguments="{}"),
                       tool_call_delta(1, "call_b", "get_datetime", "{}"), finish_chunk("tool_calls")]
+        elif kind == "twoasks":
+            parts += [tool_call_delta(0, "call_a", "get_location", "{}"), tool_call_delta(1, "call_b", "get_location", "{}"),
+                      finish_chunk("tool_calls")]
         elif kind in ("fragmented", "error"):
             parts += [tool_call_delta(0, "call_frag", "forecast", ""),
                       tool_call_delta(0, arguments='{"ci'), tool_call_delta(0, arguments='ty": "Pa'),

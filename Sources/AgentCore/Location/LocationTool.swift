@@ -30,6 +30,8 @@ public struct LocationTool: Tool {
     /// them: GLib's key-file settings backend takes no lock.
     public func run(_ arguments: JSONValue) async throws -> String {
         if let fixedLocation { return Self.resultText(fixedLocation) }
+        // Stopped: neither the user nor GeoClue is asked.
+        try Task.checkCancellation()
         let settings = settings
         if await !MainActor.run(body: { settings.locationAlwaysAllowed }) {
             switch await askConsent() {
@@ -37,6 +39,7 @@ public struct LocationTool: Tool {
             case .allowAlways: await MainActor.run { settings.locationAlwaysAllowed = true }
             case .allowOnce: break
             }
+            try Task.checkCancellation()
         }
         var reason = "no location service is available"
         if let source {

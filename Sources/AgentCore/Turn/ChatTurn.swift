@@ -75,6 +75,8 @@ public struct ChatTurn: Sendable {
             let offset = reply.withLock { $0.text.utf8.count }
             answered = []
             for var call in requested {
+                // Stopped: the calls left neither run nor ask the user anything.
+                if Task.isCancelled { break }
                 call.textOffset = offset
                 call.round = round
                 call.server = toolbox.tool(named: call.name)?.server

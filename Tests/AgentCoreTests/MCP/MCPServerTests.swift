@@ -281,6 +281,21 @@ struct MCPServerTests {
         await hub.stopAll()
     }
 
+    @Test("A call made once the reply was stopped asks the user nothing and calls nothing")
+    func callAfterStop() async throws {
+        let approver = RecordingApprover()
+        let hub = hub([MCPTestServers.scripted()], approver: approver)
+        await hub.startAllAndWait()
+        let toolbox = Toolbox(await hub.tools(reserved: []))
+        let outcome = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await toolbox.run(ToolCall(id: "t", name: "echo_args", arguments: .object([("x", .number(1))])))
+        }.value
+        #expect(outcome == .failed("echo_args was cancelled"))
+        #expect(approver.questions.isEmpty)
+        await hub.stopAll()
+    }
+
     @Test("A command that does not exist fails with that reason; a declined launch runs nothing")
     func failuresToStart() async throws {
         let missing = MCPServerConfig(name: "missing", transport: .stdio(command: "no-such-mcp-server-here", arguments: [],

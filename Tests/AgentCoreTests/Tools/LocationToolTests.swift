@@ -70,6 +70,24 @@ struct LocationToolTests {
         #expect(try await withoutManual.run(.object([])) == "latitude: -33.8688, longitude: 151.2093")
     }
 
+    @Test("Stopped before it runs: neither the user nor GeoClue is asked, even when always allowed")
+    func stoppedAsksNobody() async throws {
+        let source = CountingLocationSource()
+        for alwaysAllowed in [false, true] {
+            let settings = try TestTools.settings()
+            settings.locationAlwaysAllowed = alwaysAllowed
+            let script = ConsentScript([.allowOnce])
+            let tool = tool(settings: settings, source: source, script: script)
+            let outcome = await Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return await Toolbox([tool]).run(ToolCall(id: "1", name: "get_location", arguments: .object([])))
+            }.value
+            #expect(outcome == .failed("get_location was cancelled"))
+            #expect(script.asked == 0)
+        }
+        #expect(source.asked == 0)
+    }
+
     @Test("A location given for the run (--location) needs no consent")
     func fixedLocation() async throws {
         let script = ConsentScript([])

@@ -1,5 +1,6 @@
 import AgentCore
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -239,6 +240,62 @@ struct ChatViewModelToolTests {
         #expect(!settings.locationAlwaysAllowed)
     }
 
+    /// A view model over `tools-twoasks` (the model calls get_location twice in one round),
+    /// its location asked of the consent broker and of `source`.
+    func twoAsks(_ marker: String, source: some LocationSource) throws -> ChatViewModel {
+        let consent = ConsentBroker()
+        let toolbox = Toolbox.standard(settings: try TestTools.settings(), locationSource: source, askConsent: { await consent.ask() })
+        return ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-twoasks/\(marker)"), model: "m"),
+                                                        toolbox: toolbox),
+                             consent: consent)
+    }
+
+    @Test("Stop while the first of two calls asks: no question for the second, no tool runs, the reply ends stopped")
+    func stopWhileAsking() async throws {
+        let marker = uniqueMarker()
+        let source = CountingLocationSource()
+        let model = try twoAsks(marker, source: source)
+        var asked = 0
+        model.observe { change in
+            guard change == .consentRequested else { return }
+            asked += 1
+            // Stop at the first question; a later one is answered, so a failing run still ends.
+            if asked == 1 { model.stop() } else { model.status.consent.answer(.allowOnce) }
+        }
+        model.draft = "Where am I?"
+        model.send()
+        await model.waitUntilIdle()
+        #expect(asked == 1, "no question after Stop")
+        #expect(source.asked == 0, "GeoClue was not asked")
+        let reply = try #require(model.conversation.messages.last)
+        #expect(reply.state == .stopped)
+        #expect(reply.toolCalls.map(\.id) == ["call_a"], "the second call never ran")
+        #expect(reply.toolCalls.first?.result == "Error: the user declined to share their location")
+        #expect(try await server.requests(containing: marker).count == 1, "nothing went back to the model")
+    }
+
+    @Test("Always Allow then Stop at once: the answer is kept, but GeoClue is not asked, for this call nor the next")
+    func stopAfterAlwaysAllow() async throws {
+        let marker = uniqueMarker()
+        let source = CountingLocationSource()
+        let model = try twoAsks(marker, source: source)
+        var asked = 0
+        model.observe { change in
+            guard change == .consentRequested else { return }
+            asked += 1
+            model.status.consent.answer(.allowAlways)
+            model.stop()
+        }
+        model.draft = "Where am I?"
+        model.send()
+        await model.waitUntilIdle()
+        #expect(asked == 1)
+        #expect(source.asked == 0, "GeoClue was not asked after Stop")
+        let reply = try #require(model.conversation.messages.last)
+        #expect(reply.state == .stopped)
+        #expect(reply.toolCalls.map(\.id) == ["call_a"], "the second call never ran")
+    }
+
     @Test("The next turn sends the earlier tool rounds back as they happened")
     func toolRoundsStayInContext() async throws {
         let marker = uniqueMarker()
@@ -285,5 +342,17 @@ struct ChatViewModelToolTests {
         #expect(model.conversation[1].state == .cutOff)
         #expect(model.conversation[1].toolCalls.count == 8)
         #expect(model.status.errorMessage.contains("8 rounds"))
+    }
+}
+
+/// A location source that counts how often it was asked (GeoClue, as the tool sees it).
+final class CountingLocationSource: LocationSource {
+    private let count = Mutex(0)
+
+    var asked: Int { count.withLock { $0 } }
+
+    func currentLocation() async throws -> Coordinates {
+        count.withLock { $0 += 1 }
+        return TestTools.paris
     }
 }

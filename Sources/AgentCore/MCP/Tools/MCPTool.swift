@@ -18,6 +18,8 @@ struct MCPTool: Tool {
     }
 
     func run(_ arguments: JSONValue, progress: @escaping @Sendable (String) -> Void) async throws -> String {
+        // Stopped before the call: nothing is asked of the user.
+        try Task.checkCancellation()
         let question = MCPToolCallQuestion(name: exposedName, server: mcpServer.config.name, tool: description, arguments: arguments)
         guard await approver.approve(question) else { throw ToolFailure(MCPRefusal.text) }
         try Task.checkCancellation()
