@@ -77,7 +77,7 @@ let package = Package(
             dependencies: ["AgentCore", "TextLayout", "CGtk", "CGtkSourceView"]
         ),
         .executableTarget(name: "agent", dependencies: ["GtkFront", "AgentCore"]),
-        .executableTarget(name: "agent-cli", dependencies: ["AgentCore"]),
+        .executableTarget(name: "agent-cli", dependencies: ["AgentCore", "CProcess"]),
         .target(name: "TestSupport", dependencies: ["AgentCore"], path: "Tests/TestSupport"),
         .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "TextLayout", "TestSupport"]),
         .testTarget(name: "GtkFrontTests", dependencies: ["GtkFront", "AgentCore", "TextLayout", "CGtk", "TestSupport"]),

@@ -201,7 +201,9 @@ struct AgentCLI {
         let interruption = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
         interruption.setEventHandler {
             interrupted = true
+            // The reply first: a question that wakes must find it stopped.
             reply.cancel()
+            TerminalConsent.stop()
         }
         interruption.resume()
 
