@@ -5,27 +5,31 @@ import Synchronization
 /// One MCP server's log file under the app's state folder (`mcp/<name>.log`, 0600): its
 /// stderr as it comes, and what Agent noticed (lines skipped, requests refused). The last
 /// lines stay in memory to explain a failure in the window.
+///
+/// The file stays bounded however long a server runs or however fast it loops on an error:
+/// once a write takes it past `maximumBytes`, the oldest lines go and the newest `keptBytes`
+/// stay, under a line that says so. The newest lines are what a reader needs: why the server
+/// fails now, how it ended.
 public final class MCPServerLog: Sendable {
     public let file: URL
     private let descriptor: Int32
     private let tail = Mutex<[UInt8]>([])
+    /// Held while the file is written or cut back, so the two never interleave.
+    private let writing = Mutex(())
     private static let tailBytes = 2048
-    /// A log past this size starts over when the server starts.
-    private static let keptBytes: off_t = 1 << 20
+    private static let maximumBytes = 1 << 20
+    private static let keptBytes = 1 << 19
 
     public init(serverName: String, directory: URL = AppIdentity.stateDirectory.appending(path: "mcp")) {
         let safeName = String(serverName.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
         file = directory.appending(path: (safeName.isEmpty ? "server" : safeName) + ".log")
         try? PrivateFiles.makeDirectory(directory)
-        var descriptor = open(file.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        // Read too: cutting the log back reads its newest part.
+        descriptor = open(file.path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         if descriptor >= 0 {
-            var info = stat()
-            if fstat(descriptor, &info) == 0, info.st_size > Self.keptBytes { _ = ftruncate(descriptor, 0) }
             fchmod(descriptor, 0o600)
-        } else {
-            descriptor = -1
+            cutBackIfLong()
         }
-        self.descriptor = descriptor
     }
 
     deinit {
@@ -60,6 +64,33 @@ public final class MCPServerLog: Sendable {
             }
         }
         guard descriptor >= 0 else { return }
-        FileDescriptorWriting.writeAll(bytes, to: descriptor)
+        writing.withLock { _ in
+            FileDescriptorWriting.writeAll(bytes, to: descriptor)
+            cutBackIfLong()
+        }
+    }
+
+    /// Past `maximumBytes`: keeps the newest `keptBytes` from the first line that starts in
+    /// them, under a note; the rest of the file goes.
+    private func cutBackIfLong() {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size > off_t(Self.maximumBytes) else { return }
+        let start = info.st_size - off_t(Self.keptBytes)
+        var newest = [UInt8](repeating: 0, count: Self.keptBytes)
+        var filled = 0
+        while filled < newest.count {
+            let count = newest.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled, start + off_t(filled))
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            filled += count
+        }
+        var kept = newest[..<filled]
+        if let lineEnd = kept.firstIndex(of: UInt8(ascii: "\n")) { kept = kept[(lineEnd + 1)...] }
+        let note = "agent: older lines were left out to keep this log under \(Self.maximumBytes >> 20) MB\n"
+        // Appending: after the cut, writes start again at the file's beginning.
+        guard ftruncate(descriptor, 0) == 0 else { return }
+        FileDescriptorWriting.writeAll(Array(note.utf8) + kept, to: descriptor)
     }
 }
