@@ -38,16 +38,26 @@ public enum JSONSchemaValidator {
             if let minimum = schema["minimum"]?.numberValue, number < minimum { problems.append("\(path) must be ≥ \(minimum)") }
             if let maximum = schema["maximum"]?.numberValue, number > maximum { problems.append("\(path) must be ≤ \(maximum)") }
         case .string(let text):
-            if let minimum = schema["minLength"]?.numberValue, Double(text.count) < minimum {
-                problems.append("\(path) must have at least \(Int(minimum)) characters")
+            if let minimum = characterCount(schema["minLength"], rounded: .up), text.count < minimum {
+                problems.append("\(path) must have at least \(minimum) characters")
             }
-            if let maximum = schema["maxLength"]?.numberValue, Double(text.count) > maximum {
-                problems.append("\(path) must have at most \(Int(maximum)) characters")
+            if let maximum = characterCount(schema["maxLength"], rounded: .down), text.count > maximum {
+                problems.append("\(path) must have at most \(maximum) characters")
             }
         case .null, .bool:
             break
         }
         return problems
+    }
+
+    /// A `minLength` or `maxLength` as a whole count, `rounded` towards the lengths it admits;
+    /// nil, the keyword ignored, when it is no count (negative, NaN, not a number). The schema
+    /// comes from outside (an MCP server's tool), so a bound past `Int.max` (`1e19`) is held
+    /// at `Int.max` rather than converted, which would trap.
+    private static func characterCount(_ bound: JSONValue?, rounded rule: FloatingPointRoundingRule) -> Int? {
+        guard let bound = bound?.numberValue, bound >= 0 else { return nil }
+        let whole = bound.rounded(rule)
+        return whole < Double(Int.max) ? Int(whole) : .max
     }
 
     private static func allowedTypes(_ schema: JSONValue) -> [String]? {

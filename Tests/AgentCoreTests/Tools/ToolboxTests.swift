@@ -71,6 +71,20 @@ struct ToolboxTests {
                              "$.name must have at most 3 characters"])
     }
 
+    @Test("Length bounds no Int can hold, negative or NaN (an MCP server's schema) are held or ignored, not trapped on")
+    func outOfRangeLengthBounds() {
+        func problems(_ text: String, _ keyword: String, _ bound: Double) -> [String] {
+            JSONSchemaValidator.problems(in: .string(text), against: .object([(keyword, .number(bound))]))
+        }
+        #expect(problems("abc", "minLength", 1e19) == ["$ must have at least \(Int.max) characters"])
+        #expect(problems("abc", "minLength", .infinity) == ["$ must have at least \(Int.max) characters"])
+        #expect(problems("abc", "maxLength", -1e19).isEmpty)
+        #expect(problems("abc", "maxLength", .nan).isEmpty)
+        #expect(problems("abc", "maxLength", 1e19).isEmpty)
+        #expect(problems("a", "minLength", 1.5) == ["$ must have at least 2 characters"])
+        #expect(problems("abcd", "maxLength", 3.5) == ["$ must have at most 3 characters"])
+    }
+
     @Test func dateTimeToolSaysDateTimeAndZone() async throws {
         let tool = DateTimeTool(now: { TestTools.fixedDate }, timeZone: TimeZone(identifier: "America/New_York"))
         #expect(try await tool.run(.object([])) == "date: 2026-11-29 (Sunday), time: 09:30:00, time zone: America/New_York (UTC-05:00)")
