@@ -39,6 +39,32 @@ struct OpenAIStreamDecoderTests {
         #expect(result.events.contains(.usage(TokenUsage(promptTokens: nil, completionTokens: nil))))
     }
 
+    @Test("Tool-call fragments: joined per index; one bringing another id begins a call (Gemini sends each call whole at no index or 0)")
+    func toolCallsAreToldApartByIndexAndID() {
+        let openAI = Self.decode("""
+            data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"get_location","arguments":""}}]}}]}
+
+            data: {"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}}]}
+
+            data: {"choices":[{"delta":{"tool_calls":[{"index":1,"id":"b","function":{"name":"forecast","arguments":"{\\"city\\":"}}]}}]}
+
+            data: {"choices":[{"delta":{"tool_calls":[{"index":1,"id":"b","function":{"arguments":"\\"Oslo\\"}"}}]},"finish_reason":"tool_calls"}]}
+
+
+            """)
+        let expected = [ToolCall(id: "a", name: "get_location", arguments: .object([])),
+                        ToolCall(id: "b", name: "forecast", arguments: .object([("city", .string("Oslo"))]))]
+        #expect(openAI.outcome == .complete(toolCalls: expected), "an id sent again on a later fragment continues its call")
+        let gemini = Self.decode("""
+            data: {"choices":[{"delta":{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"get_location","arguments":"{}"}}]}}]}
+
+            data: {"choices":[{"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"b","type":"function","function":{"name":"forecast","arguments":"{\\"city\\":\\"Oslo\\"}"}}]},"finish_reason":"tool_calls"}]}
+
+
+            """)
+        #expect(gemini.outcome == .complete(toolCalls: expected))
+    }
+
     @Test func nullAbsentAndEmptyContentAndEmptyChoicesAreSkipped() {
         let result = Self.decode("""
             data: {"choices":[]}

@@ -1,10 +1,13 @@
 import FoundationEssentials
 
 /// What the chunks of one streamed OpenAI chat completion said, event by event: text and
-/// reasoning into the batch, tool-call fragments joined per `index`, errors, `[DONE]`, and
-/// from all of it how the round ended. `OpenAIStreamDecoder` feeds it each SSE event.
+/// reasoning into the batch, tool-call fragments joined per `index` (a fragment with another
+/// `id` starting a call of its own), errors, `[DONE]`, and from all of it how the round
+/// ended. `OpenAIStreamDecoder` feeds it each SSE event.
 struct OpenAIChunkReader {
     private struct PendingCall {
+        /// The fragments' `index`.
+        let index: Int
         var id: String?
         var name = ""
         var arguments = ""
@@ -16,7 +19,10 @@ struct OpenAIChunkReader {
     private var serverErrors: [String] = []
     private var sawText = false
     private var firstMalformedPayload: String?
-    private var pendingCalls: [Int: PendingCall] = [:]
+    /// The calls begun so far, in the order they began.
+    private var pendingCalls: [PendingCall] = []
+    /// Where in `pendingCalls` the call that fragments with each `index` continue is.
+    private var callAtIndex: [Int: Int] = [:]
     private var thinkSplitter = ThinkTagSplitter()
     private var template = ChatCompletionChunkTemplate()
 
@@ -30,10 +36,11 @@ struct OpenAIChunkReader {
         return .cutOff
     }
 
-    /// The tool calls assembled so far, in index order.
+    /// The tool calls assembled so far, in index order; calls that shared an index, in the
+    /// order they began.
     private var toolCalls: [ToolCall] {
-        pendingCalls.sorted { $0.key < $1.key }.map { index, call in
-            ToolCall(id: call.id ?? "call_\(index)", name: call.name, arguments: ToolCall.arguments(fromText: call.arguments))
+        pendingCalls.enumerated().sorted { ($0.element.index, $0.offset) < ($1.element.index, $1.offset) }.map { _, call in
+            ToolCall(id: call.id ?? "call_\(call.index)", name: call.name, arguments: ToolCall.arguments(fromText: call.arguments))
         }
     }
 
@@ -66,13 +73,7 @@ struct OpenAIChunkReader {
                 batch.append(.started(model: chunk.model, created: chunk.created.map { Date(timeIntervalSince1970: $0) }))
             }
             if batch.chunkText(reasoning: chunk.reasoning, content: chunk.content, through: &thinkSplitter) { sawText = true }
-            for fragment in chunk.toolCalls {
-                var call = pendingCalls[fragment.index] ?? PendingCall()
-                if let id = fragment.id, !id.isEmpty { call.id = id }
-                if let name = fragment.name { call.name += name }
-                if let arguments = fragment.arguments { call.arguments += arguments }
-                pendingCalls[fragment.index] = call
-            }
+            for fragment in chunk.toolCalls { read(fragment) }
             if let usage = chunk.usage { batch.append(.usage(usage)) }
             if let reason = chunk.finishReason {
                 finishReason = reason
@@ -82,6 +83,24 @@ struct OpenAIChunkReader {
         default:
             break  // other named events carry nothing for a chat reply
         }
+    }
+
+    /// Adds `fragment` to the call pending at its index, or begins a call. A fragment whose
+    /// `id` differs from that call's begins another: OpenAI sends the id on a call's first
+    /// fragment only, but some servers (Gemini's OpenAI-compatible endpoint) send each of
+    /// several calls whole with no index, so all at 0, told apart only by their ids.
+    private mutating func read(_ fragment: ChatCompletionChunk.ToolCallFragment) {
+        let id = fragment.id.flatMap { $0.isEmpty ? nil : $0 }
+        var position = callAtIndex[fragment.index]
+        if let current = position, let id, let currentID = pendingCalls[current].id, currentID != id { position = nil }
+        let at = position ?? pendingCalls.count
+        if position == nil {
+            pendingCalls.append(PendingCall(index: fragment.index))
+            callAtIndex[fragment.index] = at
+        }
+        if let id { pendingCalls[at].id = id }
+        if let name = fragment.name { pendingCalls[at].name += name }
+        if let arguments = fragment.arguments { pendingCalls[at].arguments += arguments }
     }
 
     /// An `event: error`'s message: its data's `error`, else a chunk's content, else any

@@ -61,7 +61,8 @@ enum OpenAIRequestBody {
 /// One `data:` payload of a streamed chat completion. Every field is optional: servers
 /// send `content: null`, empty `choices` (usage chunks) and bare `error` objects.
 struct ChatCompletionChunk: Equatable {
-    /// A piece of one tool call; pieces with the same `index` make one call.
+    /// A piece of one tool call; pieces with the same `index` make one call, unless one
+    /// brings another `id` (`OpenAIChunkReader`). Without an `index`, its place in the chunk.
     struct ToolCallFragment: Equatable {
         let index: Int
         let id: String?
