@@ -518,6 +518,20 @@ class Handler(socketserver.BaseRequestHandler):
         parts.append(sse({"error": {"code": 500, "message": "context size exceeded", "type": "server_error"}}))
         self.stream(parts)
 
+    def scenario_wholejson(self, scenario, body, headers):
+        """A 200 answer that is no stream but one JSON object, as a server or proxy that
+        ignores `stream` sends it: a whole chat completion, or (wholejson-error) an error
+        object with a string code."""
+        if scenario == "wholejson-error":
+            payload = {"error": {"message": "This model's maximum context length is 8192 tokens.",
+                                 "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}
+        else:
+            payload = {"id": "chatcmpl-whole", "object": "chat.completion", "created": 1700000000, "model": MODEL,
+                       "choices": [{"index": 0, "message": {"role": "assistant", "content": "Not streamed after all"},
+                                    "finish_reason": "stop"}],
+                       "usage": {"prompt_tokens": 3, "completion_tokens": 4}}
+        self.send_full(200, "OK", "application/json", json.dumps(payload).encode())
+
     def scenario_cutoff(self, scenario, body, headers):
         """The stream ends cleanly at the HTTP level but without [DONE] or a finish reason."""
         self.stream(normal_stream(["Half", " a"], done=False, finish=None))

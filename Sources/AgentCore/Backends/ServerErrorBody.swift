@@ -9,8 +9,9 @@ enum ServerErrorBody {
         for key in ["message", "detail", "type"] {
             if let text = json[key]?.stringValue { return text }
         }
-        // TRANSLATORS: a server's error that has only a number, "error 42".
-        if let code = json["code"]?.intValue { return tr("error %s", String(code)) }
+        // TRANSLATORS: a server's error that has only a code, a number or a name: "error 42",
+        // "error context_length_exceeded".
+        if let code = json["code"]?.intValue.map(String.init) ?? json["code"]?.stringValue { return tr("error %s", code) }
         return nil
     }
 

@@ -153,6 +153,16 @@ struct OpenAIChatClientTests {
         #expect(result.error as? ChatError == .server(message: "context size exceeded"))
     }
 
+    @Test("A 200 answer of one JSON object, not a stream: a completion is the reply, an error object the server's error")
+    func wholeJSONInsteadOfAStream() async {
+        let completion = await run("wholejson")
+        #expect(completion.error == nil)
+        #expect(completion.text == "Not streamed after all")
+        let error = await run("wholejson-error")
+        #expect(error.text.isEmpty)
+        #expect(error.error as? ChatError == .server(message: "This model's maximum context length is 8192 tokens."))
+    }
+
     @Test("A stream that ends without [DONE] or a finish reason is cut off, text kept", arguments: ["cutoff", "reset"])
     func cutOff(scenario: String) async {
         let result = await run(scenario)

@@ -1,4 +1,5 @@
 @testable import AgentCore
+import Foundation
 import Testing
 
 @Suite("Chat stream decoding: OpenAI chunks inside SSE")
@@ -155,6 +156,48 @@ struct OpenAIStreamDecoderTests {
         #expect(object.outcome == .failed(message: "context exceeded"))
         let text = Self.decode("data: {\"error\":\"plain text error\"}\n\n")
         #expect(text.outcome == .failed(message: "plain text error"))
+    }
+
+    @Test("A whole JSON body instead of a stream: a completion gives its text and tool calls, an error its message")
+    func wholeJSONReply() {
+        let completion = """
+            {"id":"chatcmpl-1","object":"chat.completion","created":1700000000,"model":"m",
+             "choices":[{"index":0,"message":{"role":"assistant","content":"<think>Hm.</think>Hello there"},"finish_reason":"stop"}],
+             "usage":{"prompt_tokens":5,"completion_tokens":3}}
+            """
+        // Fed in two pieces, split inside the JSON.
+        var decoder = OpenAIStreamDecoder()
+        let bytes = Array(completion.utf8)
+        let events = decoder.feed(Array(bytes[..<40])) + decoder.feed(Array(bytes[40...]))
+        let end = decoder.finish()
+        #expect(events + end.events == [.started(model: "m", created: Date(timeIntervalSince1970: 1700000000)),
+                                         .reasoning("Hm."), .text("Hello there"),
+                                         .usage(TokenUsage(promptTokens: 5, completionTokens: 3)), .finished(reason: "stop")])
+        #expect(end.outcome == .complete(toolCalls: []))
+        let tools = Self.decode("""
+            {"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[
+              {"id":"a","type":"function","function":{"name":"get_location","arguments":"{}"}},
+              {"id":"b","type":"function","function":{"name":"forecast","arguments":"{\\"city\\":\\"Oslo\\"}"}}]},
+              "finish_reason":"tool_calls"}]}
+            """)
+        #expect(tools.outcome == .complete(toolCalls: [ToolCall(id: "a", name: "get_location", arguments: .object([])),
+                                                       ToolCall(id: "b", name: "forecast", arguments: .object([("city", .string("Oslo"))]))]))
+        let error = Self.decode("""
+            {"error":{"message":"This model's maximum context length is 8192 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}
+            """)
+        #expect(error.outcome == .failed(message: "This model's maximum context length is 8192 tokens."))
+        #expect(error.events == [.serverError("This model's maximum context length is 8192 tokens.")])
+        let codeOnly = Self.decode("\n{\"error\":{\"code\":\"context_length_exceeded\"}}")
+        #expect(codeOnly.outcome == .failed(message: "error context_length_exceeded"))
+        let other = Self.decode(" \n{\"status\":\"ok\"}")
+        guard case .failed(let message) = other.outcome, message.hasSuffix(":\n{\"status\":\"ok\"}") else {
+            Issue.record("expected a report of what the server sent, got \(other.outcome)")
+            return
+        }
+        var cut = OpenAIStreamDecoder()
+        _ = cut.feed(Array(" \n".utf8))
+        _ = cut.feed(Array("{\"status\":\"ok\"}".utf8))
+        #expect(cut.finish().outcome == other.outcome, "the same however the body was cut")
     }
 
     @Test func nothingAfterDoneCounts() {

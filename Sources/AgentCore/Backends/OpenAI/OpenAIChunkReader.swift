@@ -112,6 +112,33 @@ struct OpenAIChunkReader {
         return ServerErrorBody.message(in: json) ?? data
     }
 
+    /// A whole chat completion, or an error object, sent in place of a stream: read as the one
+    /// chunk it would have been streamed as (each choice's `message` its `delta`), then as the
+    /// end of the round. Anything else is reported as not a chat completion.
+    mutating func handleWholeReply(_ bytes: [UInt8], into batch: inout ReplyEventBatch) {
+        guard let completion = try? JSONParser.parse(bytes), completion["choices"]?.arrayValue != nil else {
+            handle(SSEEvent(dataBytes: bytes), into: &batch)
+            if serverErrors.isEmpty, firstMalformedPayload == nil {
+                firstMalformedPayload = String(String(decoding: bytes.prefix(1024), as: UTF8.self).prefix(200))
+            }
+            return
+        }
+        handle(SSEEvent(dataBytes: Array(Self.streamedChunk(of: completion).serialized.utf8)), into: &batch)
+        handle(SSEEvent(data: "[DONE]"), into: &batch)
+    }
+
+    /// `completion` with each choice's `message` named `delta`, as a streamed chunk has it.
+    private static func streamedChunk(of completion: JSONValue) -> JSONValue {
+        guard case .object(let members) = completion else { return completion }
+        return .object(members.map { member in
+            guard member.key == "choices", case .array(let choices) = member.value else { return member }
+            return (member.key, .array(choices.map { choice in
+                guard case .object(let fields) = choice else { return choice }
+                return .object(fields.map { $0.key == "message" ? (key: "delta", value: $0.value) : $0 })
+            }))
+        })
+    }
+
     /// The stream ended: what the content still held back.
     mutating func finish(into batch: inout ReplyEventBatch) {
         batch.endContent(of: &thinkSplitter)

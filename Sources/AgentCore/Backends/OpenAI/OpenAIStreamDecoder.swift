@@ -3,10 +3,23 @@ import FoundationEssentials
 /// Decodes a streamed OpenAI chat completion (SSE carrying JSON chunks): text, reasoning
 /// (`reasoning_content`, `reasoning`, or `<think>` opening the content), tool-call fragments
 /// joined per `index`, errors in the stream, `[DONE]`. Each event is read as the SSE parser
-/// completes it (`OpenAIChunkReader`), its data where the parser holds it.
+/// completes it (`OpenAIChunkReader`), its data where the parser holds it. A body that is one
+/// JSON object instead (a server or proxy that does not stream, or answers with an error
+/// object) is read whole when it ends.
 public struct OpenAIStreamDecoder: ReplyStreamDecoder {
+    /// What the body is, told by its first byte other than white space, whatever its content
+    /// type says: `{` opens a whole JSON reply, where an event stream starts with a field
+    /// (`data:`, `event:`) or a `:` comment.
+    private enum Body {
+        case undecided, eventStream, wholeJSON
+    }
+
     private var parser: SSEParser
     private var reader = OpenAIChunkReader()
+    private var body = Body.undecided
+    /// A whole JSON reply's bytes, up to the parser's limit.
+    private var wholeReply: [UInt8] = []
+    private var wholeReplyOverflowed = false
 
     /// `limit`: the most one streamed unit may hold (`StreamLimit`).
     public init(limit: Int = StreamLimit.bytes) {
@@ -15,17 +28,45 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
 
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [ReplyEvent] {
         var batch = ReplyEventBatch()
-        parser.feed(bytes) { reader.handle($0, into: &batch) }
-        reader.reportOverflow(parser.overflowed, into: &batch)
+        var bytes = bytes
+        if body == .undecided, let start = bytes.firstIndex(where: { !Self.isWhiteSpace($0) }) {
+            body = bytes[start] == UInt8(ascii: "{") ? .wholeJSON : .eventStream
+            // The reply is kept from its `{`, the same however the body was cut.
+            if body == .wholeJSON { bytes = UnsafeRawBufferPointer(rebasing: bytes[start...]) }
+        }
+        if body == .wholeJSON {
+            keepWholeReply(bytes)
+        } else {
+            parser.feed(bytes) { reader.handle($0, into: &batch) }
+        }
+        reader.reportOverflow(hasOverflowed, into: &batch)
         return batch.finish()
     }
 
-    public var hasOverflowed: Bool { parser.overflowed }
+    public var hasOverflowed: Bool { parser.overflowed || wholeReplyOverflowed }
 
     public mutating func finish() -> (events: [ReplyEvent], outcome: StreamOutcome) {
         parser.finish()
         var batch = ReplyEventBatch()
+        if body == .wholeJSON, !wholeReplyOverflowed { reader.handleWholeReply(wholeReply, into: &batch) }
         reader.finish(into: &batch)
         return (batch.finish(), reader.outcome)
+    }
+
+    /// JSON's white space. While the body has been only that, it is `.undecided` and goes to
+    /// the SSE parser, for which it is blank lines or ignored fields.
+    private static func isWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// Adds `bytes` to the whole reply; past the limit, drops it and says the body overflowed.
+    private mutating func keepWholeReply(_ bytes: UnsafeRawBufferPointer) {
+        guard !wholeReplyOverflowed else { return }
+        guard wholeReply.count + bytes.count <= parser.limit else {
+            wholeReplyOverflowed = true
+            wholeReply = []
+            return
+        }
+        wholeReply.append(contentsOf: bytes)
     }
 }
