@@ -38,4 +38,35 @@ struct MCPServerLogTests {
         let lines = text.split(separator: "\n").dropFirst().dropLast(2)
         #expect(lines.allSatisfy { $0 == logged + error }, "whole lines only: \(lines.first { $0 != logged + error } ?? "")")
     }
+
+    @Test("Two writers of one server's log (the window and agent-cli each have it open): every line whole, the note first, none lost but the oldest")
+    func twoWritersShareTheLog() async throws {
+        let folder = TemporaryFolder("agent-mcp-log")
+        defer { try? FileManager.default.removeItem(at: folder.url) }
+        // Two logs on one file hold two descriptors, as two processes do.
+        let logs = [MCPServerLog(serverName: "shared", directory: folder.url), MCPServerLog(serverName: "shared", directory: folder.url)]
+        let lines = 20_000
+        await withTaskGroup(of: Void.self) { group in
+            for (writer, log) in logs.enumerated() {
+                group.addTask {
+                    for line in 0..<lines { log.note("writer \(writer) line \(line) " + String(repeating: "x", count: 40)) }
+                }
+            }
+        }
+        let text = try String(contentsOf: logs[0].file, encoding: .utf8)
+        let note = "agent: older lines were left out to keep this log under 1 MB"
+        let written = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(written.first == note[...], "\(text.prefix(200))")
+        let notes = written.dropFirst().filter { !$0.hasPrefix("agent: writer ") }
+        #expect(notes.isEmpty, "lines cut or mixed: \(notes.prefix(3))")
+        // Each writer's lines come in order, and after the note none is missing up to its last.
+        for writer in 0..<2 {
+            let numbers = written.compactMap { line -> Int? in
+                let words = line.split(separator: " ")
+                return words.count > 4 && words[2] == "\(writer)" ? Int(words[4]) : nil
+            }
+            #expect(numbers.last == lines - 1)
+            #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $1 == $0 + 1 }, "writer \(writer): a line lost after the cut")
+        }
+    }
 }

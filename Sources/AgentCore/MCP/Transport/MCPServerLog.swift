@@ -14,7 +14,7 @@ public final class MCPServerLog: Sendable {
     public let file: URL
     private let descriptor: Int32
     private let tail = Mutex<[UInt8]>([])
-    /// Held while the file is written or cut back, so the two never interleave.
+    /// Held, with the file's `flock`, while the file is written or cut back (`withFileHeld`).
     private let writing = Mutex(())
     private static let tailBytes = 2048
     private static let maximumBytes = 1 << 20
@@ -28,7 +28,7 @@ public final class MCPServerLog: Sendable {
         descriptor = open(file.path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         if descriptor >= 0 {
             fchmod(descriptor, 0o600)
-            cutBackIfLong()
+            withFileHeld { cutBackIfLong() }
         }
     }
 
@@ -64,9 +64,21 @@ public final class MCPServerLog: Sendable {
             }
         }
         guard descriptor >= 0 else { return }
-        writing.withLock { _ in
+        withFileHeld {
             FileDescriptorWriting.writeAll(bytes, to: descriptor)
             cutBackIfLong()
+        }
+    }
+
+    /// Runs `body` with the file to itself: against this process's other threads, and against
+    /// another process writing the same server's log (the window and `agent-cli --mcp`), whose
+    /// lines a cut back would otherwise lose or put above its note.
+    private func withFileHeld(_ body: () -> Void) {
+        writing.withLock { _ in
+            var locked = flock(descriptor, LOCK_EX) == 0
+            while !locked && errno == EINTR { locked = flock(descriptor, LOCK_EX) == 0 }
+            defer { if locked { flock(descriptor, LOCK_UN) } }
+            body()
         }
     }
 
@@ -75,8 +87,9 @@ public final class MCPServerLog: Sendable {
     private func cutBackIfLong() {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_size > off_t(Self.maximumBytes) else { return }
-        let start = info.st_size - off_t(Self.keptBytes)
-        var newest = [UInt8](repeating: 0, count: Self.keptBytes)
+        // From the byte before the newest part: whether a line starts right at it.
+        let start = info.st_size - off_t(Self.keptBytes) - 1
+        var newest = [UInt8](repeating: 0, count: Self.keptBytes + 1)
         var filled = 0
         while filled < newest.count {
             let count = newest.withUnsafeMutableBytes { buffer in
@@ -87,7 +100,8 @@ public final class MCPServerLog: Sendable {
             filled += count
         }
         var kept = newest[..<filled]
-        if let lineEnd = kept.firstIndex(of: UInt8(ascii: "\n")) { kept = kept[(lineEnd + 1)...] }
+        // No line starts in it (one line longer than it): its newest part.
+        kept = kept.firstIndex(of: UInt8(ascii: "\n")).map { kept[($0 + 1)...] } ?? kept.dropFirst()
         let note = "agent: older lines were left out to keep this log under \(Self.maximumBytes >> 20) MB\n"
         // Appending: after the cut, writes start again at the file's beginning.
         guard ftruncate(descriptor, 0) == 0 else { return }
