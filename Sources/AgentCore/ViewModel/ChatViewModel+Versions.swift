@@ -88,7 +88,6 @@ extension ChatViewModel {
             status.report(error)
             return
         }
-        cancelEdit()
         focusedMessageID = nil
         removeShown(from: index)
         let start = conversation.count

@@ -65,7 +65,7 @@ struct ChatPersistenceTests: ViewModelTesting {
         }
     }
 
-    @Test("An earlier reply asked again, or another version shown, while a later message is edited: the edit ends, the draft from before it comes back")
+    @Test("An earlier reply asked again, or another version shown, while a later message is edited: the edit ends, the draft from before it comes back; another version below it leaves the edit on")
     func editEndsWhenItsMessageGoes() async throws {
         let store = try ChatStore(file: temporaryDatabase())
         let model = viewModel("echo", store: store)
@@ -84,6 +84,12 @@ struct ChatPersistenceTests: ViewModelTesting {
         model.showVersion(of: model.conversation[1].id, offset: 1)
         #expect(model.editingMessageID == nil)
         #expect(model.draft == "my draft")
+        // Another version below the message edited leaves it on screen, and the edit on.
+        model.beginEdit(model.conversation[0].id)
+        model.showVersion(of: model.conversation[1].id, offset: -1)
+        #expect(model.editingMessageID == model.conversation[0].id)
+        model.cancelEdit()
+        model.showVersion(of: model.conversation[1].id, offset: 1)
         model.draft = "three"
         model.send()
         await model.waitUntilIdle()
