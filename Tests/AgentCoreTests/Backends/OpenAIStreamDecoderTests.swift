@@ -64,6 +64,15 @@ struct OpenAIStreamDecoderTests {
 
             """)
         #expect(gemini.outcome == .complete(toolCalls: expected))
+        let freshIDs = Self.decode("""
+            data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"get_location","arguments":""}}]}}]}
+
+            data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"a-2","function":{"arguments":"{}"}}]},"finish_reason":"tool_calls"}]}
+
+
+            """)
+        #expect(freshIDs.outcome == .complete(toolCalls: [ToolCall(id: "a-2", name: "get_location", arguments: .object([]))]),
+                "a fragment under another id that names no tool continues the call")
     }
 
     @Test func nullAbsentAndEmptyContentAndEmptyChoicesAreSkipped() {

@@ -85,14 +85,18 @@ struct OpenAIChunkReader {
         }
     }
 
-    /// Adds `fragment` to the call pending at its index, or begins a call. A fragment whose
-    /// `id` differs from that call's begins another: OpenAI sends the id on a call's first
-    /// fragment only, but some servers (Gemini's OpenAI-compatible endpoint) send each of
-    /// several calls whole with no index, so all at 0, told apart only by their ids.
+    /// Adds `fragment` to the call pending at its index, or begins a call. A fragment that
+    /// names a tool under another `id` than that call's begins another: OpenAI sends the id
+    /// and name on a call's first fragment only, but some servers (Gemini's OpenAI-compatible
+    /// endpoint) send each of several calls whole with no index, so all at 0, told apart only
+    /// by their ids. A fragment with another id and no name still continues the call.
     private mutating func read(_ fragment: ChatCompletionChunk.ToolCallFragment) {
         let id = fragment.id.flatMap { $0.isEmpty ? nil : $0 }
         var position = callAtIndex[fragment.index]
-        if let current = position, let id, let currentID = pendingCalls[current].id, currentID != id { position = nil }
+        if let current = position, let id, let currentID = pendingCalls[current].id, currentID != id,
+           fragment.name?.isEmpty == false {
+            position = nil
+        }
         let at = position ?? pendingCalls.count
         if position == nil {
             pendingCalls.append(PendingCall(index: fragment.index))

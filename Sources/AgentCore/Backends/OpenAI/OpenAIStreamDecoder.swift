@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Decodes a streamed OpenAI chat completion (SSE carrying JSON chunks): text, reasoning
 /// (`reasoning_content`, `reasoning`, or `<think>` opening the content), tool-call fragments
-/// joined per `index`, errors in the stream, `[DONE]`. Each event is read as the SSE parser
+/// joined per `index` (and `id`: `OpenAIChunkReader`), errors in the stream, `[DONE]`. Each event is read as the SSE parser
 /// completes it (`OpenAIChunkReader`), its data where the parser holds it. A body that is one
 /// JSON object instead (a server or proxy that does not stream, or answers with an error
 /// object) is read whole when it ends.
