@@ -31,13 +31,13 @@ public final class ChatPager {
 
     private var store: ChatStore { writer.settledStore }
 
-    /// Opens `id` on the newest page of the branch it shows, or on the page around `message`
-    /// on that message's branch (shown from then on); nil when there is no such chat.
     /// Whether chat `id` is there to open (not deleted).
     func canOpen(_ id: UUID) throws -> Bool {
         try store.chat(id) != nil
     }
 
+    /// Opens `id` on the newest page of the branch it shows, or on the page around `message`
+    /// on that message's branch (shown from then on); nil when there is no such chat.
     func open(_ id: UUID, around message: UUID? = nil) throws -> [ChatMessage]? {
         guard let summary = try store.chat(id) else { return nil }
         var leaf = try store.currentLeaf(of: id)
