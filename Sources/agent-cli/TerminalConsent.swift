@@ -1,6 +1,7 @@
 import AgentCore
 import CProcess
 import Foundation
+import Synchronization
 
 /// Asks on the terminal (`/dev/tty`, so it works while stdin carries the prompt) whether
 /// something may happen — only when a person watches stderr. No terminal (a script, a
@@ -21,7 +22,10 @@ enum TerminalConsent {
     }
 
     static func ask(_ question: String, refusal: String, offerAlways: Bool = true) async -> Consent {
-        guard !Task.isCancelled else { return .deny }
+        guard !Task.isCancelled else {
+            stop()
+            return .deny
+        }
         return await withTaskCancellationHandler {
             await Task.detached {
                 turn.wait()
@@ -37,7 +41,8 @@ enum TerminalConsent {
                 let answers = offerAlways ? tr("[o]nce, [a]lways, [N]o:") : tr("[y]es, [N]o:")
                 FileDescriptorWriting.writeAll(Array((question + " " + answers + " ").utf8), to: tty.fileDescriptor)
                 guard let answer = readLine(tty.fileDescriptor) else {
-                    // The terminal echoed ^C; what follows starts on a line of its own.
+                    // Stopped while asking (Ctrl+C, or the reply cancelled): the question's line
+                    // ends here, so what follows starts on a line of its own.
                     FileDescriptorWriting.writeAll(Array("\n".utf8), to: tty.fileDescriptor)
                     return Consent.deny
                 }
@@ -92,8 +97,11 @@ enum TerminalConsent {
 
         var descriptor: Int32 { ends.read }
 
+        private let fired = Atomic<Bool>(false)
+
+        /// Makes the pipe readable; once: a second byte could fill nothing, and no one reads it.
         func fire() {
-            guard ends.write >= 0 else { return }
+            guard ends.write >= 0, fired.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
             FileDescriptorWriting.writeAll([1], to: ends.write)
         }
 
