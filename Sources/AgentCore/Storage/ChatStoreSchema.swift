@@ -160,25 +160,32 @@ enum ChatStoreSchema {
         Int(try database.query("PRAGMA user_version").first?.first?.integer ?? 0)
     }
 
-    /// Brings `database` to `target` (the latest by default). Refuses a database newer than
-    /// this build knows, rather than guess.
-    static func migrate(_ database: SQLiteDatabase, to target: Int = latestVersion) throws {
+    /// The version of `database`, refused when it is newer than this build knows, rather
+    /// than guessed at.
+    private static func readableVersion(of database: SQLiteDatabase) throws -> Int {
         let current = try version(of: database)
         guard current <= latestVersion else {
             // TRANSLATORS: %1$s and %2$s are version numbers of the chat database's layout.
             throw SQLiteError(code: 0, message: tr("the chat database is version %1$s, newer than this Agent (%2$s) can read",
                                                    String(current), String(latestVersion)))
         }
-        try migrate(database, from: current, to: target)
+        return current
+    }
+
+    /// Brings `database` to `target` (the latest by default). Refuses a database newer than
+    /// this build knows, rather than guess.
+    static func migrate(_ database: SQLiteDatabase, to target: Int = latestVersion) throws {
+        try migrate(database, from: try readableVersion(of: database), to: target)
     }
 
     /// Runs the steps from version `current` (read before) to `target`, each in a transaction
     /// of its own. A step another process ran meanwhile (two opening an old database at once)
-    /// is skipped: the version is read again inside the transaction, which holds the lock.
+    /// is skipped, and a newer Agent's migration refused: the version is read again inside the
+    /// transaction, which holds the lock.
     static func migrate(_ database: SQLiteDatabase, from current: Int, to target: Int) throws {
         for step in current..<max(current, target) {
             try database.transaction {
-                guard try version(of: database) == step else { return }
+                guard try readableVersion(of: database) == step else { return }
                 try database.execute(migrations[step])
                 try database.execute("PRAGMA user_version = \(step + 1)")
             }

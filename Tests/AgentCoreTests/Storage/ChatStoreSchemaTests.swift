@@ -70,12 +70,16 @@ struct ChatStoreSchemaTests {
         #expect(throws: SQLiteError.self) { try ChatStore(file: file) }
     }
 
-    @Test("Two processes opening an old database at once: the one that read the version before the other migrated skips the steps done")
+    @Test("Two processes opening an old database at once: the one that read the version before the other migrated skips the steps done, or refuses a newer Agent's")
     func migrationRunTwice() throws {
         let file = try Self.database(atVersion: ChatStoreSchema.latestVersion - 1)
         let database = try SQLiteDatabase(path: file.path)
         try ChatStoreSchema.migrate(database)
         try ChatStoreSchema.migrate(database, from: ChatStoreSchema.latestVersion - 1, to: ChatStoreSchema.latestVersion)
         #expect(try ChatStoreSchema.version(of: database) == ChatStoreSchema.latestVersion)
+        try database.execute("PRAGMA user_version = \(ChatStoreSchema.latestVersion + 1)")
+        #expect(throws: SQLiteError.self, "a newer Agent's migration meanwhile is refused") {
+            try ChatStoreSchema.migrate(database, from: ChatStoreSchema.latestVersion - 1, to: ChatStoreSchema.latestVersion)
+        }
     }
 }
