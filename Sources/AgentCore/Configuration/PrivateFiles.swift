@@ -29,14 +29,12 @@ public enum PrivateFiles {
     /// holds on it (SQLite's, when a database here has it open).
     public static func prepareFile(_ file: URL) throws {
         try makeDirectory(file.deletingLastPathComponent())
-        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if descriptor >= 0 {
-            fchmod(descriptor, 0o600)
-            close(descriptor)
-        } else if errno == EEXIST {
-            chmod(file.path, 0o600)
-        } else {
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        }
+        // One the user cannot change (another's file) is left as it is.
+        if chmod(file.path, 0o600) == 0 || errno != ENOENT { return }
+        // None yet (or a link to none): made, following a link as SQLite will.
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        fchmod(descriptor, 0o600)
+        close(descriptor)
     }
 }

@@ -253,6 +253,12 @@ struct ChatArchiveTests {
         chmod(file.deletingLastPathComponent().path, 0o755)
         _ = try ChatStore(file: file)
         #expect(try mode(file.path) == 0o600 && mode(file.deletingLastPathComponent().path) == 0o755)
+        // Named through a link to a file not made yet: made 0600 where the link points.
+        let target = file.deletingLastPathComponent().appending(path: "target.sqlite")
+        let link = file.deletingLastPathComponent().appending(path: "link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+        _ = try ChatStore(file: link)
+        #expect(try mode(target.path) == 0o600)
         // The app's own folder is tightened.
         let own = AppIdentity.cacheDirectory.appending(path: "private-files-test-\(UUID())")
         defer { try? FileManager.default.removeItem(at: own) }
