@@ -1,6 +1,5 @@
 import AgentCore
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -242,19 +241,22 @@ struct ChatViewModelToolTests {
 
     /// A view model over `tools-twoasks` (the model calls get_location twice in one round),
     /// its location asked of the consent broker and of `source`.
-    func twoAsks(_ marker: String, source: some LocationSource) throws -> ChatViewModel {
+    /// A view model whose model asks for the location twice in one round, and the settings
+    /// its location tool keeps the answer in.
+    func twoAsks(_ marker: String, source: some LocationSource) throws -> (ChatViewModel, SettingsStore) {
         let consent = ConsentBroker()
-        let toolbox = Toolbox.standard(settings: try TestTools.settings(), locationSource: source, askConsent: { await consent.ask() })
-        return ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-twoasks/\(marker)"), model: "m"),
-                                                        toolbox: toolbox),
-                             consent: consent)
+        let settings = try TestTools.settings()
+        let toolbox = Toolbox.standard(settings: settings, locationSource: source, askConsent: { await consent.ask() })
+        return (ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-twoasks/\(marker)"), model: "m"),
+                                                         toolbox: toolbox),
+                              consent: consent), settings)
     }
 
     @Test("Stop while the first of two calls asks: no question for the second, no tool runs, the reply ends stopped")
     func stopWhileAsking() async throws {
         let marker = uniqueMarker()
         let source = CountingLocationSource()
-        let model = try twoAsks(marker, source: source)
+        let (model, _) = try twoAsks(marker, source: source)
         var asked = 0
         model.observe { change in
             guard change == .consentRequested else { return }
@@ -278,11 +280,13 @@ struct ChatViewModelToolTests {
     func stopAfterAlwaysAllow() async throws {
         let marker = uniqueMarker()
         let source = CountingLocationSource()
-        let model = try twoAsks(marker, source: source)
+        let (model, settings) = try twoAsks(marker, source: source)
         var asked = 0
         model.observe { change in
             guard change == .consentRequested else { return }
             asked += 1
+            // Answered and stopped in one turn of the main actor: the tool, which keeps
+            // "always" on the main actor before it goes on, finds itself stopped.
             model.status.consent.answer(.allowAlways)
             model.stop()
         }
@@ -291,6 +295,7 @@ struct ChatViewModelToolTests {
         await model.waitUntilIdle()
         #expect(asked == 1)
         #expect(source.asked == 0, "GeoClue was not asked after Stop")
+        #expect(settings.locationAlwaysAllowed, "the answer is kept")
         let reply = try #require(model.conversation.messages.last)
         #expect(reply.state == .stopped)
         #expect(reply.toolCalls.map(\.id) == ["call_a"], "the second call never ran")
@@ -342,17 +347,5 @@ struct ChatViewModelToolTests {
         #expect(model.conversation[1].state == .cutOff)
         #expect(model.conversation[1].toolCalls.count == 8)
         #expect(model.status.errorMessage.contains("8 rounds"))
-    }
-}
-
-/// A location source that counts how often it was asked (GeoClue, as the tool sees it).
-final class CountingLocationSource: LocationSource {
-    private let count = Mutex(0)
-
-    var asked: Int { count.withLock { $0 } }
-
-    func currentLocation() async throws -> Coordinates {
-        count.withLock { $0 += 1 }
-        return TestTools.paris
     }
 }
