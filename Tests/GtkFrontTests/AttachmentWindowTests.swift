@@ -12,16 +12,8 @@ extension GtkSuites {
     /// another app is tested end to end, in a process of its own: Tests/EndToEnd/drop_files_test.py.)
     @MainActor
     @Suite("Attached files in the window (GTK under Xvfb)", .serialized)
-    struct AttachmentWindowTests {
-        let server = TestServer.shared
+    struct AttachmentWindowTests: TestServerWindowSuite {
         let folder = FileManager.default.temporaryDirectory.appending(path: "agent-window-files-\(UUID().uuidString)")
-
-        func launch(_ scenario: String) async throws -> (AgentApplication, ChatWindow) {
-            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: "configured-model"))
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            return (app, window)
-        }
 
         func write(_ name: String, _ text: String) throws -> URL {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

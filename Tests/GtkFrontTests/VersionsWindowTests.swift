@@ -11,16 +11,11 @@ extension GtkSuites {
     /// edited message, Delete Version and its Undo.
     @MainActor
     @Suite("Message versions in the window (GTK under Xvfb)", .serialized)
-    struct VersionsWindowTests {
+    struct VersionsWindowTests: StoredChatWindowSuite {
         let server = TestServer.shared
 
         func launch(_ scenario: String) async throws -> (AgentApplication, ChatWindow) {
-            let file = FileManager.default.temporaryDirectory.appending(path: "agent-versions-\(UUID())/chats.sqlite")
-            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: "m"),
-                                                store: try ChatStore(file: file), settings: try TestTools.settings())
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            return (app, window)
+            try await launch(file: Self.temporaryFile(), settings: try TestTools.settings(), scenario: scenario)
         }
 
         func row(_ window: ChatWindow, _ index: Int) throws -> MessageRow {
