@@ -99,15 +99,16 @@ def entry_text(entry):
     return Atspi.Text.get_text(entry, 0, Atspi.Text.get_character_count(entry))
 
 
-def first_token_time(port):
-    """The server's clock when it sent the reply's first token, waited for."""
+def reply_times(port):
+    """The server's clock when it sent the reply's first token, waited for, and when its last
+    token is due: on the server's schedule, which a first token sent late catches up on."""
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         if e2e.APP.poll() is not None:
             fail(f"the app exited (status {e2e.APP.returncode}) before the reply began")
-        sent = [e["time"] for e in server_json(port, "/_events") if e["event"] == "sent" and e["token"] == 0]
+        sent = [e for e in server_json(port, "/_events") if e["event"] == "sent" and e["token"] == 0]
         if sent:
-            return sent[0]
+            return sent[0]["time"], sent[0]["due"] + (TOKENS - 1) * STEP
         time.sleep(0.01)
     fail("the reply's first token was never sent")
 
@@ -219,11 +220,11 @@ def main():
             wait_for("the question in the entry", lambda: entry_text(entry) == question, timeout=10)
             asked = time.monotonic()
             xdotool("key", "--clearmodifiers", "Return")
-            first = first_token_time(port)
+            first, last = reply_times(port)
             # A moment at least MARGIN before the last token: the reply never ends on its own,
             # and the server still has tokens to write after the kill, whose failed writes
             # tell it the client is gone.
-            time.sleep(max(0.0, first + moments.uniform(0, (TOKENS - 1) * STEP - MARGIN) - time.monotonic()))
+            time.sleep(max(0.0, first + moments.uniform(0, max(0.0, last - MARGIN - first)) - time.monotonic()))
             killed = time.monotonic()
             os.kill(app.pid, signal.SIGKILL)
             e2e.APP = None

@@ -892,8 +892,9 @@ class Handler(socketserver.BaseRequestHandler):
         """long-<N>-<ms>[-…]: N numbered tokens (" t0", " t1", …), the i-th due <ms> × i
         milliseconds after the first (a clock, not sleeps that add up; 1500 every 20 ms by
         default, half a minute). Each token's send is an event ("sent", its number, the
-        monotonic time its write returned), so a test knows what the client had been sent
-        at any moment; a client gone is "client-closed"."""
+        monotonic time its write returned, and when it was due), so a test knows what the
+        client had been sent at any moment and when the last token will go; a client gone is
+        "client-closed"."""
         pieces = scenario.split("-")
         count = int(pieces[1]) if len(pieces) > 1 else 1500
         step = int(pieces[2]) / 1000 if len(pieces) > 2 else 0.02
@@ -905,7 +906,8 @@ class Handler(socketserver.BaseRequestHandler):
                 time.sleep(max(0.0, start + i * step - time.monotonic()))
                 self.send_chunk(delta(f" t{i}"))
                 with LOCK:
-                    EVENTS.append({"event": "sent", "token": i, "time": time.monotonic(), "path": self.current_path})
+                    EVENTS.append({"event": "sent", "token": i, "time": time.monotonic(), "due": start + i * step,
+                                   "path": self.current_path})
             self.send_chunk(delta(None, finish="stop", include_content=False) + b"data: [DONE]\n\n")
             self.end_chunks()
         except OSError:
