@@ -206,15 +206,21 @@ struct ChatViewModelTests {
 struct ChatViewModelToolTests {
     let server = TestServer.shared
 
+    /// A view model over the test server's `scenario`, its location asked of the consent
+    /// broker and then of `source`, and the settings its location tool keeps the answer in.
+    func locationModel(_ scenario: String, source: (any LocationSource)? = nil) throws -> (ChatViewModel, SettingsStore) {
+        let consent = ConsentBroker()
+        let settings = try TestTools.settings()
+        let toolbox = Toolbox.standard(settings: settings, locationSource: source, askConsent: { await consent.ask() })
+        return (ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url(scenario), model: "m"),
+                                                         toolbox: toolbox),
+                              consent: consent), settings)
+    }
+
     @Test("get_location asks through the view model; the answer reaches the tool; the call is kept in the reply")
     func consentThroughTheViewModel() async throws {
         let marker = uniqueMarker()
-        let consent = ConsentBroker()
-        let settings = try TestTools.settings()
-        let toolbox = Toolbox.standard(settings: settings, locationSource: nil, askConsent: { await consent.ask() })
-        let model = ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-single/\(marker)"),
-                                                                                    model: "m"), toolbox: toolbox),
-                                  consent: consent)
+        let (model, settings) = try locationModel("tools-single/\(marker)")
         var asked = 0
         model.observe { change in
             if change == .consentRequested {
@@ -239,24 +245,12 @@ struct ChatViewModelToolTests {
         #expect(!settings.locationAlwaysAllowed)
     }
 
-    /// A view model over `tools-twoasks` (the model calls get_location twice in one round),
-    /// its location asked of the consent broker and of `source`.
-    /// A view model whose model asks for the location twice in one round, and the settings
-    /// its location tool keeps the answer in.
-    func twoAsks(_ marker: String, source: some LocationSource) throws -> (ChatViewModel, SettingsStore) {
-        let consent = ConsentBroker()
-        let settings = try TestTools.settings()
-        let toolbox = Toolbox.standard(settings: settings, locationSource: source, askConsent: { await consent.ask() })
-        return (ChatViewModel(connection: ChatConnection(endpoint: ChatEndpoint(serverURL: server.url("tools-twoasks/\(marker)"), model: "m"),
-                                                         toolbox: toolbox),
-                              consent: consent), settings)
-    }
-
     @Test("Stop while the first of two calls asks: no question for the second, no tool runs, the reply ends stopped")
     func stopWhileAsking() async throws {
         let marker = uniqueMarker()
         let source = CountingLocationSource()
-        let (model, _) = try twoAsks(marker, source: source)
+        // The model calls get_location twice in one round.
+        let (model, _) = try locationModel("tools-twoasks/\(marker)", source: source)
         var asked = 0
         model.observe { change in
             guard change == .consentRequested else { return }
@@ -280,7 +274,7 @@ struct ChatViewModelToolTests {
     func stopAfterAlwaysAllow() async throws {
         let marker = uniqueMarker()
         let source = CountingLocationSource()
-        let (model, settings) = try twoAsks(marker, source: source)
+        let (model, settings) = try locationModel("tools-twoasks/\(marker)", source: source)
         var asked = 0
         model.observe { change in
             guard change == .consentRequested else { return }
