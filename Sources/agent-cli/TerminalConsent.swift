@@ -88,6 +88,7 @@ enum TerminalConsent {
     private final class StopSignal: Sendable {
         /// The read end and the write end; -1 when no pipe could be had (poll skips it).
         private let ends: (read: Int32, write: Int32)
+        private let fired = Atomic<Bool>(false)
 
         init() {
             var pipe: [Int32] = [-1, -1]
@@ -97,17 +98,12 @@ enum TerminalConsent {
 
         var descriptor: Int32 { ends.read }
 
-        private let fired = Atomic<Bool>(false)
-
         /// Makes the pipe readable; once: a second byte could fill nothing, and no one reads it.
         func fire() {
-            guard ends.write >= 0, fired.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+            guard fired.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged, ends.write >= 0 else { return }
             FileDescriptorWriting.writeAll([1], to: ends.write)
         }
 
-        var hasFired: Bool {
-            var ready = pollfd(fd: ends.read, events: Int16(POLLIN), revents: 0)
-            return ends.read >= 0 && poll(&ready, 1, 0) > 0
-        }
+        var hasFired: Bool { fired.load(ordering: .relaxed) }
     }
 }
