@@ -101,6 +101,7 @@ extension GtkSuites {
 
         /// Shows a page by clicking its name in the window's view switcher.
         func showPage(_ title: String, of preferences: PreferencesWindow) async throws {
+            try await GtkTestHarness.crossfadesEnded(in: preferences.window)
             let label = try #require(GtkTestHarness.reachableLabel(title, in: preferences.window), "the page “\(title)”")
             try await Xdo.click(label)
             let name = title.lowercased().replacingOccurrences(of: " ", with: "-")

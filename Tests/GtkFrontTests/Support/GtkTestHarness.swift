@@ -161,6 +161,16 @@ enum GtkTestHarness {
         try await pump(until: { frame.seen }, timeout: .seconds(5), "a frame laid out")
     }
 
+    /// Pumps until no squeezer in `window` is crossfading. A view switcher too wide for a
+    /// window just opened crossfades to its narrow form, and the form it leaves, mapped and
+    /// reachable meanwhile, is unmapped when the crossfade ends.
+    static func crossfadesEnded(in window: UnsafeMutablePointer<GtkWidget>) async throws {
+        try await frameLaidOut(of: window)
+        try await pump(until: {
+            !WidgetTree(window).contains { $0.isA(adw_squeezer_get_type()) && adw_squeezer_get_transition_running(OpaquePointer($0)) != 0 }
+        }, "the window's crossfades to end")
+    }
+
     /// Pumps until `window`'s transcript has applied every change to its rows and a whole
     /// frame has passed since (its layout done, its rows bound): the rows then show what the
     /// view model holds.
