@@ -25,9 +25,7 @@ extension GtkSuites {
             }
             let app = try GtkTestHarness.launch(endpoint, toolbox: toolbox, store: try ChatStore(file: file), settings: settings ?? TestTools.settings(),
                                                 preferences: preferences)
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            return (app, window)
+            return try await GtkTestHarness.shown(app)
         }
 
         /// The body of the last request whose path holds `marker`.

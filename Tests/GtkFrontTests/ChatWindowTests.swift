@@ -60,7 +60,7 @@ extension GtkSuites {
             try await Xdo.click(page.exampleButtons[1])
             #expect(window.composer.input.text == EmptyChatPage.examples[1], "the example replaced what was typed")
             #expect(GtkTestHarness.isSensitive(window.composer.sendButton))
-            #expect(isFocused(window.composer.input.textView), "and the entry has the focus, to send or change it")
+            #expect(GtkTestHarness.isFocused(window.composer.input.textView), "and the entry has the focus, to send or change it")
             try await Xdo.key("Return")
             try await GtkTestHarness.pump(until: { !window.viewModel.isSending && window.viewModel.conversation.count == 2 }, "the reply")
             #expect(!window.chatPage.showsEmptyPage && GtkTestHarness.isMapped(window.transcript.widget))
@@ -116,7 +116,7 @@ extension GtkSuites {
             #expect(replyLeft < 40 && replyRight < width - 40, "the reply at the left: \(replyLeft)–\(replyRight) of \(width)")
             #expect(userRight > width - 40 && userLeft > width / 2, "the user's message at the right: \(userLeft)–\(userRight) of \(width)")
             #expect(!GtkTestHarness.isVisible(window.composer.stopButton))
-            #expect(isFocused(window.composer.input.textView), "the focus is back in the message field for the next message")
+            #expect(GtkTestHarness.isFocused(window.composer.input.textView), "the focus is back in the message field for the next message")
         }
 
         @Test("Page Up and Page Down in the message field scroll the conversation a page; the field keeps its text and the focus")
@@ -209,7 +209,7 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { window.alert == nil }, "Enter to close the alert")
             #expect(!window.viewModel.status.showError)
             try await GtkTestHarness.pump(until: { gtk_window_is_active(window.window.cast()) != 0 }, "the window active again")
-            #expect(isFocused(window.composer.input.textView))
+            #expect(GtkTestHarness.isFocused(window.composer.input.textView))
             #expect(GtkTestHarness.isSensitive(window.composer.sendButton), "and it can be sent again")
         }
 

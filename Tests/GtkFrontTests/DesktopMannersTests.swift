@@ -22,9 +22,7 @@ extension GtkSuites {
             }
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: "m"), store: store,
                                                 settings: settings, preferences: preferences)
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            return (app, window)
+            return try await GtkTestHarness.shown(app)
         }
 
         @Test("Dark or light as the desktop prefers (the settings portal, read by libadwaita), code blocks included, and when it changes")

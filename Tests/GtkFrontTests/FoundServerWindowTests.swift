@@ -24,9 +24,7 @@ extension GtkSuites {
             }
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: "http://unused", model: "unused"), preferences: preferences,
                                                 connection: ChatConnection(localServer: LocalModelServer(runtimeDirectory: runtime)))
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            return (app, window)
+            return try await GtkTestHarness.shown(app)
         }
 
         /// The app with chats going to a local model that is not installed, and Preferences open on it.

@@ -21,12 +21,8 @@ extension GtkSuites {
             }
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: "m"), store: store,
                                                 settings: settings, preferences: preferences)
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            return (app, window)
+            return try await GtkTestHarness.shown(app)
         }
-
-        func isFocused(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_has_focus(widget) != 0 }
 
         func waitForReply(_ window: ChatWindow, count: Int) async throws {
             try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == count && !window.viewModel.isSending },
@@ -39,7 +35,7 @@ extension GtkSuites {
             let (app, window) = try await launch("echo")
             defer { GtkTestHarness.close(app) }
             let input = window.composer.input
-            #expect(isFocused(input.textView), "the input has the focus from the start")
+            #expect(GtkTestHarness.isFocused(input.textView), "the input has the focus from the start")
 
             try await Xdo.type("first line")
             try await Xdo.key("shift+Return")
@@ -49,7 +45,7 @@ extension GtkSuites {
             try await waitForReply(window, count: 2)
             #expect(window.viewModel.conversation[0].text == "first line\nsecond line")
             #expect(input.text.isEmpty)
-            #expect(isFocused(input.textView), "focus is back in the input after sending")
+            #expect(GtkTestHarness.isFocused(input.textView), "focus is back in the input after sending")
 
             // F2: rename, typed into the dialog's entry, Enter to rename.
             try await Xdo.key("F2")
@@ -68,7 +64,7 @@ extension GtkSuites {
             try await Xdo.key("ctrl+n")
             try await GtkTestHarness.pump(until: { window.viewModel.conversation.count == 0 }, "a new, empty chat")
             #expect(window.library?.chats.count == 1, "the first chat stays in the list")
-            #expect(isFocused(input.textView))
+            #expect(GtkTestHarness.isFocused(input.textView))
 
             let sidebar = try #require(window.sidebar)
             try await Xdo.key("ctrl+f")

@@ -22,9 +22,7 @@ extension GtkSuites {
             }
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: TestServer.shared.url("echo"), model: "unused"),
                                                 preferences: preferences)
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            return (app, window)
+            return try await GtkTestHarness.shown(app)
         }
 
         /// The alert the page opened: its heading and message, then OK clicked.

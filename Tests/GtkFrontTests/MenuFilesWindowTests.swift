@@ -17,9 +17,7 @@ extension GtkSuites {
         func launch(file: URL) async throws -> (AgentApplication, ChatWindow) {
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "m"),
                                                 store: try ChatStore(file: file), settings: try TestTools.settings())
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            return (app, window)
+            return try await GtkTestHarness.shown(app)
         }
 
         /// Opens the menu of `button` with a click and clicks its item `item`; waits for it to close.

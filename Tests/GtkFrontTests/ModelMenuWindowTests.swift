@@ -16,9 +16,7 @@ extension GtkSuites {
         func launch(_ scenario: String, store: ChatStore, model: String = "test-model") async throws -> (AgentApplication, ChatWindow) {
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: model), store: store,
                                                 settings: try TestTools.settings())
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            return (app, window)
+            return try await GtkTestHarness.shown(app)
         }
 
         func temporaryStore() throws -> ChatStore {

@@ -22,9 +22,7 @@ extension GtkSuites {
                     settings: settings, locationSource: nil, askConsent: { .deny }))
             }
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("echo"), model: "unused"), store: store, preferences: preferences)
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            return (app, window)
+            return try await GtkTestHarness.shown(app)
         }
 
         func openPreferences(_ window: ChatWindow) async throws -> PreferencesWindow {

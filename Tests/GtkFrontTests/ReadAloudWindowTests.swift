@@ -17,9 +17,7 @@ extension GtkSuites {
 
         func launch(speech: SpeechAddress) async throws -> (AgentApplication, ChatWindow) {
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url("speech"), model: "m"), speech: speech)
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            return (app, window)
+            return try await GtkTestHarness.shown(app)
         }
 
         /// Runs `body` with a speech service of its own and the app reading through it, then ends both.

@@ -48,9 +48,7 @@ extension GtkSuites {
         static func launch(_ setUp: ScriptedSetUp) async throws -> (AgentApplication, ChatWindow) {
             let connection = ChatConnection(localServer: LocalModelServer(runtimeDirectory: setUp.runtimeDirectory))
             let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: "http://127.0.0.1:9", model: "unused"), connection: connection)
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
-            return (app, window)
+            return try await GtkTestHarness.shown(app)
         }
 
         /// Waits for the bar to be on screen, slid all the way down, and clicks `button` in it.

@@ -94,6 +94,18 @@ enum GtkTestHarness {
         try await Xdo.focus(window.window)
     }
 
+    /// `app` with its window shown and focused; closed again when that fails.
+    static func shown(_ app: AgentApplication) async throws -> (AgentApplication, ChatWindow) {
+        do {
+            let window = try #require(app.window)
+            try await show(window)
+            return (app, window)
+        } catch {
+            close(app)
+            throw error
+        }
+    }
+
     /// Closes the app's window. A GTK, GLib or libadwaita warning or critical logged while
     /// it ran fails the test: each is a misuse of the toolkit, and some read freed memory.
     static func close(_ app: AgentApplication) {
@@ -246,6 +258,7 @@ enum GtkTestHarness {
     static func isVisible(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_get_visible(widget) != 0 }
     static func isMapped(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_get_mapped(widget) != 0 }
     static func isSensitive(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_get_sensitive(widget) != 0 }
+    static func isFocused(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_has_focus(widget) != 0 }
 
     /// The label under `widget` reading `text` that a click at its middle reaches: a view
     /// switcher keeps a label per layout (wide and narrow), both mapped, one drawn elsewhere.

@@ -15,9 +15,7 @@ extension StoredChatWindowSuite {
     func launch(file: URL, settings: SettingsStore, scenario: String = "echo") async throws -> (AgentApplication, ChatWindow) {
         let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: TestServer.shared.url(scenario), model: "m"),
                                             store: try ChatStore(file: file), settings: settings)
-        let window = try #require(app.window)
-        try await GtkTestHarness.show(window)
-        return (app, window)
+        return try await GtkTestHarness.shown(app)
     }
 
     /// The window after a restart on a stored chat of `messages`, the chat last open.

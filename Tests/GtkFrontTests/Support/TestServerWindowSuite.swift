@@ -17,9 +17,7 @@ extension TestServerWindowSuite {
         -> (AgentApplication, ChatWindow) {
         let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: server.url(scenario), model: "configured-model"),
                                             toolbox: toolbox, consent: consent)
-        let window = try #require(app.window)
-        try await GtkTestHarness.show(window)
-        return (app, window)
+        return try await GtkTestHarness.shown(app)
     }
 
     /// Types `text` into the focused message field and presses Enter.
@@ -27,8 +25,6 @@ extension TestServerWindowSuite {
         try await Xdo.type(text)
         try await Xdo.key("Return")
     }
-
-    func isFocused(_ widget: UnsafeMutablePointer<GtkWidget>) -> Bool { gtk_widget_has_focus(widget) != 0 }
 
     /// The row of the chat's reply once its text has `reached` a point (a gate reply held
     /// there) and the window has settled.
