@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""A hand-written stdio MCP server for tests: the misbehaviour and edge cases real servers do
-not produce on demand (crashes, garbage on stdout, hangs, 10 MiB answers, list changes,
-server→client requests, long dotted tool names). No SDK: newline-delimited JSON-RPC.
+"""A hand-written MCP server for tests, over stdio (or HTTP, below): the misbehaviour and edge
+cases real servers do not produce on demand (crashes, garbage on stdout, hangs, 10 MiB
+answers, list changes, server→client requests, long dotted tool names, event streams left
+open). No SDK: newline-delimited JSON-RPC.
 
-    python mcp_scripted_server.py [--modern-only | --answer-version VERSION] [--tag WORD]
+    python mcp_scripted_server.py [--modern-only | --answer-version VERSION] [--http [--hold-streams]] [--tag WORD]
 
 Handshake era (default): initialize answers the requested version if it is one of
 HANDSHAKE_VERSIONS, else 2025-11-25 (--answer-version: always VERSION, as a server that knows
@@ -22,14 +23,24 @@ tools/list has `extra`), ask_client (sends sampling/createMessage id "srv-1" and
 then "done"), echo_args (the arguments as JSON text), and LONG_NAME ("long name ok").
 Logs to stderr; exits 0 on stdin EOF.
 
+--http: the same server over Streamable HTTP on 127.0.0.1 (a free port, any path), printing
+"READY <port>" on stdout; stdin is then only a lifeline. Each POST of a request is answered
+with an event stream of what the server sends while handling it (so ask_client is for stdio);
+notifications and responses get 202. --hold-streams: each such stream stays open after its
+answer until the client closes it (the spec says the server should close it); GET /_streams
+lists them: [{"id", "method", "closed"}].
+
 By hand:
     printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' \
       '{"jsonrpc":"2.0","method":"notifications/initialized"}' '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
       | python3 mcp_scripted_server.py
 """
+import argparse
 import json
 import os
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 LATEST_HANDSHAKE = "2025-11-25"
@@ -95,6 +106,7 @@ class RequestError(Exception):
 
 class Server:
     def __init__(self, modern_only, answer_version=None):
+        self.send = send  # where messages go: stdout, or over HTTP the answer to the POST being handled
         self.modern_only = modern_only
         self.answer_version = answer_version
         self.initialized = False
@@ -127,13 +139,13 @@ class Server:
             modern = self.era(method, params)
             result = self.call(request_id, method, params, modern)
         except RequestError as error:
-            send({"jsonrpc": "2.0", "id": request_id, "error": error.error})
+            self.send({"jsonrpc": "2.0", "id": request_id, "error": error.error})
             return
         if result is None:
             return  # answered later (ask_client), or never (hang, crash)
         if modern:
             result["resultType"] = "complete"
-        send({"jsonrpc": "2.0", "id": request_id, "result": result})
+        self.send({"jsonrpc": "2.0", "id": request_id, "result": result})
 
     def era(self, method, params):
         """Whether to serve the request statelessly (2026-07-28); raises what this mode rejects."""
@@ -198,8 +210,8 @@ class Server:
                          else json.dumps(sampling["result"], separators=(",", ":")))
         ping_text = (f"error {ping['error'].get('code')}" if "error" in ping
                      else json.dumps(ping["result"], separators=(",", ":")))
-        send({"jsonrpc": "2.0", "id": call["request_id"],
-              "result": text_result(f"sampling answered: {sampling_text}; ping answered: {ping_text}")})
+        self.send({"jsonrpc": "2.0", "id": call["request_id"],
+                   "result": text_result(f"sampling answered: {sampling_text}; ping answered: {ping_text}")})
 
     # Methods
 
@@ -232,9 +244,9 @@ class Server:
             return text_result("x" * BIG_SIZE)
         if name == "grow":
             self.grown = True
-            send({"jsonrpc": "2.0", "id": request_id, "result": text_result("grown", modern)})
+            self.send({"jsonrpc": "2.0", "id": request_id, "result": text_result("grown", modern)})
             if not modern:  # 2026-07-28 announces changes only through subscriptions/listen
-                send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+                self.send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
             return None
         if name == "extra" and self.grown:
             return text_result("extra ran")
@@ -246,17 +258,17 @@ class Server:
             self.next_ask += 2
             call = {"request_id": request_id, "ids": ids, "answers": {}}
             self.asks.update({ids[0]: call, ids[1]: call})
-            send({"jsonrpc": "2.0", "id": ids[0], "method": "sampling/createMessage",
-                  "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "Say hi"}}],
-                             "maxTokens": 16}})
-            send({"jsonrpc": "2.0", "id": ids[1], "method": "ping"})
+            self.send({"jsonrpc": "2.0", "id": ids[0], "method": "sampling/createMessage",
+                       "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "Say hi"}}],
+                                  "maxTokens": 16}})
+            self.send({"jsonrpc": "2.0", "id": ids[1], "method": "ping"})
             return None
         if name == "progress":
             token = (params.get("_meta") or {}).get("progressToken")
             if token is not None:
                 for step in (1, 2):
-                    send({"jsonrpc": "2.0", "method": "notifications/progress",
-                          "params": {"progressToken": token, "progress": step, "total": 2, "message": f"step {step}"}})
+                    self.send({"jsonrpc": "2.0", "method": "notifications/progress",
+                               "params": {"progressToken": token, "progress": step, "total": 2, "message": f"step {step}"}})
             return text_result("done")
         if name == "echo_args":
             return text_result(json.dumps(arguments, ensure_ascii=False, separators=(",", ":")))
@@ -272,18 +284,91 @@ def text_result(text, modern=False):
     return result
 
 
+class HTTPHandler(BaseHTTPRequestHandler):
+    """Streamable HTTP on one URL (any path): every POST is handed to the one Server, and what
+    it sends meanwhile is the answer: 202 with no body for notifications and responses, else
+    an event stream. HTTP/1.0, so a stream ends when its connection closes."""
+    server_version = "agent-scripted"
+
+    def do_POST(self):
+        try:
+            message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+        except ValueError:
+            return self.answer(400, b"not JSON")
+        outbox = []
+        with self.server.lock:
+            mcp = self.server.mcp
+            mcp.send = outbox.append
+            mcp.receive(message)
+            mcp.send = send
+        if not (isinstance(message, dict) and "method" in message and "id" in message):
+            return self.answer(202, b"")
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+        for answer in outbox:
+            data = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+            self.wfile.write(f"event: message\r\ndata: {data}\r\n\r\n".encode())
+        self.wfile.flush()
+        if self.server.hold_streams:
+            stream = {"id": message["id"], "method": message["method"], "closed": False}
+            with self.server.lock:
+                self.server.streams.append(stream)
+            log(f"holding the stream of request {message['id']!r} open")
+            self.rfile.read(1)  # nothing more comes on it: this returns when the client closes it
+            with self.server.lock:
+                stream["closed"] = True
+            log(f"the client closed the stream of request {message['id']!r}")
+
+    def do_DELETE(self):
+        self.answer(200, b"")
+
+    def do_GET(self):
+        if self.path == "/_streams":
+            with self.server.lock:
+                return self.answer(200, json.dumps(self.server.streams).encode())
+        self.answer(405, b"no GET stream")
+
+    def answer(self, status, body):
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format, *args):
+        pass
+
+
+def serve_http(server, hold_streams):
+    http = ThreadingHTTPServer(("127.0.0.1", 0), HTTPHandler)
+    http.mcp, http.lock, http.hold_streams, http.streams = server, threading.Lock(), hold_streams, []
+    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+    print(f"READY {http.server_address[1]}", flush=True)
+    http.serve_forever()
+
+
+def exit_when_stdin_closes():
+    """Over HTTP stdin is the test's lifeline: its end ends the server."""
+    sys.stdin.buffer.read()
+    os._exit(0)
+
+
 def main():
-    arguments = sys.argv[1:]
-    # --tag WORD: ignored, so a test can find its own server among the processes.
-    if len(arguments) >= 2 and arguments[-2] == "--tag":
-        arguments = arguments[:-2]
-    modern_only = arguments == ["--modern-only"]
-    answer_version = arguments[1] if len(arguments) == 2 and arguments[0] == "--answer-version" else None
-    if arguments and not modern_only and answer_version is None:
-        sys.exit("usage: mcp_scripted_server.py [--modern-only | --answer-version VERSION] [--tag WORD]")
+    parser = argparse.ArgumentParser()
+    era = parser.add_mutually_exclusive_group()
+    era.add_argument("--modern-only", action="store_true")
+    era.add_argument("--answer-version", metavar="VERSION")
+    parser.add_argument("--http", action="store_true")
+    parser.add_argument("--hold-streams", action="store_true")
+    parser.add_argument("--tag", help="ignored, so a test can find its own server among the processes")
+    arguments = parser.parse_args()
+    modern_only, answer_version = arguments.modern_only, arguments.answer_version
     log(f"started pid {os.getpid()}")
     log("mode " + ("modern-only (2026-07-28)" if modern_only else f"handshake era, answering {answer_version or 'as asked'}"))
     server = Server(modern_only, answer_version)
+    if arguments.http:
+        return serve_http(server, arguments.hold_streams)
     try:
         for raw in sys.stdin.buffer:
             line = raw.decode("utf-8", "replace").strip()

@@ -49,6 +49,53 @@ public enum MCPTestServers {
                                timeout: timeout)
     }
 
+    /// The scripted server over Streamable HTTP (`--http`), run for one test; it ends with
+    /// `stop()` or the test process. `holdingStreams`: each POST's event stream stays open
+    /// after its answer, until the client closes it.
+    public final class ScriptedHTTPServer: Sendable {
+        public let url: String
+        private let base: String
+        private let script: ServerScript
+
+        public init(holdingStreams: Bool = false) throws {
+            script = try ServerScript("mcp_scripted_server.py", ["--http"] + (holdingStreams ? ["--hold-streams"] : []))
+            guard script.fields.count == 2, script.fields[0] == "READY", let port = Int(script.fields[1]) else {
+                script.stop()
+                let line = script.fields.joined(separator: " ")
+                throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "the scripted MCP server did not start: \(line)"])
+            }
+            base = "http://127.0.0.1:\(port)"
+            url = base + "/mcp"
+        }
+
+        /// The methods of the requests whose event stream is still open, once none is or
+        /// `timeout` (scaled) has passed.
+        public func openStreams(settlingWithin timeout: Duration = .seconds(10)) async throws -> [String] {
+            let deadline = ContinuousClock.now + timeout * TestTiming.scale
+            var open = try await heldStreams().filter { !$0.closed }.map(\.method)
+            while !open.isEmpty, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+                open = try await heldStreams().filter { !$0.closed }.map(\.method)
+            }
+            return open
+        }
+
+        /// Every event stream it held open: the request's method, and whether the client has closed it.
+        public func heldStreams() async throws -> [(method: String, closed: Bool)] {
+            let body = try await HTTPClient.fetch(HTTPRequest(url: base + "/_streams")).body
+            let all = (try JSONSerialization.jsonObject(with: body) as? [[String: Any]]) ?? []
+            return all.map { (method: $0["method"] as? String ?? "", closed: $0["closed"] as? Bool ?? false) }
+        }
+
+        public func config(name: String = "scripted-web") -> MCPServerConfig {
+            MCPServerConfig(name: name, transport: .http(url: url, headers: []), timeout: .seconds(30))
+        }
+
+        public func stop() {
+            script.stop()
+        }
+    }
+
     /// The SDK's HTTP server, run for one test; it ends with `stop()` or the test process.
     public final class HTTPServer: Sendable {
         public let port: Int
