@@ -153,6 +153,31 @@ struct MCPServerTests {
         await hub.stopAll()
     }
 
+    @Test("A POST's event stream the server keeps open after the answer: the call returns its result and Agent closes the stream",
+          .timeLimit(.minutes(1)))
+    func eventStreamHeldOpen() async throws {
+        let web = try MCPTestServers.ScriptedHTTPServer(holdingStreams: true)
+        defer { web.stop() }
+        let hub = hub([web.config()])
+        let heard = Mutex<[String]>([])
+        let outcome = Mutex<Toolbox.Outcome?>(nil)
+        // Waited for far longer than an answer takes, not the transfer's 24 h limit.
+        let call = Task {
+            await hub.startAllAndWait()
+            let result = await run("progress", in: hub) { note in heard.withLock { $0.append(note) } }
+            outcome.withLock { $0 = result }
+        }
+        _ = try await TestTiming.eventually(within: .seconds(20)) { outcome.withLock { $0 != nil } }
+        call.cancel()
+        #expect(outcome.withLock { $0 }?.text == "done", "\(String(describing: outcome.withLock { $0 }))")
+        #expect(heard.withLock { $0 } == ["step 1 (1/2)", "step 2 (2/2)"], "what came before the answer is handled")
+        #expect(try await web.heldStreams().map(\.method).contains("tools/call"))
+        // Closed by Agent once it had the answer: not left to the server, nor to the stop below.
+        let stillOpen = try await web.openStreams(settlingWithin: .seconds(10))
+        #expect(stillOpen.isEmpty, "streams still open: \(stillOpen)")
+        await hub.stopAll()
+    }
+
     @Test("A stateless 2026-07-28 server: initialize is refused, server/discover and _meta on every request work")
     func statelessServer() async throws {
         let hub = hub([MCPTestServers.scripted(.modernOnly)])

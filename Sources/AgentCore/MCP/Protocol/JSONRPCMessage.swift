@@ -31,6 +31,18 @@ enum JSONRPCMessage: Sendable {
         }
     }
 
+    /// The number of our request that a response's `id` names (a server may echo it as a string).
+    static func requestNumber(_ id: JSONValue) -> Int? {
+        id.intValue ?? id.stringValue.flatMap { Int($0) }
+    }
+
+    /// Whether `json` (or a message of a batch) is the response to our request `number`.
+    static func answers(_ json: JSONValue, request number: Int) -> Bool {
+        if case .array(let batch) = json { return batch.contains { answers($0, request: number) } }
+        guard case .response(let id, _) = JSONRPCMessage(json) else { return false }
+        return requestNumber(id) == number
+    }
+
     static func makeRequest(id: Int, method: String, params: JSONValue?) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("jsonrpc", .string("2.0")), ("id", .number(Double(id))), ("method", .string(method))]
         if let params { members.append(("params", params)) }

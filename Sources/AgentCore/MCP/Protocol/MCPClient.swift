@@ -270,7 +270,7 @@ final class MCPClient: Sendable {
         }
         switch message {
         case .response(let id, let outcome):
-            guard let number = id.intValue ?? id.stringValue.flatMap({ Int($0) }) else { return }
+            guard let number = JSONRPCMessage.requestNumber(id) else { return }
             settle(number, outcome.mapError { $0 })
         case .request(let id, let method, _):
             let answer = method == "ping"

@@ -2,10 +2,11 @@ import FoundationEssentials
 import Synchronization
 
 /// MCP's Streamable HTTP transport: every message is a POST to one URL, answered with JSON
-/// or an event stream (progress, requests from the server, then the response); the session
-/// id from `initialize` and the negotiated version go with every later request, and the
-/// session is ended with DELETE. A 404 to a request that carried the session means the
-/// server forgot it (`MCPError.sessionExpired`): the client initializes again.
+/// or an event stream (progress, requests from the server, then the response, after which
+/// the stream is closed whether or not the server ends it); the session id from `initialize`
+/// and the negotiated version go with every later request, and the session is ended with
+/// DELETE. A 404 to a request that carried the session means the server forgot it
+/// (`MCPError.sessionExpired`): the client initializes again.
 final class MCPHTTPTransport: MCPTransport {
     private struct State {
         var sessionID: String?
@@ -18,6 +19,8 @@ final class MCPHTTPTransport: MCPTransport {
     private let state = Mutex(State())
     /// The most one answer may hold; a 10 MB tool result fits.
     static let answerLimit = 64 << 20
+    /// How long a POST's event stream may stay open after it carried the response.
+    static let streamEndGrace = Duration.seconds(1)
 
     init(server: MCPHTTPServer, log: MCPServerLog) {
         self.server = server
@@ -40,12 +43,15 @@ final class MCPHTTPTransport: MCPTransport {
         var body = Data()
         /// A successful answer as an event stream (told once, from the head).
         var streamsEvents = false
+        /// The stream has carried the response to the request: what follows is not handed on.
+        var answered = false
     }
 
     func send(_ message: JSONValue) async throws {
         let (sessionID, version, receive) = state.withLock { ($0.sessionID, $0.version, $0.receive) }
         guard let receive else { throw MCPError.closed("not connected") }
         let method = message["method"]?.stringValue
+        let requestNumber = method == nil ? nil : message["id"]?.intValue
         let requestVersion = message["params"]?["_meta"]?["io.modelcontextprotocol/protocolVersion"]?.stringValue ?? version
         var lines: [(name: String, value: String)] = [("Accept", "application/json, text/event-stream"),
                                                      ("Content-Type", "application/json")]
@@ -58,29 +64,51 @@ final class MCPHTTPTransport: MCPTransport {
         let request = server.request(method: "POST", protocolHeaders: lines, body: Data(message.serialized.utf8),
                                      totalTimeout: .seconds(24 * 3600))
         let exchange = Mutex(Exchange())
-        let error = await HTTPTransfer.run(request, head: { head in
-            exchange.withLock { exchange in
-                exchange.head = head
-                exchange.streamsEvents = head.isSuccess && head.header("Content-Type")?.lowercased().hasPrefix("text/event-stream") == true
-            }
-            // Kept before the answer is handed on: the client's next message needs it.
-            if method == "initialize", head.isSuccess, let newSession = head.header("Mcp-Session-Id") {
-                self.state.withLock { $0.sessionID = newSession }
-            }
-        }, continuing: { bytes in
-            exchange.withLock { exchange -> Bool in
-                guard exchange.streamsEvents else {
-                    guard exchange.body.count + bytes.count <= Self.answerLimit else { return false }
-                    exchange.body.append(contentsOf: bytes)
-                    return true
+        let transfer = Mutex<Task<TransportError?, Never>?>(nil)
+        let running = Task {
+            await HTTPTransfer.run(request, head: { head in
+                exchange.withLock { exchange in
+                    exchange.head = head
+                    exchange.streamsEvents = head.isSuccess && head.header("Content-Type")?.lowercased().hasPrefix("text/event-stream") == true
                 }
-                exchange.parser.feed(bytes) { event in
-                    guard !event.dataBytes.isEmpty else { return }
-                    if let json = try? JSONParser.parse(event.dataBytes) { receive(json) } else { self.log.note("skipped an event that is not JSON") }
+                // Kept before the answer is handed on: the client's next message needs it.
+                if method == "initialize", head.isSuccess, let newSession = head.header("Mcp-Session-Id") {
+                    self.state.withLock { $0.sessionID = newSession }
                 }
-                return !exchange.parser.overflowed
-            }
-        })
+            }, continuing: { bytes in
+                let (goOn, answeredNow) = exchange.withLock { exchange -> (Bool, Bool) in
+                    guard exchange.streamsEvents else {
+                        guard exchange.body.count + bytes.count <= Self.answerLimit else { return (false, false) }
+                        exchange.body.append(contentsOf: bytes)
+                        return (true, false)
+                    }
+                    guard !exchange.answered else { return (true, false) }
+                    var answered = false
+                    exchange.parser.feed(bytes) { event in
+                        guard !answered, !event.dataBytes.isEmpty else { return }
+                        guard let json = try? JSONParser.parse(event.dataBytes) else {
+                            self.log.note("skipped an event that is not JSON")
+                            return
+                        }
+                        receive(json)
+                        if let requestNumber, JSONRPCMessage.answers(json, request: requestNumber) { answered = true }
+                    }
+                    exchange.answered = answered
+                    return (!exchange.parser.overflowed, answered)
+                }
+                if answeredNow {
+                    // The server should end the stream now; one that keeps it open is closed a
+                    // moment later (not at once: a stream the server ends leaves the connection for reuse).
+                    Task { @Sendable in
+                        try? await Task.sleep(for: Self.streamEndGrace)
+                        transfer.withLock { $0 }?.cancel()
+                    }
+                }
+                return goOn
+            })
+        }
+        transfer.withLock { $0 = running }
+        let error = await withTaskCancellationHandler { await running.value } onCancel: { running.cancel() }
         let (head, body) = exchange.withLock { ($0.head, $0.body) }
         if let error, head == nil || error != .cancelled {
             if error == .cancelled { throw CancellationError() }
