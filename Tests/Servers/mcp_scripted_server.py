@@ -4,7 +4,8 @@ cases real servers do not produce on demand (crashes, garbage on stdout, hangs, 
 answers, list changes, server→client requests, long dotted tool names, event streams left
 open). No SDK: newline-delimited JSON-RPC.
 
-    python mcp_scripted_server.py [--modern-only | --answer-version VERSION] [--http [--hold-streams]] [--tag WORD]
+    python mcp_scripted_server.py [--modern-only | --answer-version VERSION] [--initialize-delay SECONDS]
+                                  [--http [--hold-streams]] [--tag WORD]
 
 Handshake era (default): initialize answers the requested version if it is one of
 HANDSHAKE_VERSIONS, else 2025-11-25 (--answer-version: always VERSION, as a server that knows
@@ -12,7 +13,8 @@ only that one, such as those of 2024-11-05); tools/list comes in two pages (next
 "page-2"); server/discover is -32601, as on a legacy SDK server. --modern-only: initialize fails with
 -32022 {"supported":["2026-07-28"],"requested":…}; server/discover and every request whose
 params._meta carries io.modelcontextprotocol/protocolVersion "2026-07-28" are served
-statelessly, with "resultType":"complete" in each result.
+statelessly, with "resultType":"complete" in each result. --initialize-delay: initialize is
+answered only after SECONDS, as a server slow to start.
 
 Tools: crash (exit 3 mid-call), garbage (3 non-JSON stdout lines, then "after garbage"), hang
 (never answers; notifications/cancelled for it logs "cancelled <id>" to stderr), big (10 MiB
@@ -40,6 +42,7 @@ import json
 import os
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -105,10 +108,11 @@ class RequestError(Exception):
 
 
 class Server:
-    def __init__(self, modern_only, answer_version=None):
+    def __init__(self, modern_only, answer_version=None, initialize_delay=0):
         self.send = send  # where messages go: stdout, or over HTTP the answer to the POST being handled
         self.modern_only = modern_only
         self.answer_version = answer_version
+        self.initialize_delay = initialize_delay
         self.initialized = False
         self.grown = False
         self.hanging = set()  # ids of `hang` calls, never answered
@@ -171,6 +175,7 @@ class Server:
             requested = params.get("protocolVersion")
             self.initialized = True
             answered = self.answer_version or (requested if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE)
+            time.sleep(self.initialize_delay)
             log(f"initialize asked for {requested}, answered {answered}")
             return {"protocolVersion": answered,
                     "capabilities": {"tools": {"listChanged": True}}, "serverInfo": SERVER_INFO}
@@ -359,6 +364,7 @@ def main():
     era = parser.add_mutually_exclusive_group()
     era.add_argument("--modern-only", action="store_true")
     era.add_argument("--answer-version", metavar="VERSION")
+    parser.add_argument("--initialize-delay", type=float, default=0, metavar="SECONDS")
     parser.add_argument("--http", action="store_true")
     parser.add_argument("--hold-streams", action="store_true")
     parser.add_argument("--tag", help="ignored, so a test can find its own server among the processes")
@@ -366,7 +372,7 @@ def main():
     modern_only, answer_version = arguments.modern_only, arguments.answer_version
     log(f"started pid {os.getpid()}")
     log("mode " + ("modern-only (2026-07-28)" if modern_only else f"handshake era, answering {answer_version or 'as asked'}"))
-    server = Server(modern_only, answer_version)
+    server = Server(modern_only, answer_version, arguments.initialize_delay)
     if arguments.http:
         return serve_http(server, arguments.hold_streams)
     try:

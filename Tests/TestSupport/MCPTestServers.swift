@@ -31,6 +31,8 @@ public enum MCPTestServers {
         case modernOnly
         /// Its `initialize` answers this version whatever the client asks for.
         case answering(String)
+        /// Its `initialize` answers only after this many seconds: a server slow to start.
+        case initializingFor(seconds: Double)
     }
 
     /// The scripted stdio server. Its time-out is roomy enough for Python to start and answer
@@ -42,6 +44,7 @@ public enum MCPTestServers {
         case .usual: [String]()
         case .modernOnly: ["--modern-only"]
         case .answering(let version): ["--answer-version", version]
+        case .initializingFor(let seconds): ["--initialize-delay", String(seconds)]
         }
         return MCPServerConfig(name: name, transport: .stdio(command: "python3",
                                                              arguments: [servers.appending(path: "mcp_scripted_server.py").path] + flags,
