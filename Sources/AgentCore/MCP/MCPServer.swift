@@ -25,6 +25,7 @@ public actor MCPServer {
     private let approveLaunch: @Sendable (MCPServerConfig) async -> Bool
     private let caFile: String?
     private var client: MCPClient?
+    /// The launch a start waits for; a stop forgets it, so the next start launches anew.
     private var starting: Task<Void, Never>?
     /// Counts stops: a start that began before the latest stop gives up what it started.
     private var stops = 0
@@ -74,7 +75,7 @@ public actor MCPServer {
         let task = Task { await self.launch() }
         starting = task
         await task.value
-        starting = nil
+        if starting == task { starting = nil }
     }
 
     private func launch() async {
@@ -201,6 +202,8 @@ public actor MCPServer {
     /// Stops it (closing its process or session); it stays stopped until started again.
     public func stop() async {
         stops += 1
+        // A launch under way gives up what it started: a start after this one must not wait for it.
+        starting = nil
         let client = client
         self.client = nil
         await client?.close()

@@ -253,6 +253,25 @@ struct MCPServerTests {
         await hub.stopAll()
     }
 
+    @Test("Retry pressed again while the first retry's launch is still starting: the server ends ready, one process running")
+    func restartDuringLaunch() async throws {
+        let hub = hub([MCPTestServers.scripted(name: "slow", .initializingFor(seconds: 1.5))])
+        await hub.startAllAndWait()
+        let server = try #require(hub.servers.first)
+        let first = Task { await hub.restart("slow") }
+        #expect(try await TestTiming.eventually(within: .seconds(10)) { server.status == .starting })
+        await hub.restart("slow")
+        await first.value
+        guard case .ready(let tools, _) = server.status else {
+            Issue.record("not ready: \(server.status)")
+            return
+        }
+        #expect(tools.count == 9)
+        #expect(Self.processes(matching: "mcp_scripted_server.py --initialize-delay", ownChildren: true).count == 1,
+                "the first launch's server was ended")
+        await hub.stopAll()
+    }
+
     @Test("A call that never ends: the time limit makes it a tool error and the server is told to cancel")
     func neverAnswers() async throws {
         // One second for the call; starting python and the handshake get the usual time.
