@@ -521,7 +521,8 @@ class Handler(socketserver.BaseRequestHandler):
     def scenario_wholejson(self, scenario, body, headers):
         """A 200 answer that is no stream but one JSON object, as a server or proxy that
         ignores `stream` sends it: a whole chat completion, or (wholejson-error) an error
-        object with a string code."""
+        object with a string code; (wholejson-bom) the completion after a UTF-8 byte-order
+        mark."""
         if scenario == "wholejson-error":
             payload = {"error": {"message": "This model's maximum context length is 8192 tokens.",
                                  "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}
@@ -530,7 +531,10 @@ class Handler(socketserver.BaseRequestHandler):
                        "choices": [{"index": 0, "message": {"role": "assistant", "content": "Not streamed after all"},
                                     "finish_reason": "stop"}],
                        "usage": {"prompt_tokens": 3, "completion_tokens": 4}}
-        self.send_full(200, "OK", "application/json", json.dumps(payload).encode())
+        data = json.dumps(payload).encode()
+        if scenario == "wholejson-bom":
+            data = b"\xef\xbb\xbf" + data
+        self.send_full(200, "OK", "application/json", data)
 
     def scenario_cutoff(self, scenario, body, headers):
         """The stream ends cleanly at the HTTP level but without [DONE] or a finish reason."""

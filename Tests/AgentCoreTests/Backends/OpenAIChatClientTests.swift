@@ -161,6 +161,9 @@ struct OpenAIChatClientTests {
         let error = await run("wholejson-error")
         #expect(error.text.isEmpty)
         #expect(error.error as? ChatError == .server(message: "This model's maximum context length is 8192 tokens."))
+        let marked = await run("wholejson-bom")
+        #expect(marked.error == nil, "a byte-order mark before the object: \(String(describing: marked.error))")
+        #expect(marked.text == "Not streamed after all")
     }
 
     @Test("A stream that ends without [DONE] or a finish reason is cut off, text kept", arguments: ["cutoff", "reset"])

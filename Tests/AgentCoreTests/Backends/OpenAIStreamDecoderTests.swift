@@ -209,6 +209,24 @@ struct OpenAIStreamDecoderTests {
         #expect(cut.finish().outcome == other.outcome, "the same however the body was cut")
     }
 
+    @Test("A whole JSON body after a byte-order mark is read as JSON, however the mark was cut; a mark left unfinished is not one")
+    func wholeJSONAfterAByteOrderMark() {
+        let body = [0xEF, 0xBB, 0xBF] + Array("""
+            {"choices":[{"message":{"role":"assistant","content":"Marked"},"finish_reason":"stop"}]}
+            """.utf8)
+        // Whole, and a byte at a time.
+        for pieces in [[body], body.map { [$0] }] {
+            var decoder = OpenAIStreamDecoder()
+            let events = pieces.flatMap { decoder.feed($0) }
+            let end = decoder.finish()
+            #expect(events + end.events == [.started(model: nil, created: nil), .text("Marked"), .finished(reason: "stop")])
+            #expect(end.outcome == .complete(toolCalls: []))
+        }
+        var unfinished = OpenAIStreamDecoder()
+        _ = unfinished.feed([0xEF, 0xBB] + Array("{\"status\":\"ok\"}".utf8))
+        #expect(unfinished.finish().outcome == .cutOff, "read as a stream, whose one line never ended")
+    }
+
     @Test func nothingAfterDoneCounts() {
         let result = Self.decode("data: [DONE]\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"late\"}}]}\n\n")
         #expect(!result.events.contains(.text("late")))

@@ -7,9 +7,9 @@ import FoundationEssentials
 /// JSON object instead (a server or proxy that does not stream, or answers with an error
 /// object) is read whole when it ends.
 public struct OpenAIStreamDecoder: ReplyStreamDecoder {
-    /// What the body is, told by its first byte other than white space, whatever its content
-    /// type says: `{` opens a whole JSON reply, where an event stream starts with a field
-    /// (`data:`, `event:`) or a `:` comment.
+    /// What the body is, told by its first byte other than white space (and a leading
+    /// byte-order mark), whatever its content type says: `{` opens a whole JSON reply, where an
+    /// event stream starts with a field (`data:`, `event:`) or a `:` comment.
     private enum Body {
         case undecided, eventStream, wholeJSON
     }
@@ -17,6 +17,9 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
     private var parser: SSEParser
     private var reader = OpenAIChunkReader()
     private var body = Body.undecided
+    /// How much of a leading byte-order mark the body has begun with; nil once a byte that is
+    /// none of it has come.
+    private var leadingMarkBytes: Int? = 0
     /// A whole JSON reply's bytes, up to the parser's limit.
     private var wholeReply: [UInt8] = []
     private var wholeReplyOverflowed = false
@@ -29,11 +32,8 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [ReplyEvent] {
         var batch = ReplyEventBatch()
         var bytes = bytes
-        if body == .undecided, let start = bytes.firstIndex(where: { !Self.isWhiteSpace($0) }) {
-            body = bytes[start] == UInt8(ascii: "{") ? .wholeJSON : .eventStream
-            // The reply is kept from its `{`, the same however the body was cut.
-            if body == .wholeJSON { bytes = UnsafeRawBufferPointer(rebasing: bytes[start...]) }
-        }
+        // The reply is kept from its `{`, the same however the body was cut.
+        if body == .undecided, let start = decide(bytes) { bytes = UnsafeRawBufferPointer(rebasing: bytes[start...]) }
         if body == .wholeJSON {
             keepWholeReply(bytes)
         } else {
@@ -53,8 +53,36 @@ public struct OpenAIStreamDecoder: ReplyStreamDecoder {
         return (batch.finish(), reader.outcome)
     }
 
-    /// JSON's white space. While the body has been only that, it is `.undecided` and goes to
-    /// the SSE parser, for which it is blank lines or ignored fields.
+    /// Reads `bytes` while the body is undecided, past a leading byte-order mark (which a
+    /// server may send before its JSON or its stream) and white space: the first other byte
+    /// decides. Where in `bytes` a whole JSON reply's `{` is.
+    private mutating func decide(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if let matched = leadingMarkBytes, matched < Self.byteOrderMark.count {
+                if byte == Self.byteOrderMark[matched] {
+                    leadingMarkBytes = matched + 1
+                    continue
+                }
+                // A mark begun and not finished: the body begins with its first byte.
+                if matched > 0 {
+                    body = .eventStream
+                    return nil
+                }
+            }
+            leadingMarkBytes = nil
+            if Self.isWhiteSpace(byte) { continue }
+            body = byte == UInt8(ascii: "{") ? .wholeJSON : .eventStream
+            return body == .wholeJSON ? index : nil
+        }
+        return nil
+    }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// JSON's white space. While the body has been only that (after a leading byte-order mark,
+    /// which the SSE parser drops too), it is `.undecided` and goes to the SSE parser, for
+    /// which it is blank lines or ignored fields.
     private static func isWhiteSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
