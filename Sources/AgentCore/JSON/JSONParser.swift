@@ -3,6 +3,7 @@
 /// an error with its byte offset. Nesting deeper than `maximumDepth` is refused.
 public struct JSONParser {
     public struct SyntaxError: Error, Equatable, CustomStringConvertible {
+        /// Where the text goes wrong: its length when it ends before its value does (cut short).
         public let offset: Int
         public let reason: String
         public var description: String { "invalid JSON at byte \(offset): \(reason)" }
@@ -72,12 +73,14 @@ public struct JSONParser {
         }
     }
 
+    /// Reads `literal`; input that ends inside it ends at the end, as any text cut short does.
     private mutating func expectLiteral(_ literal: StaticString) throws(SyntaxError) {
         let count = literal.utf8CodeUnitCount
-        guard index + count <= bytes.count else { throw error("unexpected end of input") }
-        for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] {
+        let available = min(count, bytes.count - index)
+        for offset in 0..<available where bytes[index + offset] != literal.utf8Start[offset] {
             throw error("invalid literal")
         }
+        guard available == count else { throw SyntaxError(offset: bytes.count, reason: "unexpected end of input") }
         index += count
     }
 
@@ -222,10 +225,9 @@ public struct JSONParser {
     }
 
     private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("short \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
+            guard let byte = current else { throw error("short \\u escape") }
             let digit: UInt32
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))

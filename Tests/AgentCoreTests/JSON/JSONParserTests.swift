@@ -47,6 +47,19 @@ struct JSONParserTests {
         #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(text) }
     }
 
+    @Test("A text cut short anywhere is refused at its end: the input ran out, it was not wrong")
+    func cutShortFailsAtTheEnd() {
+        let text = Array(#"{"s":"x\u00e9\uD83D\uDE00 é","n":-12.5e+1,"t":true,"f":false,"z":null,"a":[1,{}]}"#.utf8)
+        for length in 1..<text.count {
+            let cut = Result { () throws(JSONParser.SyntaxError) in try JSONParser.parse(Array(text[..<length])) }
+            guard case .failure(let error) = cut else {
+                Issue.record("cut after \(length) bytes: read as \(cut)")
+                continue
+            }
+            #expect(error.offset == length, "cut after \(length) bytes: \(error)")
+        }
+    }
+
     @Test func deepNestingIsRefusedNotACrash() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(deep) }
