@@ -522,7 +522,7 @@ class Handler(socketserver.BaseRequestHandler):
         """A 200 answer that is no stream but one JSON object, as a server or proxy that
         ignores `stream` sends it: a whole chat completion, or (wholejson-error) an error
         object with a string code; (wholejson-bom) the completion after a UTF-8 byte-order
-        mark."""
+        mark; (wholejson-cut) the completion's first half, then the connection drops."""
         if scenario == "wholejson-error":
             payload = {"error": {"message": "This model's maximum context length is 8192 tokens.",
                                  "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}
@@ -534,6 +534,11 @@ class Handler(socketserver.BaseRequestHandler):
         data = json.dumps(payload).encode()
         if scenario == "wholejson-bom":
             data = b"\xef\xbb\xbf" + data
+        if scenario == "wholejson-cut":
+            self.send_head(200, "OK", "application/json", chunked=False, extra=[f"Content-Length: {len(data)}"])
+            self.request.sendall(data[:len(data) // 2])
+            self.request.shutdown(socket.SHUT_RDWR)
+            return
         self.send_full(200, "OK", "application/json", data)
 
     def scenario_cutoff(self, scenario, body, headers):

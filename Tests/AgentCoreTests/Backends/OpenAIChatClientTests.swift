@@ -166,6 +166,16 @@ struct OpenAIChatClientTests {
         #expect(marked.text == "Not streamed after all")
     }
 
+    @Test("A 200 answer of one JSON object whose connection drops part way is cut off, as a stream would be")
+    func wholeJSONCutOff() async {
+        let result = await run("wholejson-cut")
+        #expect(result.text.isEmpty)
+        guard case .cutOff = result.error as? ChatError else {
+            Issue.record("expected cut off, got \(String(describing: result.error))")
+            return
+        }
+    }
+
     @Test("A stream that ends without [DONE] or a finish reason is cut off, text kept", arguments: ["cutoff", "reset"])
     func cutOff(scenario: String) async {
         let result = await run(scenario)

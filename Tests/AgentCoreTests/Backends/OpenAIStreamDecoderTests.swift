@@ -209,6 +209,19 @@ struct OpenAIStreamDecoderTests {
         #expect(cut.finish().outcome == other.outcome, "the same however the body was cut")
     }
 
+    @Test("A whole JSON body that ends part way was cut off, wherever it ends, as a stream that ends early is")
+    func wholeJSONCutOff() {
+        let body = Array("""
+            {"model":"m","choices":[{"message":{"role":"assistant","content":"Cut \\u00e9 short","tool_calls":null},"finish_reason":"stop"}],"n":-1.5e+2,"ok":true}
+            """.utf8)
+        #expect(Self.decode(String(decoding: body, as: UTF8.self)).outcome == .complete(toolCalls: []))
+        for length in 1..<body.count {
+            let cut = Self.decode(String(decoding: body[..<length], as: UTF8.self))
+            #expect(cut.outcome == .cutOff, "cut after \(length) bytes")
+            #expect(cut.events.isEmpty, "cut after \(length) bytes")
+        }
+    }
+
     @Test("A whole JSON body after a byte-order mark is read as JSON, however the mark was cut; a mark left unfinished is not one")
     func wholeJSONAfterAByteOrderMark() {
         let body = [0xEF, 0xBB, 0xBF] + Array("""

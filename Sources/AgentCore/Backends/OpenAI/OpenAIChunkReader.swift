@@ -118,9 +118,12 @@ struct OpenAIChunkReader {
 
     /// A whole chat completion, or an error object, sent in place of a stream: read as the one
     /// chunk it would have been streamed as (each choice's `message` its `delta`), then as the
-    /// end of the round. Anything else is reported as not a chat completion.
+    /// end of the round. One that ends part way was cut off, as a stream that ends early is;
+    /// anything else is reported as not a chat completion.
     mutating func handleWholeReply(_ bytes: [UInt8], into batch: inout ReplyEventBatch) {
-        guard let completion = try? JSONParser.parse(bytes), completion["choices"]?.arrayValue != nil else {
+        let parsed = Result { () throws(JSONParser.SyntaxError) in try JSONParser.parse(bytes) }
+        if case .failure(let error) = parsed, error.offset == bytes.count { return }
+        guard case .success(let completion) = parsed, completion["choices"]?.arrayValue != nil else {
             handle(SSEEvent(dataBytes: bytes), into: &batch)
             if serverErrors.isEmpty, firstMalformedPayload == nil {
                 firstMalformedPayload = String(String(decoding: bytes.prefix(1024), as: UTF8.self).prefix(200))
