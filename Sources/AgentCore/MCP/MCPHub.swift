@@ -28,11 +28,10 @@ public final class MCPHub: Sendable {
 
     public var servers: [MCPServer] { serverList.withLock { $0 } }
 
-    /// Starts every enabled server and returns when each is ready or has failed.
+    /// Starts every enabled server and returns when each is ready or has failed — or when the
+    /// caller is cancelled (agent-cli's Ctrl+C), while they go on starting.
     public func startAllAndWait() async {
-        await withTaskGroup(of: Void.self) { group in
-            for server in servers { group.addTask { await server.start() } }
-        }
+        await start(servers, waitingUpTo: nil)
     }
 
     /// Replaces the configuration: servers whose entry is gone or changed stop, new and
@@ -72,21 +71,7 @@ public final class MCPHub: Sendable {
             default: false
             }
         }
-        if !waiting.isEmpty {
-            let allStarted = OneShotSignal()
-            // Not the turn's own task: a server's start goes on when the turn gives up waiting.
-            Task {
-                await withTaskGroup(of: Void.self) { group in
-                    for server in waiting { group.addTask { await server.start() } }
-                }
-                allStarted.fire()
-            }
-            await withTaskCancellationHandler {
-                _ = await allStarted.wait(upTo: Self.startWait)
-            } onCancel: {
-                allStarted.fire()
-            }
-        }
+        if !waiting.isEmpty { await start(waiting, waitingUpTo: Self.startWait) }
         var offered: [(server: MCPServer, tool: MCPToolDescription)] = []
         for server in servers {
             for tool in server.tools where !disabled.contains(MCPToolKey(server: server.config.name, tool: tool.name)) {
@@ -96,6 +81,24 @@ public final class MCPHub: Sendable {
         let names = MCPToolNames.assign(offered.map { ($0.server.config.name, $0.tool.name) }, reserved: reserved)
         return zip(names, offered).map { name, entry in
             MCPTool(exposedName: name, mcpServer: entry.server, description: entry.tool, approver: approver)
+        }
+    }
+
+    /// Starts `servers` and waits until each is ready or has failed, `limit` (if any) has
+    /// passed, or the caller is cancelled. Not the caller's own task: a server's start goes on
+    /// when the caller gives up waiting.
+    private func start(_ servers: [MCPServer], waitingUpTo limit: Duration?) async {
+        let allStarted = OneShotSignal()
+        Task {
+            await withTaskGroup(of: Void.self) { group in
+                for server in servers { group.addTask { await server.start() } }
+            }
+            allStarted.fire()
+        }
+        await withTaskCancellationHandler {
+            _ = await allStarted.wait(upTo: limit)
+        } onCancel: {
+            allStarted.fire()
         }
     }
 

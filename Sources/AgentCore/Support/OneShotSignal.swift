@@ -25,8 +25,8 @@ final class OneShotSignal: Sendable {
         for waiter in waiters { waiter.resume(returning: true) }
     }
 
-    /// Waits until it fires (true) or `limit` passes (false).
-    func wait(upTo limit: Duration) async -> Bool {
+    /// Waits until it fires (true) or `limit`, if any, passes (false).
+    func wait(upTo limit: Duration?) async -> Bool {
         await withCheckedContinuation { continuation in
             let key = state.withLock { state -> UInt64? in
                 guard !state.fired else { return nil }
@@ -38,6 +38,7 @@ final class OneShotSignal: Sendable {
                 continuation.resume(returning: true)
                 return
             }
+            guard let limit else { return }
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(limit.milliseconds)) { [self] in
                 state.withLock { $0.waiters.removeValue(forKey: key) }?.resume(returning: false)
             }

@@ -355,4 +355,19 @@ struct MCPServerTests {
         await declined.startAllAndWait()
         #expect(declined.servers.first?.status == .declined)
     }
+
+    @Test("Waiting for the servers ends when the waiter is cancelled (agent-cli's Ctrl+C); their start goes on")
+    func startWaitEndsWhenCancelled() async throws {
+        // Never answers the handshake: only its start timeout would end the wait.
+        let silent = MCPServerConfig(name: "silent", transport: .stdio(command: "/bin/sleep", arguments: ["600"], environment: [],
+                                                                        workingDirectory: nil), timeout: .seconds(20))
+        let hub = hub([silent])
+        let server = try #require(hub.servers.first)
+        let waiting = Task { await hub.startAllAndWait() }
+        try #require(try await TestTiming.eventually(within: .seconds(10)) { server.status == .starting }, "\(server.status)")
+        waiting.cancel()
+        await waiting.value
+        #expect(server.status == .starting, "the wait ended before the start did")
+        await hub.stopAll()
+    }
 }
