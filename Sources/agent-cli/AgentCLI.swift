@@ -125,13 +125,17 @@ struct AgentCLI {
         }
         if options.listTools || options.callTool != nil {
             let (toolbox, mcp) = tools(options, settings: settings, offered: !options.noTools)
-            var succeeded = true
-            if options.listTools {
+            // Before a server's launch is asked about: Ctrl+C there answers No and stops the run.
+            let interruption = await CLIInterruption()
+            let work = Task { @MainActor in
+                guard options.listTools else { return await CLIServers.callTool(options, toolbox: toolbox, mcp: mcp) }
                 await CLIServers.listTools(toolbox: toolbox, mcp: mcp)
-            } else {
-                succeeded = await CLIServers.callTool(options, toolbox: toolbox, mcp: mcp)
+                return true
             }
+            interruption.stops { work.cancel() }
+            let succeeded = await work.value
             await mcp?.hub.stopAll()
+            if interruption.happened { exit(130) }
             if !succeeded { exit(1) }
             return
         }
@@ -161,7 +165,13 @@ struct AgentCLI {
         connection = CLIChatModel.choosing(chatSettings.model, for: connection, options: options, settings: settings)
         if connection.isLocal { writeError("agent-cli: " + tr("using the local model %s", connection.modelName)) }
         connection.onlyTools = options.onlyTools
-        if let mcp { await CLIServers.start(mcp) }
+        // Before a server's launch is asked about: Ctrl+C there answers No and stops the run.
+        let interruption = await CLIInterruption()
+        if let mcp {
+            let starting = Task { @MainActor in await CLIServers.start(mcp) }
+            interruption.stops { starting.cancel() }
+            await starting.value
+        }
 
         let stored: StoredChat?
         do {
@@ -181,6 +191,8 @@ struct AgentCLI {
             + (stored?.chat.id.uuidString.lowercased() ?? "cli")
         let userBudget = settings.contextBudget
         let reply = Task { @MainActor in
+            // Stopped before it began (Ctrl+C at a server's launch): nothing is sent.
+            try Task.checkCancellation()
             let turn = try await connection.turn(appID: appID, settings: chatSettings)
             try Task.checkCancellation()
             // The local model's budget is known once its server is up.
@@ -196,20 +208,11 @@ struct AgentCLI {
             }
         }
         printer.stopReply { reply.cancel() }
-        var interrupted = false
-        signal(SIGINT, SIG_IGN)
-        let interruption = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
-        interruption.setEventHandler {
-            interrupted = true
-            // The reply first: a question that wakes must find it stopped.
-            reply.cancel()
-            TerminalConsent.stop()
-        }
-        interruption.resume()
+        interruption.stops { reply.cancel() }
 
         let result = await reply.result
         // A reply stopped because stdout failed is kept as one the user stopped.
-        stored?.finish(result, interrupted: interrupted || StandardStreams.outputFailed)
+        stored?.finish(result, interrupted: interruption.happened || StandardStreams.outputFailed)
         printer.finishLine()
         var failure: (any Error)?
         if case .failure(let error) = result { failure = await connection.explain(error) }
@@ -220,7 +223,7 @@ struct AgentCLI {
             exit(1)
         }
         if printer.hadProblems || stored?.hadSaveFailure == true { exit(1) }
-        if interrupted { exit(130) }
+        if interruption.happened { exit(130) }
     }
 
     /// `--list-chats`, `--list-presets`, `--export`, `--import`: the store without a model.

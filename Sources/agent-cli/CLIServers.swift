@@ -57,9 +57,11 @@ enum CLIServers {
         return lines
     }
 
-    /// `--list-tools`: one line per tool; a server that failed is named on stderr.
+    /// `--list-tools`: one line per tool; a server that failed is named on stderr. Nothing
+    /// once stopped (Ctrl+C).
     static func listTools(toolbox: Toolbox, mcp: MCPTools?) async {
         let everything = await allTools(toolbox, mcp)
+        guard !Task.isCancelled else { return }
         for tool in everything.tools { StandardStreams.line(line(tool)) }
     }
 
@@ -76,9 +78,11 @@ enum CLIServers {
         return "\(tool.definition.name)\t\(tool.server ?? "builtin")\t\(description)"
     }
 
-    /// Starts the servers and names on stderr those that could not start.
+    /// Starts the servers and names on stderr those that could not start. Stopped (Ctrl+C), it
+    /// waits for them no longer, only for a question open about one to end.
     static func start(_ mcp: MCPTools) async {
         await mcp.hub.startAllAndWait()
+        guard !Task.isCancelled else { return await TerminalConsent.settled() }
         reportFailures(mcp.hub)
     }
 
@@ -98,6 +102,7 @@ enum CLIServers {
 
     /// `--call-tool NAME --arguments JSON --repeat N`: calls the tool as the model would
     /// (arguments checked against its schema) and prints the result; false when a call failed.
+    /// Once stopped (Ctrl+C), no further call is made.
     static func callTool(_ options: LaunchOptions, toolbox: Toolbox, mcp: MCPTools?) async -> Bool {
         guard let name = options.callTool else { return true }
         var arguments = JSONValue.object([])
@@ -110,7 +115,7 @@ enum CLIServers {
         }
         let everything = await allTools(toolbox, mcp)
         var failed = false
-        for index in 0..<options.repeatCount {
+        for index in 0..<options.repeatCount where !Task.isCancelled {
             let started = ContinuousClock.now
             let outcome = await everything.run(ToolCall(id: "cli-\(index)", name: name, arguments: arguments))
             let elapsed = ContinuousClock.now - started

@@ -21,6 +21,15 @@ enum TerminalConsent {
         stopped.fire()
     }
 
+    /// Returns once no question is open: the one open (stopped, say) has ended its line, so
+    /// what is written next starts on a line of its own.
+    static func settled() async {
+        await Task.detached {
+            turn.wait()
+            turn.signal()
+        }.value
+    }
+
     static func ask(_ question: String, refusal: String, offerAlways: Bool = true) async -> Consent {
         guard !Task.isCancelled else {
             stop()

@@ -29,4 +29,74 @@ struct AgentCLITerminalTests {
         #expect(!terminal.isRunning && terminal.status == 130)
         #expect(try await server.requests(containing: marker).count == 1, "nothing went back to the model")
     }
+
+    /// A home whose own mcp.json has a stdio server the app was never allowed to launch:
+    /// `--mcp` asks before running it.
+    private static func homeWithAnUnallowedServer(_ prefix: String) throws -> PrivateHome {
+        let home = PrivateHome(prefix)
+        var document = MCPConfigDocument()
+        document.add(name: "time", entry: MCPCLITests.timeEntry)
+        try document.save(to: home.config.appending(path: AppIdentity.applicationID).appending(path: "mcp.json"))
+        return home
+    }
+
+    @Test("Ctrl+C at a server's launch question, before the reply: answered No, nothing sent, exit 130 — not death by the signal")
+    func interruptAtALaunchQuestion() async throws {
+        let marker = uniqueMarker()
+        let home = try Self.homeWithAnUnallowedServer("agent-cli-launch")
+        defer { home.remove() }
+        let terminal = try TerminalRun("agent-cli", ["--server", server.url("echo/\(marker)"), "--mcp", "hi"],
+                                       environment: home.environment)
+        defer { terminal.end() }
+        let question = "Run it? [y]es, [N]o: "
+        try #require(try await terminal.shows(question), "the launch was asked about: \(terminal.shown)")
+        try terminal.type("\u{03}")
+        #expect(try await terminal.ends(within: .seconds(10)), "Ctrl+C ended it without Enter: \(terminal.shown)")
+        let shown = terminal.shown
+        // `script -e` would say 130 for a death by SIGINT too: the line ended shows agent-cli lived to answer.
+        #expect(shown.contains(question + "^C\r\n"), "answered No, on a line of its own: \(shown)")
+        #expect(shown.components(separatedBy: question).last?.trimmingCharacters(in: .newlines) == "^C", "nothing more: \(shown)")
+        #expect(!terminal.isRunning && terminal.status == 130)
+        #expect(try await server.requests(containing: marker).isEmpty, "nothing went to the model")
+    }
+
+    @Test("Ctrl+C at a server's launch question with --list-tools: answered No, no list, exit 130")
+    func interruptAtALaunchQuestionWhileListingTools() async throws {
+        let home = try Self.homeWithAnUnallowedServer("agent-cli-launch-list")
+        defer { home.remove() }
+        let terminal = try TerminalRun("agent-cli", ["--mcp", "--list-tools"], environment: home.environment)
+        defer { terminal.end() }
+        let question = "Run it? [y]es, [N]o: "
+        try #require(try await terminal.shows(question), "the launch was asked about: \(terminal.shown)")
+        try terminal.type("\u{03}")
+        #expect(try await terminal.ends(within: .seconds(10)), "Ctrl+C ended it without Enter: \(terminal.shown)")
+        let shown = terminal.shown
+        #expect(shown.hasSuffix(question + "^C\r\n"), "answered No, on a line of its own, and no list: \(shown)")
+        #expect(!terminal.isRunning && terminal.status == 130)
+    }
+
+    @Test("Ctrl+C while a server is slow to start: agent-cli waits for it no longer, sends nothing, exit 130")
+    func interruptWhileAServerStarts() async throws {
+        let marker = uniqueMarker()
+        let home = PrivateHome("agent-cli-slow-start")
+        defer { home.remove() }
+        let started = home.folder.appending(path: "started")
+        // Named with --mcp-config, it runs unasked; it never answers the handshake.
+        let config = try MCPCLITests.configFile([("slow", .object([
+            ("command", .string("/bin/sh")), ("args", .array([.string("-c"), .string("touch '\(started.path)'; exec sleep 600")])),
+        ]))])
+        try FileManager.default.createDirectory(at: home.folder, withIntermediateDirectories: true)
+        let terminal = try TerminalRun("agent-cli", ["--server", server.url("echo/\(marker)"), "--mcp-config", config,
+                                                     "--chat", "new", "hi"], environment: home.environment)
+        defer { terminal.end() }
+        try #require(try await TestTiming.eventually(within: .seconds(60)) { FileManager.default.fileExists(atPath: started.path) },
+                     "the server started: \(terminal.shown)")
+        try terminal.type("\u{03}")
+        #expect(try await terminal.ends(within: .seconds(10)), "Ctrl+C ended it, not the server's start timeout: \(terminal.shown)")
+        // Written once the wait for the servers is over: agent-cli lived past the Ctrl+C
+        // (`script -e` says 130 for a death by SIGINT too).
+        #expect(terminal.shown.contains("agent-cli: chat "), "\(terminal.shown)")
+        #expect(!terminal.isRunning && terminal.status == 130)
+        #expect(try await server.requests(containing: marker).isEmpty, "nothing went to the model")
+    }
 }
