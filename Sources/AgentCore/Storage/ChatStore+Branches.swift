@@ -182,15 +182,20 @@ extension ChatStore {
         }
     }
 
-    /// Hides `message` and every message after it in any branch; `restoreBranch` brings them
-    /// back until the store is next opened. Messages hidden already keep when they were, so
-    /// that undoing this brings back only what this hid.
-    public func deleteBranch(_ message: UUID, in chat: UUID) throws {
-        try run { database in
+    /// Hides `message` and every message after it in any branch, at `date`; `restoreBranch`
+    /// brings them back until the store is next opened. Messages hidden already keep when
+    /// they were, so that undoing this brings back only what this hid: its mark is later than
+    /// any other in the chat, even for deletes in the same instant or after the clock went back.
+    public func deleteBranch(_ message: UUID, in chat: UUID, at date: Date = Date()) throws {
+        try inTransaction { database in
+            let latest = try database.query("SELECT max(deleted_at) FROM messages WHERE chat_id = ?", [.text(chat.uuidString)])
+                .first?.first?.real
+            var mark = date.timeIntervalSince1970
+            if let latest, latest >= mark { mark = latest.nextUp }
             try database.query("""
                 WITH RECURSIVE \(Self.below)
-                UPDATE messages SET deleted_at = ? WHERE id IN below AND deleted_at IS NULL
-                """, [.text(message.uuidString), .text(chat.uuidString), .real(Date().timeIntervalSince1970)])
+                UPDATE messages SET deleted_at = ?3 WHERE id IN below AND deleted_at IS NULL
+                """, [.text(message.uuidString), .text(chat.uuidString), .real(mark)])
         }
     }
 

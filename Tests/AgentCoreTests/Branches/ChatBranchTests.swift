@@ -186,6 +186,27 @@ struct ChatBranchTests: ViewModelTesting {
         #expect(try store.message(secondReply) == nil)
     }
 
+    @Test("Two deletes in the same instant are told apart: Undo brings back only what its own took")
+    func undoTellsApartDeletesInOneInstant() async throws {
+        let store = try ChatStore(file: temporaryDatabase())
+        let model = viewModel("echo", store: store)
+        await askTwice("question", in: model)
+        let (firstQuestion, secondReply) = (model.conversation[0].id, model.conversation[1].id)
+        model.showVersion(of: secondReply, offset: -1)
+        let firstReply = model.conversation[1].id
+        model.beginEdit(firstQuestion)
+        await send("QUESTION", in: model)
+        let chat = try #require(model.chat).id
+
+        let instant = Date()
+        try store.deleteBranch(secondReply, in: chat, at: instant)
+        try store.deleteBranch(firstQuestion, in: chat, at: instant)
+        #expect(try store.message(firstQuestion) == nil && store.message(firstReply) == nil)
+        try store.restoreBranch(firstQuestion, in: chat)
+        #expect(try store.message(firstQuestion) != nil && store.message(firstReply) != nil)
+        #expect(try store.message(secondReply) == nil, "the reply deleted before stays deleted")
+    }
+
     @Test("A reply asked for after a delete ends its Undo: it stays unanswered by Undo, and the reply is not stopped")
     func askingEndsTheUndo() async throws {
         let store = try ChatStore(file: temporaryDatabase())
