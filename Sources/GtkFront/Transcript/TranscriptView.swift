@@ -44,7 +44,7 @@ final class TranscriptView {
     var onCopied: (() -> Void)?
     /// Takes the keyboard focus when the row holding it is removed (the composer does).
     var onFocusedRowRemoved: (() -> Void)?
-    /// Asked to delete a version of a message (the window asks the user first).
+    /// Asked to delete a version of a message (the window deletes it and offers Undo).
     var onDeleteVersion: ((UUID) -> Void)?
 
     /// Whether the view keeps the newest text in sight.
