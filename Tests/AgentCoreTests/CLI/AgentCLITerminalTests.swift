@@ -40,39 +40,37 @@ struct AgentCLITerminalTests {
         return home
     }
 
+    static let launchQuestion = "Run it? [y]es, [N]o: "
+
+    /// Runs agent-cli with `arguments` where it asks to launch a server, types Ctrl+C at that
+    /// question, and returns what the terminal showed once agent-cli ended, with exit 130.
+    private func interruptedAtTheLaunchQuestion(_ arguments: [String]) async throws -> String {
+        let home = try Self.homeWithAnUnallowedServer("agent-cli-launch")
+        defer { home.remove() }
+        let terminal = try TerminalRun("agent-cli", arguments, environment: home.environment)
+        defer { terminal.end() }
+        try #require(try await terminal.shows(Self.launchQuestion), "the launch was asked about: \(terminal.shown)")
+        try terminal.type("\u{03}")
+        #expect(try await terminal.ends(within: .seconds(10)), "Ctrl+C ended it without Enter: \(terminal.shown)")
+        // `script -e` would say 130 for a death by SIGINT too: the callers' check that the
+        // question's line ended shows agent-cli lived to answer.
+        #expect(!terminal.isRunning && terminal.status == 130)
+        return terminal.shown
+    }
+
     @Test("Ctrl+C at a server's launch question, before the reply: answered No, nothing sent, exit 130 — not death by the signal")
     func interruptAtALaunchQuestion() async throws {
         let marker = uniqueMarker()
-        let home = try Self.homeWithAnUnallowedServer("agent-cli-launch")
-        defer { home.remove() }
-        let terminal = try TerminalRun("agent-cli", ["--server", server.url("echo/\(marker)"), "--mcp", "hi"],
-                                       environment: home.environment)
-        defer { terminal.end() }
-        let question = "Run it? [y]es, [N]o: "
-        try #require(try await terminal.shows(question), "the launch was asked about: \(terminal.shown)")
-        try terminal.type("\u{03}")
-        #expect(try await terminal.ends(within: .seconds(10)), "Ctrl+C ended it without Enter: \(terminal.shown)")
-        let shown = terminal.shown
-        // `script -e` would say 130 for a death by SIGINT too: the line ended shows agent-cli lived to answer.
-        #expect(shown.contains(question + "^C\r\n"), "answered No, on a line of its own: \(shown)")
-        #expect(shown.components(separatedBy: question).last?.trimmingCharacters(in: .newlines) == "^C", "nothing more: \(shown)")
-        #expect(!terminal.isRunning && terminal.status == 130)
+        let shown = try await interruptedAtTheLaunchQuestion(["--server", server.url("echo/\(marker)"), "--mcp", "hi"])
+        #expect(shown.contains(Self.launchQuestion + "^C\r\n"), "answered No, on a line of its own: \(shown)")
+        #expect(shown.components(separatedBy: Self.launchQuestion).last?.trimmingCharacters(in: .newlines) == "^C", "nothing more: \(shown)")
         #expect(try await server.requests(containing: marker).isEmpty, "nothing went to the model")
     }
 
     @Test("Ctrl+C at a server's launch question with --list-tools: answered No, no list, exit 130")
     func interruptAtALaunchQuestionWhileListingTools() async throws {
-        let home = try Self.homeWithAnUnallowedServer("agent-cli-launch-list")
-        defer { home.remove() }
-        let terminal = try TerminalRun("agent-cli", ["--mcp", "--list-tools"], environment: home.environment)
-        defer { terminal.end() }
-        let question = "Run it? [y]es, [N]o: "
-        try #require(try await terminal.shows(question), "the launch was asked about: \(terminal.shown)")
-        try terminal.type("\u{03}")
-        #expect(try await terminal.ends(within: .seconds(10)), "Ctrl+C ended it without Enter: \(terminal.shown)")
-        let shown = terminal.shown
-        #expect(shown.hasSuffix(question + "^C\r\n"), "answered No, on a line of its own, and no list: \(shown)")
-        #expect(!terminal.isRunning && terminal.status == 130)
+        let shown = try await interruptedAtTheLaunchQuestion(["--mcp", "--list-tools"])
+        #expect(shown.hasSuffix(Self.launchQuestion + "^C\r\n"), "answered No, on a line of its own, and no list: \(shown)")
     }
 
     @Test("Ctrl+C while a server is slow to start: agent-cli waits for it no longer, sends nothing, exit 130")
