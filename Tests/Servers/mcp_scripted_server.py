@@ -304,8 +304,10 @@ class HTTPHandler(BaseHTTPRequestHandler):
         with self.server.lock:
             mcp = self.server.mcp
             mcp.send = outbox.append
-            mcp.receive(message)
-            mcp.send = send
+            try:
+                mcp.receive(message)
+            finally:
+                mcp.send = send
         if not (isinstance(message, dict) and "method" in message and "id" in message):
             return self.answer(202, b"")
         self.send_response(200)

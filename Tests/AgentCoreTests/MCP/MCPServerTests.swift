@@ -224,9 +224,12 @@ struct MCPServerTests {
         await hub.stopAll()
     }
 
-    @Test("list_changed: the new tool is offered on the next turn")
-    func toolsChange() async throws {
-        let hub = hub([MCPTestServers.scripted()])
+    @Test("list_changed: the new tool is offered on the next turn; over HTTP too, where it follows the answer on the call's event stream",
+          arguments: [false, true])
+    func toolsChange(overHTTP: Bool) async throws {
+        let web = overHTTP ? try MCPTestServers.ScriptedHTTPServer(holdingStreams: true) : nil
+        defer { web?.stop() }
+        let hub = hub([web?.config() ?? MCPTestServers.scripted()])
         await hub.startAllAndWait()
         #expect(await run("grow", in: hub).text == "grown")
         let server = try #require(hub.servers.first)

@@ -3,10 +3,10 @@ import Synchronization
 
 /// MCP's Streamable HTTP transport: every message is a POST to one URL, answered with JSON
 /// or an event stream (progress, requests from the server, then the response, after which
-/// the stream is closed whether or not the server ends it); the session id from `initialize`
-/// and the negotiated version go with every later request, and the session is ended with
-/// DELETE. A 404 to a request that carried the session means the server forgot it
-/// (`MCPError.sessionExpired`): the client initializes again.
+/// the stream is closed a moment later if the server has not ended it); the session id from
+/// `initialize` and the negotiated version go with every later request, and the session is
+/// ended with DELETE. A 404 to a request that carried the session means the server forgot
+/// it (`MCPError.sessionExpired`): the client initializes again.
 final class MCPHTTPTransport: MCPTransport {
     private struct State {
         var sessionID: String?
@@ -43,8 +43,12 @@ final class MCPHTTPTransport: MCPTransport {
         var body = Data()
         /// A successful answer as an event stream (told once, from the head).
         var streamsEvents = false
-        /// The stream has carried the response to the request: what follows is not handed on.
-        var answered = false
+    }
+
+    /// How a POST's exchange ends: its transfer, or the grace after the answer.
+    private enum StreamEnd {
+        case transfer(TransportError?)
+        case graceOver
     }
 
     func send(_ message: JSONValue) async throws {
@@ -64,51 +68,54 @@ final class MCPHTTPTransport: MCPTransport {
         let request = server.request(method: "POST", protocolHeaders: lines, body: Data(message.serialized.utf8),
                                      totalTimeout: .seconds(24 * 3600))
         let exchange = Mutex(Exchange())
-        let transfer = Mutex<Task<TransportError?, Never>?>(nil)
-        let running = Task {
-            await HTTPTransfer.run(request, head: { head in
-                exchange.withLock { exchange in
-                    exchange.head = head
-                    exchange.streamsEvents = head.isSuccess && head.header("Content-Type")?.lowercased().hasPrefix("text/event-stream") == true
-                }
-                // Kept before the answer is handed on: the client's next message needs it.
-                if method == "initialize", head.isSuccess, let newSession = head.header("Mcp-Session-Id") {
-                    self.state.withLock { $0.sessionID = newSession }
-                }
-            }, continuing: { bytes in
-                let (goOn, answeredNow) = exchange.withLock { exchange -> (Bool, Bool) in
-                    guard exchange.streamsEvents else {
-                        guard exchange.body.count + bytes.count <= Self.answerLimit else { return (false, false) }
-                        exchange.body.append(contentsOf: bytes)
-                        return (true, false)
+        let answered = OneShotSignal()
+        let error = await withTaskGroup(of: StreamEnd.self) { group -> TransportError? in
+            group.addTask { @Sendable in
+                .transfer(await HTTPTransfer.run(request, head: { head in
+                    exchange.withLock { exchange in
+                        exchange.head = head
+                        exchange.streamsEvents = head.isSuccess && head.header("Content-Type")?.lowercased().hasPrefix("text/event-stream") == true
                     }
-                    guard !exchange.answered else { return (true, false) }
-                    var answered = false
-                    exchange.parser.feed(bytes) { event in
-                        guard !answered, !event.dataBytes.isEmpty else { return }
-                        guard let json = try? JSONParser.parse(event.dataBytes) else {
-                            self.log.note("skipped an event that is not JSON")
-                            return
+                    // Kept before the answer is handed on: the client's next message needs it.
+                    if method == "initialize", head.isSuccess, let newSession = head.header("Mcp-Session-Id") {
+                        self.state.withLock { $0.sessionID = newSession }
+                    }
+                }, continuing: { bytes in
+                    exchange.withLock { exchange -> Bool in
+                        guard exchange.streamsEvents else {
+                            guard exchange.body.count + bytes.count <= Self.answerLimit else { return false }
+                            exchange.body.append(contentsOf: bytes)
+                            return true
                         }
-                        receive(json)
-                        if let requestNumber, JSONRPCMessage.answers(json, request: requestNumber) { answered = true }
+                        exchange.parser.feed(bytes) { event in
+                            guard !event.dataBytes.isEmpty else { return }
+                            guard let json = try? JSONParser.parse(event.dataBytes) else {
+                                self.log.note("skipped an event that is not JSON")
+                                return
+                            }
+                            receive(json)
+                            if let requestNumber, JSONRPCMessage.answers(json, request: requestNumber) { answered.fire() }
+                        }
+                        return !exchange.parser.overflowed
                     }
-                    exchange.answered = answered
-                    return (!exchange.parser.overflowed, answered)
-                }
-                if answeredNow {
-                    // The server should end the stream now; one that keeps it open is closed a
-                    // moment later (not at once: a stream the server ends leaves the connection for reuse).
-                    Task { @Sendable in
-                        try? await Task.sleep(for: Self.streamEndGrace)
-                        transfer.withLock { $0 }?.cancel()
-                    }
-                }
-                return goOn
-            })
+                }))
+            }
+            // The server should end the stream once it has carried the answer; one that keeps
+            // it open is closed a moment later (not at once: a stream the server ends leaves
+            // its connection for the next request).
+            group.addTask {
+                await withTaskCancellationHandler { _ = await answered.wait(upTo: nil) } onCancel: { answered.fire() }
+                try? await Task.sleep(for: Self.streamEndGrace)
+                return .graceOver
+            }
+            var error: TransportError?
+            for await end in group {
+                if case .transfer(let ended) = end { error = ended }
+                // Either end ends the other: the timer with the transfer, the transfer after the grace.
+                group.cancelAll()
+            }
+            return error
         }
-        transfer.withLock { $0 = running }
-        let error = await withTaskCancellationHandler { await running.value } onCancel: { running.cancel() }
         let (head, body) = exchange.withLock { ($0.head, $0.body) }
         if let error, head == nil || error != .cancelled {
             if error == .cancelled { throw CancellationError() }
