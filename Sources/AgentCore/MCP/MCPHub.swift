@@ -88,6 +88,8 @@ public final class MCPHub: Sendable {
     /// passed, or the caller is cancelled. Not the caller's own task: a server's start goes on
     /// when the caller gives up waiting.
     private func start(_ servers: [MCPServer], waitingUpTo limit: Duration?) async {
+        // Stopped already (Ctrl+C before the servers' start): none is started.
+        guard !Task.isCancelled else { return }
         let allStarted = OneShotSignal()
         Task {
             await withTaskGroup(of: Void.self) { group in

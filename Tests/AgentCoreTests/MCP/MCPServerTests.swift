@@ -373,4 +373,18 @@ struct MCPServerTests {
         #expect(server.status == .starting, "the wait ended before the start did")
         await hub.stopAll()
     }
+
+    @Test("Cancelled before the servers' start (agent-cli's Ctrl+C at once): none is started")
+    func cancelledBeforeTheStart() async throws {
+        let hub = hub([MCPTestServers.scripted()])
+        let server = try #require(hub.servers.first)
+        let waiting = Task {
+            try? await Task.sleep(for: .seconds(60))
+            await hub.startAllAndWait()
+        }
+        waiting.cancel()
+        await waiting.value
+        #expect(server.status == .stopped, "\(server.status)")
+        #expect(server.tools.isEmpty)
+    }
 }
