@@ -83,7 +83,8 @@ public actor MCPServer {
         if config.isStdio {
             guard await approveLaunch(config) else {
                 log.note("the user did not allow the command to run")
-                setStatus(.declined)
+                // A launch stopped meanwhile leaves the status to the one after it.
+                if stops == stopsBefore { setStatus(.declined) }
                 return
             }
             guard stops == stopsBefore, !retired else { return }
