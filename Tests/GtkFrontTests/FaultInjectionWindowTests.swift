@@ -23,9 +23,7 @@ extension GtkSuites {
         /// Sends `prompt` to `endpoint` and waits for the exchange to end, probing the main loop.
         func exchange(_ endpoint: ChatEndpoint, prompt: String = "Will this work?",
                       during: (ChatWindow) async throws -> Void = { _ in }) async throws -> (AgentApplication, ChatWindow, Duration) {
-            let app = try GtkTestHarness.launch(endpoint)
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
+            let (app, window) = try await GtkTestHarness.shown(GtkTestHarness.launch(endpoint))
             let probe = MainLoopProbe()
             try await Xdo.type(prompt)
             try await Xdo.key("Return")

@@ -29,9 +29,7 @@ extension GtkSuites {
 
         @Test("A finished reply is told to screen readers in plain words: AT-SPI shows a status bar named “Reply from test-model finished: …” and reports its name change")
         func announcement() async throws {
-            let app = try GtkTestHarness.launch(ChatEndpoint(serverURL: TestServer.shared.url("markdown"), model: "m"))
-            let window = try #require(app.window)
-            try await GtkTestHarness.show(window)
+            let (app, window) = try await GtkTestHarness.shown(GtkTestHarness.launch(ChatEndpoint(serverURL: TestServer.shared.url("markdown"), model: "m")))
             defer { GtkTestHarness.close(app) }
             let ready = FileManager.default.temporaryDirectory.appending(path: "agent-atspi-ready-\(UUID())")
             defer { try? FileManager.default.removeItem(at: ready) }
