@@ -132,6 +132,40 @@ extension GtkSuites {
             try await GtkTestHarness.pump(until: { !row.menu.isOpen }, "the menu to close")
         }
 
+        @Test("A right click on a link in a reply opens the link's own menu, not the message's: Copy Link Address copies the address")
+        func linkKeepsItsMenu() async throws {
+            let (app, window) = try await launch("link")
+            defer { GtkTestHarness.close(app) }
+            try await GtkTestHarness.send("Where do I read more?", in: window, settling: true)
+            let row = try #require(window.transcript.boundRow(for: window.viewModel.conversation[1].id))
+            let label = try #require(GtkTestHarness.labelWidgets(in: row.bubble).first { GtkTestHarness.label($0).contains("the manual") })
+            // The middle of the link's words, where the label's layout puts them.
+            let text = GtkTestHarness.label(label)
+            let words = try #require(text.range(of: "the manual"))
+            let middle = text.utf8.distance(from: text.startIndex, to: words.lowerBound) + "the manual".utf8.count / 2
+            var place = PangoRectangle()
+            pango_layout_index_to_pos(gtk_label_get_layout(label.opaque), Int32(middle), &place)
+            var offsetX: Int32 = 0, offsetY: Int32 = 0
+            gtk_label_get_layout_offsets(label.opaque, &offsetX, &offsetY)
+            try await Xdo.click(label, button: 3, x: Double(offsetX) + Double(place.x) / Double(PANGO_SCALE),
+                                y: Double(offsetY) + Double(place.y + place.height / 2) / Double(PANGO_SCALE))
+            var linkMenu: UnsafeMutablePointer<GtkWidget>?
+            try await GtkTestHarness.pump(until: {
+                linkMenu = WidgetTree(label).first { $0.isA(gtk_popover_menu_get_type()) && GtkTestHarness.isMapped($0) }
+                return linkMenu != nil
+            }, "the link's menu")
+            #expect(!row.menu.isOpen, "not the message's menu")
+            let menu = try #require(linkMenu)
+            let copyLink = try #require(GtkTestHarness.mappedLabel("Copy Link Address", in: menu))
+            try await Xdo.click(copyLink)
+            #expect(try await GtkTestHarness.readClipboard(when: { $0 == "https://example.org/manual" }) == "https://example.org/manual")
+
+            try await Xdo.click(row.bubble, button: 3, x: 12, y: 12)
+            try await GtkTestHarness.pump(until: { row.menu.isOpen && GtkTestHarness.isMapped(row.menu.popover) }, "the message's menu beside the link")
+            try await Xdo.key("Escape")
+            try await GtkTestHarness.pump(until: { !row.menu.isOpen }, "the menu closed")
+        }
+
         @Test("Shift+F10 or the Menu key in a message opens its menu, not the text's own; Escape closes it")
         func menuFromTheKeyboard() async throws {
             let (app, window) = try await launch("emptychoices")

@@ -369,6 +369,10 @@ class Handler(socketserver.BaseRequestHandler):
             parts += [part, b":\n\n", b": ping\n"]
         self.stream(parts)
 
+    def scenario_link(self, scenario, body, headers):
+        """A reply with a link in its text."""
+        self.stream(normal_stream(["Read [the manual](https://example.org/manual) ", "before you ask again."]))
+
     def scenario_emptychoices(self, scenario, body, headers):
         usage = sse({"id": "x", "model": MODEL, "choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 2}})
         parts = [sse({"id": "x", "model": MODEL, "choices": []})] + normal_stream(["Usage", " follows"], done=False)
