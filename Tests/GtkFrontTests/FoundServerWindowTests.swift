@@ -50,10 +50,7 @@ extension GtkSuites {
             defer { ollama.stop() }
             let settings = try TestTools.settings()
             let (app, window) = try await launch(settings: settings)
-            defer {
-                window.viewModel.connection.shutdown()
-                GtkTestHarness.close(app)
-            }
+            defer { GtkTestHarness.close(app) }
             let offer = try await offer(in: window)
             #expect(offer.banner.text == "Ollama is running on this computer · 2 models")
             #expect(offer.server?.url == Self.ollamaURL)

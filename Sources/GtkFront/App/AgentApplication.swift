@@ -32,6 +32,7 @@ public final class AgentApplication {
     public var setsUpLocalModel = false
     /// Benchmarks: `AGENT_REPORT_FRAMES=FILE` measures the work in each frame.
     private var frameMeter: FrameMeter?
+    private var hasShutDown = false
 
     /// `unique`: a second launch presents the first window instead of opening another.
     /// `applicationID` differs from the app's own only in tests that run several at once;
@@ -65,14 +66,21 @@ public final class AgentApplication {
         Signals.connect(app, "startup") { [weak self] in self?.startup() }
         Signals.connect(app, "activate") { [weak self] in self?.activate() }
         Signals.connectCommandLine(app) { [weak self] commandLine in self?.commandLine(commandLine) ?? 1 }
-        Signals.connect(app, "shutdown") { [weak self] in
-            self?.viewModel.finishSaving()
-            self?.viewModel.connection.shutdown()
-            self?.preferences?.mcp?.stopAllBlocking()
-            self?.readAloud.shutDown()
-            self?.frameMeter?.write()
-            SettingsStore.sync()
-        }
+        Signals.connect(app, "shutdown") { [weak self] in self?.shutDown() }
+    }
+
+    /// The app's last moments (GApplication's `shutdown`, once the main loop has ended): saves
+    /// land, the local model server and the MCP servers stop, settings are written. Tests
+    /// that never run the main loop call it as they close the app. Only the first call acts.
+    func shutDown() {
+        guard !hasShutDown else { return }
+        hasShutDown = true
+        viewModel.finishSaving()
+        viewModel.connection.shutdown()
+        preferences?.mcp?.stopAllBlocking()
+        readAloud.shutDown()
+        frameMeter?.write()
+        SettingsStore.sync()
     }
 
     private var gApplication: UnsafeMutablePointer<GApplication> {

@@ -106,7 +106,9 @@ enum GtkTestHarness {
         }
     }
 
-    /// Closes the app's window. A GTK, GLib or libadwaita warning or critical logged while
+    /// Closes the app's window and ends the app as its main loop's end does (`shutDown`: its
+    /// local model server stops, …), so that a test process running app after app does not
+    /// gather their llama-servers. A GTK, GLib or libadwaita warning or critical logged while
     /// it ran fails the test: each is a misuse of the toolkit, and some read freed memory.
     static func close(_ app: AgentApplication) {
         if let chatWindow = app.window {
@@ -121,6 +123,7 @@ enum GtkTestHarness {
             gtk_window_destroy(window.cast())
         }
         pumpPending()
+        app.shutDown()
         let logged = GLibWarnings.messages(since: warningsBefore)
         warningsBefore = GLibWarnings.count
         if !logged.isEmpty { Issue.record("GLib logged while the app ran:\n\(logged.joined(separator: "\n"))") }
