@@ -52,6 +52,13 @@ public final class LocalModelServer {
                          startTimeout: startTimeout)
     }
 
+    /// Whether `other` runs llama-server as this one does: the same model, threads, runtime
+    /// and arguments — either may take the other's place.
+    public func runsLike(_ other: LocalModelServer) -> Bool {
+        model == other.model && threads == other.threads && runtimeDirectory == other.runtimeDirectory
+            && extraArguments == other.extraArguments && startTimeout == other.startTimeout
+    }
+
     /// The running server's process, for tests and diagnostics.
     public var pid: pid_t? { process.flatMap { $0.hasEnded ? nil : $0.pid } }
 

@@ -30,7 +30,8 @@ extension ChatViewModel {
     /// Switches to another server or model (Preferences changed what the connection depends
     /// on); a chat with a model of its own keeps it, on the new server. A reply in flight
     /// finishes on the connection it started on; the new one takes over when it ends. What
-    /// the old connection ran (the local model server) is stopped.
+    /// the old connection ran (the local model server) is stopped, unless the new one runs
+    /// the same: then it carries on (`switchConnection`).
     public func use(_ newConnection: ChatConnection) {
         defaultConnection = newConnection
         missingModel = nil
@@ -38,14 +39,19 @@ extension ChatViewModel {
         switchConnection(to: newConnection.choosing(chosenModel, localModels: models.local, localThreads: models.localThreads))
     }
 
-    /// Makes `newConnection` the one replies go through (once the reply in flight has ended).
-    func switchConnection(to newConnection: ChatConnection) {
+    /// Makes `wanted` the one replies go through (once the reply in flight has ended). A local
+    /// model server the current connection runs goes on serving `wanted` when it runs the
+    /// same model the same way (only options or tools changed, or `wanted` is the current
+    /// connection); otherwise it stops.
+    func switchConnection(to wanted: ChatConnection) {
         if isSending {
-            pendingConnection = newConnection
+            pendingConnection = wanted
             return
         }
         pendingConnection = nil
-        connection.shutdown()
+        let newConnection = wanted.sharingServer(of: connection)
+        if wanted === defaultConnection { defaultConnection = newConnection }
+        if !newConnection.sharesServer(with: connection) { connection.shutdown() }
         connection = newConnection
         status.setConnection(.idle)
         notify(.status)

@@ -1,0 +1,69 @@
+@testable import AgentCore
+import Foundation
+import TestSupport
+import Testing
+
+/// A connection switched for one that runs the same local model: the llama-server already
+/// running goes on serving it, not stopped and loaded again; one that runs another stops.
+@MainActor
+@Suite("Switching connections on the local model (real llama-server)", .serialized)
+struct LocalServerHandoverTests {
+    /// A view model on the local model, its llama-server up; the server's process.
+    func readyLocalModel(options: GenerationOptions = GenerationOptions(temperature: 0, seed: 1, maxTokens: 8))
+        async throws -> (ChatViewModel, pid_t) {
+        let model = ChatViewModel(connection: ChatConnection(localServer: LocalModelServer(), options: options))
+        model.prepare()
+        try #require(try await TestTiming.eventually(within: .seconds(120)) { model.status.connection == .ready },
+                     "the local model ready: \(model.status.connection)")
+        return (model, try #require(model.connection.localServer?.pid))
+    }
+
+    func isRunning(_ pid: pid_t) -> Bool {
+        LocalModelServerTests.llamaServers().contains(pid)
+    }
+
+    @Test("Preferences changing only what a request asks for (the temperature) keeps llama-server running: the new connection answers on it")
+    func optionsChangeKeepsTheServer() async throws {
+        let (model, pid) = try await readyLocalModel()
+        defer { model.connection.shutdown() }
+        model.use(ChatConnection(localServer: LocalModelServer(), options: GenerationOptions(temperature: 0.5, seed: 1, maxTokens: 8)))
+        #expect(model.connection.options.temperature == 0.5, "the new connection's options")
+        #expect(model.connection === model.defaultConnection)
+        #expect(model.connection.localServer?.pid == pid, "the same llama-server")
+        try #require(try await TestTiming.eventually(within: .seconds(10)) { model.status.connection == .ready })
+        model.draft = "Hello"
+        model.send()
+        await model.waitUntilIdle()
+        #expect(!model.status.showError, "\(model.status.errorMessage)")
+        #expect(model.conversation.messages.last?.state == .done)
+        #expect(model.connection.localServer?.pid == pid && isRunning(pid), "it answered, still running")
+    }
+
+    @Test("A switch back to the connection in use, chosen while a reply streams, leaves its llama-server running")
+    func switchBackKeepsTheServer() async throws {
+        let (model, pid) = try await readyLocalModel()
+        defer { model.connection.shutdown() }
+        let connection = model.connection
+        // A file that is not there: its connection is only ever pending, no llama-server starts.
+        let other = LocalModel.file(URL(filePath: "/nonexistent/agent-handover-test.gguf"))
+        model.setLocalModels([.smolLM2, other], threads: nil)
+        model.draft = "Hello"
+        model.send()
+        #expect(model.isSending)
+        model.choose(.local(other))
+        model.choose(nil)
+        await model.waitUntilIdle()
+        #expect(model.connection === connection)
+        #expect(connection.localServer?.pid == pid && isRunning(pid), "the same llama-server, not stopped and started again")
+        #expect(model.status.connection == .ready || model.status.connection == .starting)
+    }
+
+    @Test("A connection to another local model stops the llama-server of the one it replaces")
+    func anotherModelStopsTheServer() async throws {
+        let (model, pid) = try await readyLocalModel()
+        defer { model.connection.shutdown() }
+        // A file that is not there: the new connection's llama-server never starts.
+        model.use(ChatConnection(localServer: LocalModelServer(model: .file(URL(filePath: "/nonexistent/agent-handover-test.gguf")))))
+        #expect(try await TestTiming.eventually(within: .seconds(5)) { !isRunning(pid) }, "llama-server \(pid) outlived its connection")
+    }
+}
