@@ -15,16 +15,28 @@ extension ChatViewModel {
         status.setConnection(.starting)
         let connection = connection
         Task {
+            // Let go of before the start began (`releaseLocalModel`): nothing to start.
+            guard status.connection == .starting else { return }
             do {
                 _ = try await connection.backend()
-                guard connection === self.connection else { return }
+                guard connection === self.connection, status.connection == .starting else { return }
                 status.setConnection(.ready)
             } catch {
-                // A connection switched away from while it started is no one's concern.
-                guard connection === self.connection else { return }
+                // A connection switched away from, or let go of (`releaseLocalModel`), while it
+                // started is no one's concern.
+                guard connection === self.connection, status.connection == .starting else { return }
                 status.setConnection(.unavailable(ChatError.describe(error)))
             }
         }
+    }
+
+    /// The window closed: the local model server stops now rather than when the app ends,
+    /// which may be a minute later (it stays for the Shell's search), and `prepare` starts
+    /// it again for the next window. A reply still streaming keeps it until the app ends.
+    public func releaseLocalModel() {
+        guard connection.isLocal, !isSending else { return }
+        connection.shutdown()
+        status.setConnection(.idle)
     }
 
     /// Switches to another server or model (Preferences changed what the connection depends

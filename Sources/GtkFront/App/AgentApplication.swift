@@ -210,7 +210,10 @@ public final class AgentApplication {
                                     readAloud: readAloud)
         window = chatWindow
         // Ctrl+W or the close button destroys it; a later activation builds a new one.
-        Signals.connect(chatWindow.window.raw, "destroy") { [weak self] in self?.window = nil }
+        Signals.connect(chatWindow.window.raw, "destroy") { [weak self] in
+            self?.window = nil
+            self?.viewModel.releaseLocalModel()
+        }
         frameMeter = FrameMeter()
         frameMeter?.watch(chatWindow.window)
         frameMeter?.probe = { [weak chatWindow] in

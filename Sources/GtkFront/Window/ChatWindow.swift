@@ -39,6 +39,8 @@ public final class ChatWindow {
     private(set) var aboutWindow: UnsafeMutablePointer<GtkWidget>?
     /// The Undo of the chat deleted last, while it is offered.
     private var undoToast: Toast?
+    /// The window is destroyed: nothing more is shown in it.
+    private var isClosed = false
     private let files: ChatFiles
     /// Delete Version in a message's menu, and its Undo.
     let versionDeletion: VersionDeletion
@@ -144,8 +146,12 @@ public final class ChatWindow {
             ReplyNotification.withdraw(from: window)
         }
         followReadAloud()
-        // The set-up is this window's only.
-        Signals.connect(window.raw, "destroy") { [weak self] in self?.chatPage.runtimeSetup.cancel() }
+        // The set-up is this window's only; the view models, which outlive the window, are
+        // followed no more (a change made as it closes would reach widgets being disposed).
+        Signals.connect(window.raw, "destroy") { [weak self] in
+            self?.isClosed = true
+            self?.chatPage.runtimeSetup.cancel()
+        }
         Signals.connectReturning(window.raw, "close-request") { [weak self] in
             self?.saveWindowState()
             return false
@@ -167,6 +173,7 @@ public final class ChatWindow {
     // MARK: Following the view models
 
     private func apply(_ change: ChatViewModel.Change) {
+        guard !isClosed else { return }
         chatPage.apply(change)
         switch change {
         case .error:
@@ -198,6 +205,7 @@ public final class ChatWindow {
     }
 
     private func apply(_ change: ChatLibrary.Change) {
+        guard !isClosed else { return }
         switch change {
         case .undo: showUndo()
         case .presets:

@@ -66,4 +66,22 @@ struct LocalServerHandoverTests {
         model.use(ChatConnection(localServer: LocalModelServer(model: .file(URL(filePath: "/nonexistent/agent-handover-test.gguf")))))
         #expect(try await TestTiming.eventually(within: .seconds(5)) { !isRunning(pid) }, "llama-server \(pid) outlived its connection")
     }
+
+    @Test("Let go of while it starts (the window closed at once), the local model stays idle, not failed; prepared again, it starts")
+    func releasedWhileStarting() async throws {
+        let model = ChatViewModel(connection: ChatConnection(localServer: LocalModelServer()))
+        defer { model.connection.shutdown() }
+        model.prepare()
+        #expect(model.status.connection == .starting)
+        model.releaseLocalModel()
+        #expect(model.status.connection == .idle)
+        // The start's end, a failure ("stopped while starting"), comes after.
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(model.status.connection == .idle, "\(model.status.connection)")
+        #expect(model.connection.localServer?.pid == nil)
+        model.prepare()
+        try #require(try await TestTiming.eventually(within: .seconds(120)) { model.status.connection == .ready },
+                     "started again: \(model.status.connection)")
+        #expect(isRunning(try #require(model.connection.localServer?.pid)))
+    }
 }
