@@ -84,4 +84,17 @@ struct LocalServerHandoverTests {
                      "started again: \(model.status.connection)")
         #expect(isRunning(try #require(model.connection.localServer?.pid)))
     }
+
+    @Test("Let go of while a reply is coming (the window closed during it), the local model finishes the reply and keeps running")
+    func releasedDuringAReply() async throws {
+        let (model, pid) = try await readyLocalModel()
+        defer { model.connection.shutdown() }
+        model.draft = "Hello"
+        model.send()
+        #expect(model.isSending)
+        model.releaseLocalModel()
+        await model.waitUntilIdle()
+        #expect(model.conversation.messages.last?.state == .done, "\(model.status.errorMessage)")
+        #expect(isRunning(pid) && model.status.connection == .ready)
+    }
 }
