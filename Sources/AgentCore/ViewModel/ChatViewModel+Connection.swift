@@ -3,38 +3,54 @@ import FoundationEssentials
 /// The connection replies go through: started ahead of the first message, and switched —
 /// never under a reply that is streaming — when Preferences or the chat's model change it.
 extension ChatViewModel {
-    /// Gets the connection ready ahead of the first message (starts the local model). A
-    /// connection that cannot start says so in the status — not in an alert, which would
-    /// take the keys the user is typing.
+    /// Gets the connection ready ahead of the first message (starts the local model) for a
+    /// window opening. A connection that cannot start says so in the status — not in an
+    /// alert, which would take the keys the user is typing.
     public func prepare() {
+        localModelReleased = false
+        startPreparing()
+    }
+
+    /// Starts the connection ahead of the first message, unless the window let the local
+    /// model go.
+    func startPreparing() {
         guard connection.isLocal else {
             status.setConnection(.ready)
             return
         }
-        guard status.connection == .idle else { return }
+        guard !localModelReleased, status.connection == .idle else { return }
         status.setConnection(.starting)
-        let connection = connection
+        preparation += 1
+        let (connection, mine) = (connection, preparation)
+        // Superseded — the model let go of, another connection or preparation — the start
+        // does not begin, or its end is no one's concern.
+        let isCurrent = { mine == self.preparation && connection === self.connection }
         Task {
-            // Let go of before the start began (`releaseLocalModel`): nothing to start.
-            guard status.connection == .starting else { return }
+            guard isCurrent() else { return }
             do {
                 _ = try await connection.backend()
-                guard connection === self.connection, status.connection == .starting else { return }
+                guard isCurrent() else { return }
                 status.setConnection(.ready)
             } catch {
-                // A connection switched away from, or let go of (`releaseLocalModel`), while it
-                // started is no one's concern.
-                guard connection === self.connection, status.connection == .starting else { return }
+                guard isCurrent() else { return }
                 status.setConnection(.unavailable(ChatError.describe(error)))
             }
         }
     }
 
     /// The window closed: the local model server stops now rather than when the app ends,
-    /// which may be a minute later (it stays for the Shell's search), and `prepare` starts
-    /// it again for the next window. A reply still streaming keeps it until the app ends.
+    /// which may be a minute later (it stays for the Shell's search), or, when a reply is
+    /// still coming, once it has ended; the next window's `prepare` starts it again.
     public func releaseLocalModel() {
-        guard connection.isLocal, !isSending else { return }
+        localModelReleased = true
+        guard !isSending else { return }
+        stopLocalModel()
+    }
+
+    /// Stops the local model server, if the connection runs one; `prepare` starts it again.
+    func stopLocalModel() {
+        guard connection.isLocal else { return }
+        preparation += 1
         connection.shutdown()
         status.setConnection(.idle)
     }
@@ -68,6 +84,6 @@ extension ChatViewModel {
         status.setConnection(.idle)
         notify(.status)
         notify(.composer)
-        prepare()
+        startPreparing()
     }
 }

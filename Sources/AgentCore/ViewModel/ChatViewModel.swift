@@ -70,6 +70,12 @@ public final class ChatViewModel {
     private(set) var generation = 0
     /// A connection chosen while a reply streamed: it takes over once the reply ends.
     var pendingConnection: ChatConnection?
+    /// Counts the connection's preparations: a start whose count is no longer the latest
+    /// (the model let go of, another connection, another preparation) leaves the status alone.
+    var preparation = 0
+    /// The window let the local model go (`releaseLocalModel`): it is not started again
+    /// until the next window prepares it.
+    var localModelReleased = false
     /// The version deleted last, until it is restored (Undo, in its own chat only) or a reply
     /// is asked for.
     var deletedVersion: (message: UUID, chat: UUID)?
@@ -378,6 +384,8 @@ public final class ChatViewModel {
         isSending = false
         notify(.composer)
         if let pendingConnection { switchConnection(to: pendingConnection) }
+        // The window closed during the reply: the local model goes now that it has ended.
+        if localModelReleased { stopLocalModel() }
     }
 
     /// Leaves a reply that is still streaming (another chat opened): it is settled as Stop

@@ -85,7 +85,32 @@ struct LocalServerHandoverTests {
         #expect(isRunning(try #require(model.connection.localServer?.pid)))
     }
 
-    @Test("Let go of while a reply is coming (the window closed during it), the local model finishes the reply and keeps running")
+    @Test("Let go of once its start has begun, and prepared again at once (the window closed and opened again): the first start's end does not mark it failed; it becomes ready")
+    func releasedAndPreparedAgain() async throws {
+        let model = ChatViewModel(connection: ChatConnection(localServer: LocalModelServer()))
+        defer { model.connection.shutdown() }
+        model.prepare()
+        try #require(try await TestTiming.eventually(within: .seconds(60)) { model.connection.localServer?.pid != nil }, "the start began")
+        model.releaseLocalModel()
+        model.prepare()
+        try #require(try await TestTiming.eventually(within: .seconds(120)) { model.status.connection != .starting },
+                     "the second start ended")
+        #expect(model.status.connection == .ready, "\(model.status.connection)")
+    }
+
+    @Test("A preparation superseded before its start began (Preferences switching twice at once) starts nothing: no second llama-server")
+    func supersededPreparationStartsNothing() async throws {
+        let first = ChatConnection(localServer: LocalModelServer(threads: 1))
+        let model = ChatViewModel(connection: first)
+        defer { model.connection.shutdown() }
+        model.prepare()
+        model.use(ChatConnection(localServer: LocalModelServer(threads: 2)))
+        try #require(try await TestTiming.eventually(within: .seconds(120)) { model.status.connection == .ready }, "\(model.status.connection)")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(first.localServer?.pid == nil, "the first connection's llama-server was started, and left running")
+    }
+
+    @Test("Let go of while a reply is coming (the window closed during it): the local model finishes the reply, then stops; the next window starts it again")
     func releasedDuringAReply() async throws {
         let (model, pid) = try await readyLocalModel()
         defer { model.connection.shutdown() }
@@ -93,8 +118,12 @@ struct LocalServerHandoverTests {
         model.send()
         #expect(model.isSending)
         model.releaseLocalModel()
+        #expect(isRunning(pid), "the reply goes on")
         await model.waitUntilIdle()
         #expect(model.conversation.messages.last?.state == .done, "\(model.status.errorMessage)")
-        #expect(isRunning(pid) && model.status.connection == .ready)
+        #expect(try await TestTiming.eventually(within: .seconds(5)) { !isRunning(pid) }, "stopped once the reply ended")
+        #expect(model.status.connection == .idle)
+        model.prepare()
+        try #require(try await TestTiming.eventually(within: .seconds(120)) { model.status.connection == .ready })
     }
 }
