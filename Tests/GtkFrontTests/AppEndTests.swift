@@ -38,10 +38,12 @@ extension GtkSuites {
             PreferencesWindowTests.llamaServers(of: getpid())?.contains(pid) ?? false
         }
 
-        @Test("Closing the app stops the llama-server its settings' local model runs on, as quitting does")
-        func closingStopsTheLocalModel() async throws {
+        @Test("The app's end (GApplication's shutdown, as after Ctrl+Q) stops the llama-server its settings' local model runs on, the window still open")
+        func endingStopsTheLocalModel() async throws {
             let (app, _, pid) = try await launchOnTheLocalModel()
-            GtkTestHarness.close(app)
+            defer { GtkTestHarness.close(app) }
+            #expect(app.window != nil)
+            app.shutDown()
             let ended = try await TestTiming.eventually(within: .seconds(5)) { !isRunning(pid) }
             #expect(ended, "llama-server \(pid) outlived the app that started it")
         }

@@ -275,6 +275,28 @@ struct MCPServerTests {
         await hub.stopAll()
     }
 
+    @Test("A launch question answered No after Retry started the server anew meanwhile: the running server is not marked declined")
+    func staleRefusalKeepsTheServer() async throws {
+        let calls = Mutex(0)
+        let firstQuestion = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let hub = MCPHub(configs: [MCPTestServers.scripted()], approver: RecordingApprover(), approveLaunch: { _ in
+            guard calls.withLock({ $0 += 1; return $0 }) == 1 else { return true }
+            // The first question stays open until the test answers it: No.
+            await withCheckedContinuation { continuation in firstQuestion.withLock { $0 = continuation } }
+            return false
+        })
+        let server = try #require(hub.servers.first)
+        let first = Task { await server.start() }
+        #expect(try await TestTiming.eventually(within: .seconds(10)) { firstQuestion.withLock { $0 != nil } })
+        let isReady = { if case .ready = server.status { true } else { false } }
+        await hub.restart(server.config.name)
+        #expect(isReady(), "\(server.status)")
+        firstQuestion.withLock { $0.take() }?.resume()
+        await first.value
+        #expect(isReady(), "the old question's No left the new launch alone: \(server.status)")
+        await hub.stopAll()
+    }
+
     @Test("A call that never ends: the time limit makes it a tool error and the server is told to cancel")
     func neverAnswers() async throws {
         // One second for the call; starting python and the handshake get the usual time.
@@ -376,7 +398,12 @@ struct MCPServerTests {
 
     @Test("Cancelled before the servers' start (agent-cli's Ctrl+C at once): none is started")
     func cancelledBeforeTheStart() async throws {
-        let hub = hub([MCPTestServers.scripted()])
+        let launches = Mutex(0)
+        let hub = MCPHub(configs: [MCPTestServers.scripted()], approver: RecordingApprover(), approveLaunch: { _ in
+            launches.withLock { $0 += 1 }
+            return true
+        })
+        defer { Task { await hub.stopAll() } }
         let server = try #require(hub.servers.first)
         let waiting = Task {
             try? await Task.sleep(for: .seconds(60))
@@ -384,7 +411,9 @@ struct MCPServerTests {
         }
         waiting.cancel()
         await waiting.value
+        // A start would have asked to launch by now (the launch question comes first).
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(launches.withLock { $0 } == 0, "a launch was begun")
         #expect(server.status == .stopped, "\(server.status)")
-        #expect(server.tools.isEmpty)
     }
 }
