@@ -80,7 +80,7 @@ public final class ChatViewModel {
     /// is asked for.
     var deletedVersion: (message: UUID, chat: UUID)?
     /// What the composer held when an edit began, given back when it is cancelled.
-    private var composerBeforeEdit: (draft: String, files: [AttachedFile])?
+    var composerBeforeEdit: (draft: String, files: [AttachedFile])?
     /// How many messages of a long chat stay loaded while the user pages through it: a page
     /// loaded at one end lets go of as many at the other, so the messages held, and the rows
     /// a list view builds for them, stay bounded however far the user scrolls. A view that
@@ -236,30 +236,6 @@ public final class ChatViewModel {
               let replyIndex = conversation.index(of: replyID) else { return }
         removeShown(from: replyIndex)
         startReply(to: conversation[replyIndex - 1].id, versionOf: replyID)
-    }
-
-    /// Whether message `id` is the user's and can be edited now: not while a reply is written.
-    public func canEdit(_ id: UUID) -> Bool {
-        !isSending && conversation.index(of: id).map { conversation[$0].role == .user } == true
-    }
-
-    /// Puts a user message back in the entry; sending adds a new version of it.
-    public func beginEdit(_ messageID: UUID) {
-        guard canEdit(messageID), let index = conversation.index(of: messageID) else { return }
-        if editingMessageID == nil { composerBeforeEdit = (draft, files.items) }
-        editingMessageID = messageID
-        draft = conversation[index].text
-        files.replace(with: conversation[index].attachments)
-        notify(.composer)
-    }
-
-    public func cancelEdit() {
-        guard editingMessageID != nil else { return }
-        editingMessageID = nil
-        draft = composerBeforeEdit?.draft ?? ""
-        files.replace(with: composerBeforeEdit?.files ?? [])
-        composerBeforeEdit = nil
-        notify(.composer)
     }
 
     /// Stops the reply in flight; what arrived so far stays, marked as stopped.
