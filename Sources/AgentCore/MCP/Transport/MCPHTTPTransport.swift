@@ -104,8 +104,15 @@ final class MCPHTTPTransport: MCPTransport {
             // it open is closed a moment later (not at once: a stream the server ends leaves
             // its connection for the next request).
             group.addTask {
-                await withTaskCancellationHandler { _ = await answered.wait(upTo: nil) } onCancel: { answered.fire() }
-                try? await Task.sleep(for: Self.streamEndGrace)
+                // Cancelled — the transfer ended, or the send was — it stops waiting at once.
+                let cancelled = OneShotSignal()
+                await withTaskCancellationHandler {
+                    _ = await answered.wait(upTo: nil)
+                    _ = await cancelled.wait(upTo: Self.streamEndGrace)
+                } onCancel: {
+                    answered.fire()
+                    cancelled.fire()
+                }
                 return .graceOver
             }
             var error: TransportError?
